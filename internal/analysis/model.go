@@ -1,0 +1,138 @@
+// Package analysis is the manifest engine: it loads beeuni.yaml and its
+// imports through a vfs.FS, checks every rule of the spec with exact
+// positions, and resolves the model the other features need (the tool set a
+// session gets, the tools each agent's model sees). It knows nothing of LSP.
+package analysis
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// ManifestName is the root manifest's file name.
+const ManifestName = "beeuni.yaml"
+
+// Project is one loaded Beeuni project: a root folder holding beeuni.yaml.
+type Project struct {
+	Root  string  // absolute folder holding beeuni.yaml
+	Files []*File // root manifest first, then imported files in load order
+	// Findings holds every finding of the YAML rules (syntax, imports,
+	// T1-T10, A1-A3, H1-H2), sorted with diag.Sort. Module inspection (T11)
+	// is separate: see InspectModules.
+	Findings []diag.Finding
+	Model    *Model
+}
+
+// File is one parsed YAML file of the project (the root or an import).
+type File struct {
+	Path    string // absolute
+	Rel     string // repository-relative, slash-separated
+	Content []byte
+	Lines   *diag.Lines
+	// Doc is the document node, or nil when the file does not parse (the
+	// syntax error is then among the project's findings) or is empty.
+	Doc *yaml.Node
+	// SyntaxError is set when the YAML does not parse.
+	SyntaxError *diag.Finding
+	// Imported is false for the root manifest.
+	Imported bool
+}
+
+// ToolKind is the KIND column of `tools ls`.
+type ToolKind int
+
+const (
+	KindBeeuni     ToolKind = iota // "beeuni"
+	KindOverridden                 // "beeuni (overridden)"
+	KindProject                    // "project"
+)
+
+// String returns the name `tools ls` prints.
+func (k ToolKind) String() string {
+	switch k {
+	case KindBeeuni:
+		return "beeuni"
+	case KindOverridden:
+		return "beeuni (overridden)"
+	case KindProject:
+		return "project"
+	}
+	return "unknown"
+}
+
+// Tool is one tool a session gets.
+type Tool struct {
+	Name   string
+	Kind   ToolKind
+	Source string // as `tools ls` prints it: "beeuni:<name>" or the module path as written
+	// Module is the absolute path of the module file for overridden and
+	// project tools whose path is acceptable (T5 passed), else "".
+	Module string
+	// File is the absolute path of the declaring file; "" for the implicit
+	// five Beeuni tools of a project with no tools: key.
+	File  string
+	Key   diag.Range // the key's range in File
+	Value diag.Range // the value's range in File
+}
+
+// Implicit reports whether the tool comes from having no tools: key.
+func (t Tool) Implicit() bool { return t.File == "" }
+
+// Model is what a session gets.
+type Model struct {
+	// ToolsKey is true when the root or any import has a tools: key.
+	ToolsKey bool
+	// Tools in declaration order (root file first, then imports in order);
+	// with no tools: key, the five Beeuni tools in canonical order.
+	Tools []Tool
+	// Removed lists the Beeuni tools not loaded, in canonical order.
+	Removed []string
+	Agents  []Agent
+}
+
+// Tool returns the tool of that name, if the session gets it.
+func (m *Model) Tool(name string) (Tool, bool) {
+	for _, t := range m.Tools {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return Tool{}, false
+}
+
+// AgentForm is the shape of agents.<name>.tools.
+type AgentForm int
+
+const (
+	FormAll     AgentForm = iota // omitted, `all`, or a list holding `*`
+	FormNone                     // `none`
+	FormList                     // a list of names
+	FormExclude                  // { exclude: [...] }
+	FormLegacy                   // { bash: false, ... }
+	FormInvalid                  // A3: any other shape
+)
+
+// AgentToolRef is one tool name written in an agent's tools value.
+type AgentToolRef struct {
+	Name  string
+	Range diag.Range // the name's range (a list item or a legacy map key)
+	// Enabled is the legacy map's boolean; true for list and exclude items.
+	Enabled bool
+}
+
+// Agent is one entry under agents:.
+type Agent struct {
+	Name string
+	File string     // absolute path of the declaring file
+	Key  diag.Range // the agent's name
+	// ToolsKey and ToolsValue are the ranges of `tools` and its value; zero
+	// when omitted.
+	ToolsKey   diag.Range
+	ToolsValue diag.Range
+	Form       AgentForm
+	Refs       []AgentToolRef
+	// Sees is every tool the agent's model sees: the harness tools (catalog
+	// order) then the session's tools (declaration order), filtered by Form.
+	Sees []string
+}

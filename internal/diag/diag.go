@@ -1,0 +1,192 @@
+// Package diag holds the position and finding types shared by the engine
+// (internal/analysis), the module inspector (internal/tsinspect) and the
+// protocol glue (internal/lsp). Positions are byte based; conversion to
+// characters or UTF-16 happens at the edges.
+package diag
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// Severity follows the LSP numbering so that the server can pass it through.
+type Severity int
+
+const (
+	Error       Severity = 1
+	Warning     Severity = 2
+	Information Severity = 3
+	Hint        Severity = 4
+)
+
+// String returns the name the CLI and its JSON use.
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Information:
+		return "information"
+	case Hint:
+		return "hint"
+	}
+	return "unknown"
+}
+
+// Pos is a position in a file: a byte offset and its 0-based line and 0-based
+// byte column within that line.
+type Pos struct {
+	Offset int
+	Line   int
+	Col    int
+}
+
+// Range is a half-open byte range [Start, End).
+type Range struct {
+	Start, End Pos
+}
+
+// Contains reports whether offset lies in r (end inclusive, as a cursor at
+// the end of a word still touches it).
+func (r Range) Contains(offset int) bool {
+	return r.Start.Offset <= offset && offset <= r.End.Offset
+}
+
+// IsZero reports whether r is the zero Range (no position known).
+func (r Range) IsZero() bool { return r == Range{} }
+
+// Related points at another place that explains a finding (the other
+// declaration of a duplicate name, a step of an import cycle).
+type Related struct {
+	File    string // absolute path
+	Range   Range
+	Message string
+}
+
+// Finding is one diagnostic produced by a rule.
+type Finding struct {
+	File     string // absolute path of the file the finding is in
+	Range    Range
+	Severity Severity
+	Code     string // stable rule id: "T1".."T11", "A1".."A3", "H1", "H2", "I1"..., "Y1" (YAML syntax)
+	Message  string
+	Related  []Related
+	// Data carries rule-specific facts that quick fixes need (for example
+	// "suggest" for A1, "name" for A2). Keys are documented next to each rule.
+	Data map[string]string
+}
+
+// Sort orders findings by file, then position, then code, then message.
+func Sort(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Range.Start.Offset != b.Range.Start.Offset {
+			return a.Range.Start.Offset < b.Range.Start.Offset
+		}
+		if a.Range.End.Offset != b.Range.End.Offset {
+			return a.Range.End.Offset < b.Range.End.Offset
+		}
+		if a.Code != b.Code {
+			return a.Code < b.Code
+		}
+		return a.Message < b.Message
+	})
+}
+
+// Lines indexes the line starts of one file's content so that byte offsets
+// and (line, column) pairs convert in O(log n).
+type Lines struct {
+	content []byte
+	starts  []int // byte offset of the start of each line
+}
+
+// NewLines indexes content. A line ends after "\n"; a lone "\r" does not end
+// a line (YAML treats "\r\n" and "\n" as breaks; a "\r" before "\n" belongs
+// to the line it ends).
+func NewLines(content []byte) *Lines {
+	starts := make([]int, 1, 64)
+	for i, b := range content {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &Lines{content: content, starts: starts}
+}
+
+// Content returns the indexed bytes.
+func (l *Lines) Content() []byte { return l.content }
+
+// Count returns the number of lines (at least 1).
+func (l *Lines) Count() int { return len(l.starts) }
+
+// LineStart returns the byte offset of the start of line (0-based), clamped.
+func (l *Lines) LineStart(line int) int {
+	if line < 0 {
+		return 0
+	}
+	if line >= len(l.starts) {
+		return len(l.content)
+	}
+	return l.starts[line]
+}
+
+// LineEnd returns the byte offset of the end of line, before its "\r\n" or "\n".
+func (l *Lines) LineEnd(line int) int {
+	if line < 0 {
+		line = 0
+	}
+	if line >= len(l.starts)-1 {
+		return len(l.content)
+	}
+	end := l.starts[line+1] - 1
+	if end > l.starts[line] && l.content[end-1] == '\r' {
+		end--
+	}
+	return end
+}
+
+// Pos returns the position of a byte offset, clamped to the content.
+func (l *Lines) Pos(offset int) Pos {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > len(l.content) {
+		offset = len(l.content)
+	}
+	line := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > offset }) - 1
+	return Pos{Offset: offset, Line: line, Col: offset - l.starts[line]}
+}
+
+// Range returns the range between two byte offsets.
+func (l *Lines) Range(start, end int) Range {
+	return Range{Start: l.Pos(start), End: l.Pos(end)}
+}
+
+// Offset returns the byte offset of a 0-based line and byte column, clamped
+// to the line's end.
+func (l *Lines) Offset(line, col int) int {
+	start := l.LineStart(line)
+	end := l.LineEnd(line)
+	if col < 0 {
+		col = 0
+	}
+	if start+col > end {
+		return end
+	}
+	return start + col
+}
+
+// CharColumn returns the column of p counted in characters (runes; an
+// invalid byte counts as one), 0-based. The CLI prints it 1-based.
+func (l *Lines) CharColumn(p Pos) int {
+	start := l.LineStart(p.Line)
+	end := start + p.Col
+	if end > len(l.content) {
+		end = len(l.content)
+	}
+	return utf8.RuneCount(l.content[start:end])
+}
