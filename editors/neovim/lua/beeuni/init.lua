@@ -1,0 +1,342 @@
+-- beeuni-lsp client for Neovim.
+--
+--   Neovim 0.11+: vim.lsp.enable('beeuni') (lsp/beeuni.lua), or require('beeuni').setup({...})
+--   Neovim 0.8 to 0.10: require('beeuni').setup({...}) starts clients with vim.lsp.start
+--   Neovim 0.7: require('beeuni').setup({...}) starts clients with vim.lsp.start_client
+--
+-- Commands (plugin/beeuni.lua, also defined by setup): :BeeuniEject[!] [name], :BeeuniTools.
+local M = {}
+
+local uv = vim.loop or vim.uv
+
+M.name = 'beeuni'
+M.filetypes = { 'yaml', 'typescript', 'javascript' }
+
+local defaults = {
+  cmd = { 'beeuni-lsp', 'serve' },
+  filetypes = M.filetypes,
+  -- The server's own settings, sent as initializationOptions and answered
+  -- to workspace/configuration (section "beeuni").
+  settings = { inspectModules = true },
+  on_attach = nil,
+  capabilities = nil,
+}
+
+M.options = vim.deepcopy(defaults)
+
+local function has(feature)
+  return vim.fn.has(feature) == 1
+end
+
+--- The nearest ancestor folder of path (or path itself, when a folder)
+--- holding beeuni.yaml, or nil.
+function M.find_root(path)
+  if path == nil or path == '' then
+    return nil
+  end
+  path = vim.fn.fnamemodify(path, ':p')
+  local dir = path
+  local stat = uv.fs_stat(dir)
+  if not stat or stat.type ~= 'directory' then
+    dir = vim.fn.fnamemodify(path, ':h')
+  end
+  dir = dir:gsub('/+$', '')
+  if dir == '' then
+    dir = '/'
+  end
+  while true do
+    local candidate = (dir == '/' and '' or dir) .. '/beeuni.yaml'
+    if uv.fs_stat(candidate) then
+      return dir
+    end
+    local parent = vim.fn.fnamemodify(dir, ':h')
+    if parent == dir then
+      return nil
+    end
+    dir = parent
+  end
+end
+
+-- Method-call syntax (client:request) arrived in 0.11 and the dot form is
+-- deprecated there; older releases only have the dot form.
+local function client_request(client, method, params, handler, bufnr)
+  if has('nvim-0.11') then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function client_request_sync(client, method, params, timeout_ms, bufnr)
+  if has('nvim-0.11') then
+    return client:request_sync(method, params, timeout_ms, bufnr)
+  end
+  return client.request_sync(method, params, timeout_ms, bufnr)
+end
+
+local function all_clients(filter)
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients(filter)
+  end
+  local out = {}
+  for _, client in pairs(vim.lsp.get_active_clients()) do
+    if (filter.name == nil or client.name == filter.name)
+      and (filter.bufnr == nil or vim.lsp.buf_is_attached(filter.bufnr, client.id)) then
+      table.insert(out, client)
+    end
+  end
+  return out
+end
+
+--- The beeuni client for a buffer: the one attached to it, else the one
+--- whose project holds the buffer's file, else any running beeuni client.
+function M.client_for(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local attached = all_clients({ name = M.name, bufnr = bufnr })
+  if attached[1] then
+    return attached[1]
+  end
+  local clients = all_clients({ name = M.name })
+  local root = M.find_root(vim.api.nvim_buf_get_name(bufnr))
+  for _, client in ipairs(clients) do
+    if root and client.config.root_dir == root then
+      return client
+    end
+  end
+  return clients[1]
+end
+
+--- A file URI of the project the command is about: the buffer's file when
+--- the client is attached to it, else the client's beeuni.yaml.
+local function project_uri(client, bufnr)
+  if vim.lsp.buf_is_attached(bufnr, client.id) then
+    return vim.uri_from_bufnr(bufnr)
+  end
+  return vim.uri_from_fname(client.config.root_dir .. '/beeuni.yaml')
+end
+
+local function notify(msg, level)
+  vim.notify('beeuni: ' .. msg, level or vim.log.levels.INFO)
+end
+
+local function no_client()
+  notify('no beeuni-lsp client is running (open a file under a folder holding beeuni.yaml)', vim.log.levels.ERROR)
+end
+
+--- Runs a server command (workspace/executeCommand); calls done(err, result).
+function M.execute(client, bufnr, command, args, done)
+  local params = { command = command, arguments = { args } }
+  client_request(client, 'workspace/executeCommand', params, function(err, result)
+    if done then
+      done(err, result)
+    end
+  end, bufnr)
+end
+
+--- The Beeuni tools this project can eject now (synchronous; for completion).
+function M.ejectable_tools(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = M.client_for(bufnr)
+  if not client then
+    return {}
+  end
+  local params = { command = 'beeuni.ejectableTools', arguments = { { uri = project_uri(client, bufnr) } } }
+  local resp = client_request_sync(client, 'workspace/executeCommand', params, 3000, bufnr)
+  if not resp or resp.err or type(resp.result) ~= 'table' then
+    return {}
+  end
+  return resp.result
+end
+
+--- Ejects the Beeuni tool `name` (nil: choose from the ejectable ones).
+--- The server applies the edit through workspace/applyEdit and shows the new file.
+function M.eject(name, force, bufnr, done)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = M.client_for(bufnr)
+  if not client then
+    return no_client()
+  end
+  local function run(tool)
+    local args = { uri = project_uri(client, bufnr), name = tool, force = force and true or false }
+    M.execute(client, bufnr, 'beeuni.eject', args, function(err)
+      if err then
+        notify('eject ' .. tool .. ': ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      else
+        notify('ejected ' .. tool .. ' into tools/' .. tool .. '.ts')
+      end
+      if done then
+        done(err)
+      end
+    end)
+  end
+  if name and name ~= '' then
+    return run(name)
+  end
+  local names = M.ejectable_tools(bufnr)
+  if #names == 0 then
+    return notify('no Beeuni tool can be ejected in this project', vim.log.levels.WARN)
+  end
+  vim.ui.select(names, { prompt = 'Eject which Beeuni tool?' }, function(choice)
+    if choice then
+      run(choice)
+    end
+  end)
+end
+
+--- Shows the `tools ls` table and each agent's tools in a floating window.
+function M.show_tools(bufnr, done)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = M.client_for(bufnr)
+  if not client then
+    return no_client()
+  end
+  M.execute(client, bufnr, 'beeuni.sessionTools', { uri = project_uri(client, bufnr) }, function(err, result)
+    if err or type(result) ~= 'table' then
+      notify('session tools: ' .. (err and err.message or 'no result'), vim.log.levels.ERROR)
+      if done then
+        done(nil)
+      end
+      return
+    end
+    local win = M.open_float(require('beeuni.format').session_tools(result), 'Beeuni session tools')
+    if done then
+      done(win)
+    end
+  end)
+end
+
+--- Opens a centred floating window holding lines; `q` or <Esc> closes it.
+--- Returns the window id.
+function M.open_float(lines, title)
+  local buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
+  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
+  vim.api.nvim_buf_set_option(buf, 'filetype', 'beeunitools')
+  local width = 20
+  for _, line in ipairs(lines) do
+    width = math.max(width, vim.fn.strdisplaywidth(line))
+  end
+  width = math.min(width + 2, math.max(20, vim.o.columns - 4))
+  local height = math.min(#lines, math.max(1, vim.o.lines - 6))
+  local config = {
+    relative = 'editor',
+    width = width,
+    height = height,
+    row = math.max(0, math.floor((vim.o.lines - height) / 2) - 1),
+    col = math.max(0, math.floor((vim.o.columns - width) / 2)),
+    style = 'minimal',
+    border = 'rounded',
+  }
+  if has('nvim-0.9') then
+    config.title = ' ' .. title .. ' '
+  end
+  local win = vim.api.nvim_open_win(buf, true, config)
+  for _, key in ipairs({ 'q', '<Esc>' }) do
+    vim.api.nvim_buf_set_keymap(buf, 'n', key, '<cmd>close<cr>', { nowait = true, noremap = true, silent = true })
+  end
+  return win
+end
+
+--- Defines :BeeuniEject and :BeeuniTools (idempotent).
+function M.create_commands()
+  vim.api.nvim_create_user_command('BeeuniEject', function(opts)
+    M.eject(opts.args, opts.bang)
+  end, {
+    nargs = '?',
+    bang = true,
+    desc = 'Eject a Beeuni tool into tools/<name>.ts (! overwrites)',
+    complete = function(arglead)
+      local out = {}
+      for _, name in ipairs(M.ejectable_tools()) do
+        if name:sub(1, #arglead) == arglead then
+          table.insert(out, name)
+        end
+      end
+      return out
+    end,
+  })
+  vim.api.nvim_create_user_command('BeeuniTools', function()
+    M.show_tools()
+  end, { nargs = 0, desc = 'Show the tools a session of this project gets' })
+end
+
+--- The client configuration for the project at root.
+function M.client_config(root)
+  local opts = M.options
+  local config = {
+    name = M.name,
+    cmd = opts.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = opts.settings,
+    settings = { beeuni = opts.settings },
+    on_attach = opts.on_attach,
+    capabilities = opts.capabilities or vim.lsp.protocol.make_client_capabilities(),
+  }
+  return config
+end
+
+local started = {} -- root -> client id (Neovim 0.7 only)
+
+--- Attaches the beeuni client of the buffer's project to the buffer,
+--- starting it when needed. Returns the client id, or nil outside a project.
+function M.attach(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if vim.bo[bufnr].buftype ~= '' then
+    return nil
+  end
+  local root = M.find_root(vim.api.nvim_buf_get_name(bufnr))
+  if not root then
+    return nil
+  end
+  local config = M.client_config(root)
+  if vim.lsp.start then
+    -- 0.8+: reuses the client with the same name and root_dir.
+    return vim.lsp.start(config, { bufnr = bufnr })
+  end
+  local id = started[root]
+  if id == nil or vim.lsp.get_client_by_id(id) == nil then
+    id = vim.lsp.start_client(config)
+    started[root] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  return id
+end
+
+--- Configures and enables the client. Options: cmd, filetypes, settings
+--- ({ inspectModules = bool }), on_attach, capabilities.
+function M.setup(opts)
+  M.options = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
+  M.create_commands()
+  if vim.lsp.config and vim.lsp.enable then
+    -- 0.11+: lsp/beeuni.lua is the base; these options win.
+    vim.lsp.config(M.name, {
+      cmd = M.options.cmd,
+      filetypes = M.options.filetypes,
+      init_options = M.options.settings,
+      settings = { beeuni = M.options.settings },
+      on_attach = M.options.on_attach,
+      capabilities = M.options.capabilities,
+    })
+    vim.lsp.enable(M.name)
+    return
+  end
+  local group = vim.api.nvim_create_augroup('beeuni', { clear = true })
+  vim.api.nvim_create_autocmd('FileType', {
+    group = group,
+    pattern = M.options.filetypes,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  -- Buffers already open when setup runs.
+  for _, buf in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(buf) and vim.tbl_contains(M.options.filetypes, vim.bo[buf].filetype) then
+      M.attach(buf)
+    end
+  end
+end
+
+return M

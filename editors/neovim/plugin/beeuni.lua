@@ -1,0 +1,7 @@
+-- Defines :BeeuniEject and :BeeuniTools. Starting the client is the user's
+-- choice: vim.lsp.enable('beeuni') (0.11+) or require('beeuni').setup({...}).
+if vim.g.loaded_beeuni then
+  return
+end
+vim.g.loaded_beeuni = true
+require('beeuni').create_commands()

@@ -1,0 +1,87 @@
+-- Plugin logic that needs no server: root detection, formatting, commands, health.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helpers.lua')
+local beeuni = require('beeuni')
+local format = require('beeuni.format')
+
+local tmp = vim.fn.resolve(vim.fn.tempname())
+
+local function touch(path)
+  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
+  vim.fn.writefile({ 'tools: {}' }, path)
+end
+
+H.run({
+  { 'find_root: the nearest ancestor folder holding beeuni.yaml', function()
+    touch(tmp .. '/mono/beeuni.yaml')
+    touch(tmp .. '/mono/apps/shop/beeuni.yaml')
+    vim.fn.mkdir(tmp .. '/mono/apps/shop/tools', 'p')
+    vim.fn.mkdir(tmp .. '/mono/lib', 'p')
+    vim.fn.mkdir(tmp .. '/outside', 'p')
+    H.eq(tmp .. '/mono/apps/shop', beeuni.find_root(tmp .. '/mono/apps/shop/tools/a.ts'), 'file in a nested project')
+    H.eq(tmp .. '/mono/apps/shop', beeuni.find_root(tmp .. '/mono/apps/shop/beeuni.yaml'), 'the manifest itself')
+    H.eq(tmp .. '/mono', beeuni.find_root(tmp .. '/mono/lib/x.yaml'), 'file in the outer project')
+    H.eq(tmp .. '/mono', beeuni.find_root(tmp .. '/mono/lib'), 'a folder')
+    H.eq(nil, beeuni.find_root(tmp .. '/outside/x.yaml'), 'outside any project')
+    H.eq(nil, beeuni.find_root(''), 'an unnamed buffer')
+  end },
+
+  { 'format.session_tools: the tools ls table, then each agent', function()
+    local lines = format.session_tools({
+      table = 'NAME        KIND     SOURCE\nweb_search  beeuni   beeuni:web_search\n',
+      agents = {
+        { name = 'support', tools = { 'read', 'web_search' } },
+        { name = 'b', tools = {} },
+      },
+    })
+    H.eq({
+      'NAME        KIND     SOURCE',
+      'web_search  beeuni   beeuni:web_search',
+      '',
+      'AGENT TOOLS',
+      'support  read, web_search',
+      'b        (none)',
+    }, lines, 'lines')
+    H.eq({ '(no tools)' }, format.session_tools({}), 'empty result')
+  end },
+
+  { 'plugin/beeuni.lua defines the commands without starting a client', function()
+    vim.cmd('runtime plugin/beeuni.lua')
+    H.eq(2, vim.fn.exists(':BeeuniEject'), ':BeeuniEject')
+    H.eq(2, vim.fn.exists(':BeeuniTools'), ':BeeuniTools')
+    H.eq(0, #vim.lsp.get_active_clients(), 'clients')
+  end },
+
+  { 'setup does not attach outside a project', function()
+    beeuni.setup({ cmd = { 'beeuni-lsp-that-does-not-exist', 'serve' } })
+    vim.cmd('filetype on')
+    vim.cmd('edit ' .. tmp .. '/outside/x.yaml')
+    H.eq('yaml', vim.bo.filetype, 'filetype')
+    vim.wait(100)
+    H.eq(0, #vim.lsp.get_active_clients(), 'clients')
+  end },
+
+  { 'lsp/beeuni.lua: filetypes, cmd and a root_dir that needs beeuni.yaml', function()
+    local config = dofile(H.plugin_dir .. '/lsp/beeuni.lua')
+    H.eq({ 'yaml', 'typescript', 'javascript' }, config.filetypes, 'filetypes')
+    H.eq({ 'beeuni-lsp', 'serve' }, config.cmd, 'cmd')
+    H.eq('function', type(config.root_dir), 'root_dir')
+    if vim.fs and vim.fs.root then -- 0.10+
+      vim.cmd('edit ' .. tmp .. '/mono/apps/shop/tools/a.ts')
+      local got
+      config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
+      H.eq(tmp .. '/mono/apps/shop', got, 'root inside a project')
+      got = 'unset'
+      vim.cmd('edit ' .. tmp .. '/outside/y.ts')
+      config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
+      H.eq('unset', got, 'no root outside a project')
+    end
+  end },
+
+  { ':checkhealth beeuni reports a missing binary and the root', function()
+    vim.cmd('edit ' .. tmp .. '/mono/lib/x.yaml')
+    vim.cmd('checkhealth beeuni')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    H.contains(text, 'binary not found: beeuni-lsp-that-does-not-exist', 'health')
+    H.contains(text, 'project root: ' .. tmp .. '/mono', 'health')
+  end },
+})
