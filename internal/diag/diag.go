@@ -174,7 +174,7 @@ func (l *Lines) Offset(line, col int) int {
 	if col < 0 {
 		col = 0
 	}
-	if start+col > end {
+	if col > end-start { // compared this way so that a huge col cannot overflow
 		return end
 	}
 	return start + col
@@ -184,9 +184,10 @@ func (l *Lines) Offset(line, col int) int {
 // invalid byte counts as one), 0-based. The CLI prints it 1-based.
 func (l *Lines) CharColumn(p Pos) int {
 	start := l.LineStart(p.Line)
-	end := start + p.Col
-	if end > len(l.content) {
-		end = len(l.content)
+	col := max(p.Col, 0)
+	end := len(l.content)
+	if col < end-start { // compared this way so that a huge col cannot overflow
+		end = start + col
 	}
 	return utf8.RuneCount(l.content[start:end])
 }

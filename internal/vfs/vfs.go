@@ -55,24 +55,31 @@ func (d *Disk) limit() int64 {
 }
 
 // ReadFile implements FS. It stats before opening, so that a FIFO or a
-// device never blocks the caller.
+// device never blocks the caller, and checks the opened file again (the path
+// may have been swapped between the two; the open itself never blocks, see
+// openNoBlock).
 func (d *Disk) ReadFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	if err := d.check(path, info); err != nil {
+		return nil, err
 	}
-	if info.Size() > d.limit() {
-		return nil, fmt.Errorf("%s: %w (%d bytes, limit %d)", path, ErrTooLarge, info.Size(), d.limit())
-	}
-	f, err := os.Open(path)
+	f, err := openNoBlock(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	// Read at most limit+1 bytes: the file may have grown since Stat.
+	info, err = f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if err := d.check(path, info); err != nil {
+		return nil, err
+	}
+	// Read at most limit+1 bytes: the file may have grown since Stat, and
+	// some regular files (under /proc) report size 0 and never end.
 	data, err := io.ReadAll(io.LimitReader(f, d.limit()+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
@@ -81,6 +88,37 @@ func (d *Disk) ReadFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w (limit %d)", path, ErrTooLarge, d.limit())
 	}
 	return data, nil
+}
+
+// check refuses what ReadFile must not read: anything but a regular file,
+// and files over the limit.
+func (d *Disk) check(path string, info fs.FileInfo) error {
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, kindOf(info.Mode()))
+	}
+	if info.Size() > d.limit() {
+		return fmt.Errorf("%s: %w (%d bytes, limit %d)", path, ErrTooLarge, info.Size(), d.limit())
+	}
+	return nil
+}
+
+// kindOf names a non-regular file type for error messages.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a regular file"
 }
 
 // Stat implements FS.
