@@ -1,0 +1,518 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Client is a minimal LSP client, as an editor is one: it frames JSON-RPC
+// messages with Content-Length headers, matches responses to requests,
+// answers the server's own requests, and records every publishDiagnostics
+// with the time it was read.
+type Client struct {
+	w       io.Writer
+	wmu     sync.Mutex
+	written int64 // bytes written, under wmu
+
+	mu        sync.Mutex
+	nextID    int64
+	pending   map[int64]chan *message
+	diags     map[string][]DiagEvent // by document URI, in arrival order
+	changed   chan struct{}          // closed and replaced at each publish
+	readErr   error                  // why the read loop stopped
+	done      chan struct{}          // closed when the read loop stops
+	settings  json.RawMessage        // the answer to workspace/configuration items
+	published int                    // publishDiagnostics count
+
+	cmd    *exec.Cmd
+	stderr *bytes.Buffer
+	stdin  io.WriteCloser
+}
+
+// DiagEvent is one publishDiagnostics notification as the client read it.
+type DiagEvent struct {
+	At          time.Time
+	Version     *int
+	Diagnostics []Diagnostic
+}
+
+// Count returns how many diagnostics carry the given code.
+func (e DiagEvent) Count(code string) int {
+	n := 0
+	for _, d := range e.Diagnostics {
+		if d.CodeString() == code {
+			n++
+		}
+	}
+	return n
+}
+
+// Diagnostic is the part of an LSP diagnostic the benchmark checks.
+type Diagnostic struct {
+	Range    Range           `json:"range"`
+	Severity int             `json:"severity"`
+	Code     json.RawMessage `json:"code,omitempty"`
+	Message  string          `json:"message"`
+}
+
+// CodeString returns the diagnostic's code as text (codes may be numbers or
+// strings in LSP).
+func (d Diagnostic) CodeString() string {
+	var s string
+	if json.Unmarshal(d.Code, &s) == nil {
+		return s
+	}
+	return string(d.Code)
+}
+
+// Position is an LSP position (0-based line, character in the negotiated
+// encoding).
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// Range is an LSP range.
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// RPCError is a JSON-RPC error answer.
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
+
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method,omitempty"`
+	Params  json.RawMessage `json:"params,omitempty"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Error   *RPCError       `json:"error,omitempty"`
+	at      time.Time
+}
+
+// NewClient starts a client on a connection: it writes to w and reads from
+// r until r ends. settings answers each item of workspace/configuration
+// (nil: null).
+func NewClient(r io.Reader, w io.Writer, settings json.RawMessage) *Client {
+	c := &Client{
+		w:        w,
+		pending:  map[int64]chan *message{},
+		diags:    map[string][]DiagEvent{},
+		changed:  make(chan struct{}),
+		done:     make(chan struct{}),
+		settings: settings,
+	}
+	go c.readLoop(bufio.NewReaderSize(r, 1<<16))
+	return c
+}
+
+// Spawn starts the server binary with args in dir and connects a client to
+// its stdin and stdout. The process's stderr is kept for error reports.
+func Spawn(ctx context.Context, binary string, args []string, dir string, settings json.RawMessage) (*Client, error) {
+	cmd := exec.CommandContext(ctx, binary, args...)
+	cmd.Dir = dir
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("spawn %s: %w", binary, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("spawn %s: %w", binary, err)
+	}
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = &lockedWriter{w: stderr}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("spawn %s: %w", binary, err)
+	}
+	c := NewClient(stdout, stdin, settings)
+	c.cmd, c.stderr, c.stdin = cmd, stderr, stdin
+	return c, nil
+}
+
+// Pid returns the server's process id, or 0 for a client on a plain
+// connection.
+func (c *Client) Pid() int {
+	if c.cmd == nil || c.cmd.Process == nil {
+		return 0
+	}
+	return c.cmd.Process.Pid
+}
+
+// Stderr returns what the server wrote to stderr so far (last 4 KB).
+func (c *Client) Stderr() string {
+	if c.stderr == nil {
+		return ""
+	}
+	lw := c.cmd.Stderr.(*lockedWriter)
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	s := c.stderr.String()
+	if len(s) > 4096 {
+		s = s[len(s)-4096:]
+	}
+	return s
+}
+
+// Call sends a request and waits for its answer, decoding the result into
+// result (when non-nil). It returns the time from the write to the read of
+// the answer.
+func (c *Client) Call(ctx context.Context, method string, params, result any) (time.Duration, error) {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	ch := make(chan *message, 1)
+	c.pending[id] = ch
+	c.mu.Unlock()
+	start := time.Now()
+	if err := c.send(message{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}, params); err != nil {
+		return 0, fmt.Errorf("%s: %w", method, err)
+	}
+	select {
+	case m := <-ch:
+		d := m.at.Sub(start)
+		if m.Error != nil {
+			return d, fmt.Errorf("%s: %w", method, m.Error)
+		}
+		if result != nil {
+			if err := json.Unmarshal(m.Result, result); err != nil {
+				return d, fmt.Errorf("%s: decode result %.200s: %w", method, m.Result, err)
+			}
+		}
+		return d, nil
+	case <-c.done:
+		return 0, fmt.Errorf("%s: connection closed: %w", method, c.readErr)
+	case <-ctx.Done():
+		c.mu.Lock()
+		delete(c.pending, id)
+		c.mu.Unlock()
+		_ = c.Notify("$/cancelRequest", map[string]any{"id": id})
+		return 0, fmt.Errorf("%s: %w", method, ctx.Err())
+	}
+}
+
+// Notify sends a notification.
+func (c *Client) Notify(method string, params any) error {
+	if err := c.send(message{JSONRPC: "2.0", Method: method}, params); err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+// send marshals m with params and writes it with its header.
+func (c *Client) send(m message, params any) error {
+	if params != nil {
+		p, err := json.Marshal(params)
+		if err != nil {
+			return fmt.Errorf("encode params: %w", err)
+		}
+		m.Params = p
+	}
+	body, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encode message: %w", err)
+	}
+	return c.writeFrame(body)
+}
+
+func (c *Client) writeFrame(body []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	frame := make([]byte, 0, len(body)+32)
+	frame = append(frame, "Content-Length: "...)
+	frame = strconv.AppendInt(frame, int64(len(body)), 10)
+	frame = append(frame, "\r\n\r\n"...)
+	frame = append(frame, body...)
+	n, err := c.w.Write(frame)
+	c.written += int64(n)
+	return err
+}
+
+// Written returns the number of bytes written to the server so far.
+func (c *Client) Written() int64 {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.written
+}
+
+// ReadFrame reads one Content-Length framed message body from r.
+func ReadFrame(r *bufio.Reader) ([]byte, error) {
+	length := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			if err == io.EOF && line == "" && length == -1 {
+				return nil, io.EOF
+			}
+			return nil, fmt.Errorf("read header: %w", err)
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			break
+		}
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("malformed header %q", line)
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("bad Content-Length %q", value)
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return nil, errors.New("message without Content-Length")
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, fmt.Errorf("read body: %w", err)
+	}
+	return body, nil
+}
+
+func (c *Client) readLoop(r *bufio.Reader) {
+	var err error
+	defer func() {
+		c.mu.Lock()
+		c.readErr = err
+		c.mu.Unlock()
+		close(c.done)
+	}()
+	for {
+		var body []byte
+		body, err = ReadFrame(r)
+		if err != nil {
+			return
+		}
+		at := time.Now()
+		var m message
+		if err = json.Unmarshal(body, &m); err != nil {
+			err = fmt.Errorf("decode message %.200q: %w", body, err)
+			return
+		}
+		m.at = at
+		switch {
+		case m.Method != "" && len(m.ID) > 0:
+			go c.answer(&m)
+		case m.Method == "textDocument/publishDiagnostics":
+			c.recordDiagnostics(&m)
+		case m.Method != "":
+			// Other notifications (logs, progress) are not measured.
+		default:
+			id, perr := strconv.ParseInt(string(m.ID), 10, 64)
+			if perr != nil {
+				continue
+			}
+			c.mu.Lock()
+			ch := c.pending[id]
+			delete(c.pending, id)
+			c.mu.Unlock()
+			if ch != nil {
+				ch <- &m
+			}
+		}
+	}
+}
+
+// answer replies to a request from the server as an editor would.
+func (c *Client) answer(m *message) {
+	var result any
+	switch m.Method {
+	case "workspace/configuration":
+		var p struct {
+			Items []json.RawMessage `json:"items"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		items := make([]json.RawMessage, len(p.Items))
+		for i := range items {
+			items[i] = c.settings
+			if items[i] == nil {
+				items[i] = json.RawMessage("null")
+			}
+		}
+		result = items
+	case "workspace/applyEdit":
+		result = map[string]any{"applied": false, "failureReason": "the benchmark client applies no edit"}
+	case "window/showDocument":
+		result = map[string]any{"success": false}
+	case "window/showMessageRequest":
+		result = nil
+	default: // client/registerCapability, window/workDoneProgress/create, …
+		result = nil
+	}
+	res, _ := json.Marshal(result)
+	_ = c.send(message{JSONRPC: "2.0", ID: m.ID, Result: res}, nil)
+}
+
+func (c *Client) recordDiagnostics(m *message) {
+	var p struct {
+		URI         string       `json:"uri"`
+		Version     *int         `json:"version"`
+		Diagnostics []Diagnostic `json:"diagnostics"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil {
+		return
+	}
+	c.mu.Lock()
+	c.diags[p.URI] = append(c.diags[p.URI], DiagEvent{At: m.at, Version: p.Version, Diagnostics: p.Diagnostics})
+	c.published++
+	close(c.changed)
+	c.changed = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// Diagnostics returns the publishDiagnostics events of a URI so far.
+func (c *Client) Diagnostics(uri string) []DiagEvent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]DiagEvent(nil), c.diags[uri]...)
+}
+
+// Published returns the number of publishDiagnostics read so far.
+func (c *Client) Published() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.published
+}
+
+// Latest returns the last diagnostics published for every URI.
+func (c *Client) Latest() map[string]DiagEvent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]DiagEvent, len(c.diags))
+	for uri, evs := range c.diags {
+		out[uri] = evs[len(evs)-1]
+	}
+	return out
+}
+
+// WaitFor blocks until cond, called under the client's lock with every
+// URI's events, returns true, or ctx ends.
+func (c *Client) WaitFor(ctx context.Context, cond func(diags map[string][]DiagEvent) bool) error {
+	for {
+		c.mu.Lock()
+		ok := cond(c.diags)
+		changed := c.changed
+		c.mu.Unlock()
+		if ok {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-c.done:
+			return fmt.Errorf("connection closed while waiting for diagnostics: %v", c.readErr)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// WaitDiagnostics waits for the first event of uri at index from or later
+// that satisfies match, and returns it with its index.
+func (c *Client) WaitDiagnostics(ctx context.Context, uri string, from int, match func(DiagEvent) bool) (DiagEvent, int, error) {
+	var got DiagEvent
+	idx := -1
+	err := c.WaitFor(ctx, func(diags map[string][]DiagEvent) bool {
+		evs := diags[uri]
+		for i := from; i < len(evs); i++ {
+			if match(evs[i]) {
+				got, idx = evs[i], i
+				return true
+			}
+		}
+		return false
+	})
+	return got, idx, err
+}
+
+// Close ends the session politely (shutdown, exit) and waits for the
+// process; it kills the process if it does not exit within the timeout.
+func (c *Client) Close(timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	_, serr := c.Call(ctx, "shutdown", nil, nil)
+	_ = c.Notify("exit", nil)
+	if c.cmd == nil {
+		return serr
+	}
+	_ = c.stdin.Close()
+	waited := make(chan error, 1)
+	go func() { waited <- c.cmd.Wait() }()
+	select {
+	case err := <-waited:
+		if serr != nil {
+			return serr
+		}
+		if err != nil {
+			return fmt.Errorf("server exit: %w", err)
+		}
+		return nil
+	case <-time.After(timeout):
+		_ = c.cmd.Process.Kill()
+		<-waited
+		return fmt.Errorf("server did not exit within %v after shutdown and exit", timeout)
+	}
+}
+
+// Kill stops the server process at once (after a failure).
+func (c *Client) Kill() {
+	if c.cmd != nil && c.cmd.Process != nil {
+		_ = c.cmd.Process.Kill()
+		_ = c.cmd.Wait()
+	}
+}
+
+// ProcStatus reads a "VmHWM"-style field (in kB) of /proc/<pid>/status and
+// returns it in bytes.
+func ProcStatus(pid int, field string) (int64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("read process status: %w", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		name, value, ok := strings.Cut(line, ":")
+		if !ok || name != field {
+			continue
+		}
+		fields := strings.Fields(value)
+		if len(fields) == 0 {
+			break
+		}
+		kb, err := strconv.ParseInt(fields[0], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("process status %s: %w", field, err)
+		}
+		return kb * 1024, nil
+	}
+	return 0, fmt.Errorf("process status has no %s", field)
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}

@@ -1,0 +1,78 @@
+package lsp
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"go.lsp.dev/protocol"
+)
+
+// document is one version of an open editor buffer. It is immutable: a
+// change makes a new document.
+type document struct {
+	uri     protocol.DocumentURI
+	path    string // absolute, cleaned
+	version int32
+	mapper  *Mapper
+}
+
+func (d *document) content() []byte { return d.mapper.Content() }
+
+// contentChange is one entry of didChange's contentChanges. go.lsp.dev
+// protocol v0.12.0 declares Range as a value, which cannot tell a full
+// replacement (no range) from an insertion at 0:0; this type can.
+type contentChange struct {
+	Range *protocol.Range `json:"range,omitempty"`
+	Text  string          `json:"text"`
+}
+
+// applyChanges returns content with changes applied in order, each range
+// read in the text the previous changes left (as the protocol says).
+func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte {
+	for _, c := range changes {
+		if c.Range == nil {
+			content = []byte(c.Text)
+			continue
+		}
+		m := NewMapper(content, enc)
+		start, end := m.Offsets(*c.Range)
+		next := make([]byte, 0, len(content)-(end-start)+len(c.Text))
+		next = append(next, content[:start]...)
+		next = append(next, c.Text...)
+		next = append(next, content[end:]...)
+		content = next
+	}
+	return content
+}
+
+// uriToPath returns the absolute file path of a file: URI.
+func uriToPath(u protocol.DocumentURI) (string, error) {
+	parsed, err := url.Parse(string(u))
+	if err != nil {
+		return "", fmt.Errorf("invalid URI %q: %w", u, err)
+	}
+	if parsed.Scheme != "file" {
+		return "", fmt.Errorf("unsupported URI %q: only file: URIs are served", u)
+	}
+	p := parsed.Path
+	if runtime.GOOS == "windows" {
+		p = strings.TrimPrefix(p, "/")
+	}
+	p = filepath.FromSlash(p)
+	if !filepath.IsAbs(p) {
+		return "", fmt.Errorf("invalid file URI %q: the path is not absolute", u)
+	}
+	return filepath.Clean(p), nil
+}
+
+// pathToURI returns the file: URI of an absolute path.
+func pathToURI(p string) protocol.DocumentURI {
+	p = filepath.ToSlash(p)
+	if runtime.GOOS == "windows" && !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	return protocol.DocumentURI((&url.URL{Scheme: "file", Path: p}).String())
+}

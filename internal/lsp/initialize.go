@@ -1,0 +1,266 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/version"
+)
+
+// clientInfo is what the server needs of the client's capabilities. It is
+// decoded from the raw initialize params: protocol v0.12.0 lacks
+// general.positionEncodings and the inlay hint capability.
+type clientInfo struct {
+	encoding            Encoding
+	configuration       bool // workspace/configuration
+	watchDynamic        bool // dynamic registration of didChangeWatchedFiles
+	applyEdit           bool
+	documentChanges     bool
+	resourceOps         []string // create, rename, delete
+	workDoneProgress    bool
+	showDocument        bool
+	inlayHints          bool
+	codeLens            bool
+	diagnosticVersions  bool
+	relatedInformation  bool
+	markdownHover       bool
+	definitionLinks     bool
+	hierarchicalSymbols bool
+	codeActionLiterals  bool
+	snippets            bool
+	folders             []string // workspace folders (absolute paths)
+}
+
+// rawInitializeParams is the part of InitializeParams the server reads.
+type rawInitializeParams struct {
+	ProcessID        *int32          `json:"processId"`
+	RootURI          string          `json:"rootUri"`
+	RootPath         string          `json:"rootPath"`
+	InitOptions      json.RawMessage `json:"initializationOptions"`
+	WorkspaceFolders []struct {
+		URI  string `json:"uri"`
+		Name string `json:"name"`
+	} `json:"workspaceFolders"`
+	Capabilities struct {
+		General *struct {
+			PositionEncodings []string `json:"positionEncodings"`
+		} `json:"general"`
+		Workspace *struct {
+			ApplyEdit     bool `json:"applyEdit"`
+			WorkspaceEdit *struct {
+				DocumentChanges    bool     `json:"documentChanges"`
+				ResourceOperations []string `json:"resourceOperations"`
+			} `json:"workspaceEdit"`
+			DidChangeWatchedFiles *struct {
+				DynamicRegistration bool `json:"dynamicRegistration"`
+			} `json:"didChangeWatchedFiles"`
+			Configuration bool `json:"configuration"`
+		} `json:"workspace"`
+		TextDocument *struct {
+			InlayHint          json.RawMessage `json:"inlayHint"`
+			CodeLens           json.RawMessage `json:"codeLens"`
+			PublishDiagnostics *struct {
+				RelatedInformation bool `json:"relatedInformation"`
+				VersionSupport     bool `json:"versionSupport"`
+			} `json:"publishDiagnostics"`
+			Hover *struct {
+				ContentFormat []string `json:"contentFormat"`
+			} `json:"hover"`
+			Definition *struct {
+				LinkSupport bool `json:"linkSupport"`
+			} `json:"definition"`
+			DocumentSymbol *struct {
+				Hierarchical bool `json:"hierarchicalDocumentSymbolSupport"`
+			} `json:"documentSymbol"`
+			CodeAction *struct {
+				Literals json.RawMessage `json:"codeActionLiteralSupport"`
+			} `json:"codeAction"`
+			Completion *struct {
+				CompletionItem *struct {
+					SnippetSupport bool `json:"snippetSupport"`
+				} `json:"completionItem"`
+			} `json:"completion"`
+		} `json:"textDocument"`
+		Window *struct {
+			WorkDoneProgress bool `json:"workDoneProgress"`
+			ShowDocument     *struct {
+				Support bool `json:"support"`
+			} `json:"showDocument"`
+		} `json:"window"`
+	} `json:"capabilities"`
+}
+
+func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
+
+// parseClientInfo reads the capabilities and workspace folders. The
+// encoding is UTF-8 when the client offers it, else UTF-16.
+func parseClientInfo(p *rawInitializeParams) clientInfo {
+	ci := clientInfo{encoding: UTF16}
+	caps := p.Capabilities
+	if caps.General != nil && slices.Contains(caps.General.PositionEncodings, string(UTF8)) {
+		ci.encoding = UTF8
+	}
+	if w := caps.Workspace; w != nil {
+		ci.applyEdit = w.ApplyEdit
+		ci.configuration = w.Configuration
+		if w.WorkspaceEdit != nil {
+			ci.documentChanges = w.WorkspaceEdit.DocumentChanges
+			ci.resourceOps = w.WorkspaceEdit.ResourceOperations
+		}
+		if w.DidChangeWatchedFiles != nil {
+			ci.watchDynamic = w.DidChangeWatchedFiles.DynamicRegistration
+		}
+	}
+	if td := caps.TextDocument; td != nil {
+		ci.inlayHints = present(td.InlayHint)
+		ci.codeLens = present(td.CodeLens)
+		if td.PublishDiagnostics != nil {
+			ci.diagnosticVersions = td.PublishDiagnostics.VersionSupport
+			ci.relatedInformation = td.PublishDiagnostics.RelatedInformation
+		}
+		if td.Hover != nil {
+			ci.markdownHover = len(td.Hover.ContentFormat) == 0 || slices.Contains(td.Hover.ContentFormat, "markdown")
+		}
+		if td.Definition != nil {
+			ci.definitionLinks = td.Definition.LinkSupport
+		}
+		if td.DocumentSymbol != nil {
+			ci.hierarchicalSymbols = td.DocumentSymbol.Hierarchical
+		}
+		if td.CodeAction != nil {
+			ci.codeActionLiterals = present(td.CodeAction.Literals)
+		}
+		if td.Completion != nil && td.Completion.CompletionItem != nil {
+			ci.snippets = td.Completion.CompletionItem.SnippetSupport
+		}
+	} else {
+		ci.markdownHover = true
+	}
+	if w := caps.Window; w != nil {
+		ci.workDoneProgress = w.WorkDoneProgress
+		ci.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
+	}
+	for _, f := range p.WorkspaceFolders {
+		if path, err := uriToPath(protocol.DocumentURI(f.URI)); err == nil {
+			ci.folders = append(ci.folders, path)
+		}
+	}
+	if len(ci.folders) == 0 {
+		switch {
+		case p.RootURI != "":
+			if path, err := uriToPath(protocol.DocumentURI(p.RootURI)); err == nil {
+				ci.folders = append(ci.folders, path)
+			}
+		case p.RootPath != "" && filepath.IsAbs(p.RootPath):
+			ci.folders = append(ci.folders, filepath.Clean(p.RootPath))
+		}
+	}
+	return ci
+}
+
+// supportsResourceOps reports whether the client applies file creations
+// (and deletions when del) inside a workspace edit.
+func (ci clientInfo) supportsResourceOps(del bool) bool {
+	if !ci.documentChanges || !slices.Contains(ci.resourceOps, "create") {
+		return false
+	}
+	return !del || slices.Contains(ci.resourceOps, "delete")
+}
+
+// Commands the server executes (a contract with the editor clients).
+const (
+	CommandEject          = "beeuni.eject"
+	CommandSessionTools   = "beeuni.sessionTools"
+	CommandEjectableTools = "beeuni.ejectableTools"
+)
+
+// serverCapabilities adds what protocol v0.12.0 lacks to its type.
+type serverCapabilities struct {
+	protocol.ServerCapabilities
+	PositionEncoding  Encoding `json:"positionEncoding"`
+	InlayHintProvider bool     `json:"inlayHintProvider,omitempty"`
+}
+
+type initializeResult struct {
+	Capabilities serverCapabilities   `json:"capabilities"`
+	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
+}
+
+func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state != stateNew {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is already initialized")
+	}
+	var p rawInitializeParams
+	if err := decodeParams(protocol.MethodInitialize, params, &p); err != nil {
+		return nil, err
+	}
+	s.client = parseClientInfo(&p)
+	if present(p.InitOptions) {
+		if err := s.settings.merge(p.InitOptions); err != nil {
+			s.tracef("initializationOptions: %v", err)
+		}
+	}
+	s.state = stateInitializing
+	caps := protocol.ServerCapabilities{
+		TextDocumentSync: &protocol.TextDocumentSyncOptions{
+			OpenClose: true,
+			Change:    protocol.TextDocumentSyncKindIncremental,
+			Save:      &protocol.SaveOptions{},
+		},
+		Workspace: &protocol.ServerCapabilitiesWorkspace{
+			WorkspaceFolders: &protocol.ServerCapabilitiesWorkspaceFolders{
+				Supported:           true,
+				ChangeNotifications: true,
+			},
+		},
+		ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
+			Commands: []string{CommandEject, CommandSessionTools, CommandEjectableTools},
+		},
+	}
+	result := &initializeResult{
+		Capabilities: serverCapabilities{ServerCapabilities: caps, PositionEncoding: s.client.encoding},
+		ServerInfo:   &protocol.ServerInfo{Name: "beeuni-lsp", Version: version.Version},
+	}
+	addFeatureCapabilities(&result.Capabilities, s.client)
+	return result, nil
+}
+
+// Settings are the user's settings (section "beeuni").
+type Settings struct {
+	// InspectModules runs the module inspection (rule T11). Default true.
+	InspectModules bool `json:"inspectModules"`
+}
+
+func defaultSettings() Settings { return Settings{InspectModules: true} }
+
+// merge reads settings from raw: the settings object itself, or an object
+// holding it under "beeuni". Absent fields keep their value.
+func (st *Settings) merge(raw json.RawMessage) error {
+	var wrapper struct {
+		Beeuni json.RawMessage `json:"beeuni"`
+	}
+	if err := json.Unmarshal(raw, &wrapper); err != nil {
+		return fmt.Errorf("settings are not an object: %w", err)
+	}
+	if present(wrapper.Beeuni) {
+		raw = wrapper.Beeuni
+	}
+	var fields struct {
+		InspectModules *bool `json:"inspectModules"`
+	}
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return fmt.Errorf("invalid beeuni settings: %w", err)
+	}
+	if fields.InspectModules != nil {
+		st.InspectModules = *fields.InspectModules
+	}
+	return nil
+}

@@ -1,0 +1,361 @@
+// Package lsp is the language server: the Language Server Protocol over a
+// JSON-RPC stream (go.lsp.dev/jsonrpc2, types from go.lsp.dev/protocol),
+// open documents laid over the disk, position encodings, the diagnostics
+// pipeline and the wiring of the editor features. Packages below it speak
+// byte offsets; conversion to protocol positions happens here only.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// Protocol error codes that jsonrpc2 v0.10.0 does not name.
+const (
+	codeRequestCancelled jsonrpc2.Code = -32800
+	codeContentModified  jsonrpc2.Code = -32801
+)
+
+// Options configure a Server.
+type Options struct {
+	// FS is the file system under the editor buffers; nil means the disk.
+	FS vfs.FS
+	// Log receives a trace of protocol problems and recovered panics
+	// (the binary passes stderr); nil discards it.
+	Log io.Writer
+
+	// extraRequests adds request handlers (tests use it to reach a panic
+	// and a request that waits for its cancellation).
+	extraRequests map[string]requestHandler
+}
+
+// lifecycle is where the server is between initialize and exit.
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateInitializing
+	stateRunning
+	stateShutdown
+)
+
+// requestHandler answers one request. It runs on its own goroutine with a
+// context cancelled by $/cancelRequest; view is the state of the documents
+// when the request arrived.
+type requestHandler func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error)
+
+// notificationHandler handles one notification, in arrival order, on the
+// connection's reading goroutine: it must be quick.
+type notificationHandler func(ctx context.Context, s *Server, params json.RawMessage) error
+
+// Server is one language server session on one connection. It holds no
+// global state: several servers may run in one process.
+type Server struct {
+	opts Options
+	base vfs.FS
+	conn jsonrpc2.Conn
+
+	mu       sync.Mutex
+	state    lifecycle
+	client   clientInfo
+	settings Settings
+	cur      *view // the documents now; replaced, never modified
+	inflight map[string]context.CancelFunc
+	exitCode int
+	exitOnce sync.Once
+	exited   chan struct{}
+
+	ws *workspace
+
+	// bg is cancelled when the server stops; background work watches it.
+	bg       context.Context
+	stopBg   context.CancelFunc
+	bgTasks  sync.WaitGroup
+	logMu    sync.Mutex
+	requests map[string]requestHandler
+	notifies map[string]notificationHandler
+}
+
+// New returns a server ready to Run.
+func New(opts Options) *Server {
+	base := opts.FS
+	if base == nil {
+		base = vfs.NewDisk()
+	}
+	s := &Server{
+		opts:     opts,
+		base:     base,
+		settings: defaultSettings(),
+		inflight: map[string]context.CancelFunc{},
+		exited:   make(chan struct{}),
+		exitCode: 1,
+		requests: map[string]requestHandler{},
+		notifies: map[string]notificationHandler{},
+	}
+	s.cur = newView(base, nil, 0)
+	s.bg, s.stopBg = context.WithCancel(context.Background())
+	s.ws = newWorkspace(s)
+	registerHandlers(s)
+	for name, h := range opts.extraRequests {
+		s.requests[name] = h
+	}
+	return s
+}
+
+// Run serves the protocol on rwc until the client sends exit, the stream
+// ends or ctx is cancelled. It returns the process exit code the protocol
+// asks for: 0 after shutdown then exit, 1 otherwise.
+func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
+	st := newStream(rwc)
+	st.onProtocolError = func(err error) { s.tracef("protocol error answered: %v", err) }
+	s.conn = jsonrpc2.NewConn(st)
+	connCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.conn.Go(connCtx, s.handle)
+	select {
+	case <-s.conn.Done():
+	case <-s.exited:
+	case <-ctx.Done():
+	}
+	s.stopBg()
+	s.cancelInflight()
+	_ = s.conn.Close()
+	<-s.conn.Done()
+	s.bgTasks.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == stateShutdown {
+		select {
+		case <-s.exited:
+			return s.exitCode
+		default:
+			// The stream ended after shutdown without exit: a clean end.
+			return 0
+		}
+	}
+	return 1
+}
+
+// handle is the connection's handler: it runs on the reading goroutine, in
+// message order. It never returns an error (that would close the
+// connection).
+func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	call, isCall := req.(*jsonrpc2.Call)
+	method := req.Method()
+	if !isCall {
+		s.handleNotification(ctx, method, req.Params())
+		return nil
+	}
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	switch {
+	case state == stateNew && method != protocol.MethodInitialize:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, fmt.Sprintf("%s: the server is not initialized yet: send initialize first", method)))
+		return nil
+	case state == stateShutdown:
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s: the server is shut down: only exit is accepted", method)))
+		return nil
+	case method == protocol.MethodInitialize:
+		s.safeReply(ctx, reply, method, func() (any, error) { return s.initialize(ctx, req.Params()) })
+		return nil
+	case method == protocol.MethodShutdown:
+		s.mu.Lock()
+		s.state = stateShutdown
+		s.mu.Unlock()
+		s.cancelInflight()
+		_ = reply(ctx, nil, nil)
+		return nil
+	}
+	h, ok := s.requests[method]
+	if !ok {
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not found: %s", method)))
+		return nil
+	}
+	key := idKey(call.ID())
+	reqCtx, cancel := context.WithCancel(s.bg)
+	s.mu.Lock()
+	v := s.cur
+	if _, dup := s.inflight[key]; dup {
+		s.mu.Unlock()
+		cancel()
+		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s: request id %s is already in flight", method, key)))
+		return nil
+	}
+	s.inflight[key] = cancel
+	s.mu.Unlock()
+	s.bgTasks.Add(1)
+	go func() {
+		defer s.bgTasks.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.inflight, key)
+			s.mu.Unlock()
+			cancel()
+		}()
+		s.safeReply(reqCtx, reply, method, func() (any, error) {
+			res, err := h(reqCtx, s, v, call.Params())
+			if reqCtx.Err() != nil {
+				return nil, jsonrpc2.NewError(codeRequestCancelled, fmt.Sprintf("%s: request cancelled", method))
+			}
+			return res, err
+		})
+	}()
+	return nil
+}
+
+// safeReply runs f, recovering a panic into an InternalError, and sends
+// the answer. A plain error from f is an InternalError too unless it
+// already carries a code.
+func (s *Server) safeReply(ctx context.Context, reply jsonrpc2.Replier, method string, f func() (any, error)) {
+	res, err := s.recovered(method, f)
+	if err != nil {
+		var rpcErr *jsonrpc2.Error
+		if !errors.As(err, &rpcErr) {
+			rpcErr = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+		}
+		_ = reply(context.Background(), nil, rpcErr)
+		return
+	}
+	_ = reply(context.Background(), res, nil)
+}
+
+// recovered calls f and turns a panic into an InternalError, logged to
+// the client with its stack on the trace.
+func (s *Server) recovered(method string, f func() (any, error)) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.tracef("panic in %s: %v\n%s", method, r, debug.Stack())
+			s.logToClient(protocol.MessageTypeError, fmt.Sprintf("beeuni-lsp: internal error in %s: %v (the server goes on)", method, r))
+			res, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("%s: internal error: %v", method, r))
+		}
+	}()
+	return f()
+}
+
+func (s *Server) handleNotification(ctx context.Context, method string, params json.RawMessage) {
+	if method == protocol.MethodExit {
+		s.mu.Lock()
+		if s.state == stateShutdown {
+			s.exitCode = 0
+		}
+		s.mu.Unlock()
+		s.exitOnce.Do(func() { close(s.exited) })
+		return
+	}
+	if method == protocol.MethodCancelRequest {
+		var p struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(params, &p) == nil {
+			s.cancelRequest(string(p.ID))
+		}
+		return
+	}
+	s.mu.Lock()
+	state := s.state
+	s.mu.Unlock()
+	if state != stateRunning && state != stateInitializing {
+		return // notifications before initialize or after shutdown are dropped
+	}
+	h, ok := s.notifies[method]
+	if !ok {
+		return // unknown notifications are ignored
+	}
+	_, err := s.recovered(method, func() (any, error) { return nil, h(ctx, s, params) })
+	if err != nil {
+		s.logToClient(protocol.MessageTypeWarning, fmt.Sprintf("beeuni-lsp: %s: %v", method, err))
+	}
+}
+
+// idKey is the map key of a request id: its JSON form.
+func idKey(id jsonrpc2.ID) string {
+	data, err := json.Marshal(&id)
+	if err != nil {
+		return fmt.Sprintf("%q", id)
+	}
+	return string(data)
+}
+
+func (s *Server) cancelRequest(key string) {
+	s.mu.Lock()
+	cancel := s.inflight[key]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (s *Server) cancelInflight() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, cancel := range s.inflight {
+		cancel()
+	}
+}
+
+// tracef writes a line to the server's trace (stderr for the binary).
+func (s *Server) tracef(format string, args ...any) {
+	if s.opts.Log == nil {
+		return
+	}
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	fmt.Fprintf(s.opts.Log, "beeuni-lsp: "+format+"\n", args...)
+}
+
+// logToClient sends window/logMessage.
+func (s *Server) logToClient(typ protocol.MessageType, msg string) {
+	if s.conn == nil {
+		return
+	}
+	_ = s.conn.Notify(s.bg, protocol.MethodWindowLogMessage, &protocol.LogMessageParams{Type: typ, Message: msg})
+}
+
+// notify sends a notification to the client, ignoring a closed connection.
+func (s *Server) notify(method string, params any) {
+	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+		s.tracef("sending %s: %v", method, err)
+	}
+}
+
+// call sends a request to the client and decodes its result. It must not
+// run on the reading goroutine (the answer is read there).
+func (s *Server) call(ctx context.Context, method string, params, result any) error {
+	_, err := s.conn.Call(ctx, method, params, result)
+	if err != nil {
+		return fmt.Errorf("%s: %w", method, err)
+	}
+	return nil
+}
+
+// goBackground runs f on its own goroutine, tracked so that Run waits for
+// it, with panics recovered and logged.
+func (s *Server) goBackground(name string, f func(ctx context.Context)) {
+	s.bgTasks.Add(1)
+	go func() {
+		defer s.bgTasks.Done()
+		_, _ = s.recovered(name, func() (any, error) { f(s.bg); return nil, nil })
+	}()
+}
+
+// decodeParams decodes params into v, answering InvalidParams on failure.
+func decodeParams(method string, params json.RawMessage, v any) error {
+	if len(params) == 0 || string(params) == "null" {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, method+": missing params")
+	}
+	if err := json.Unmarshal(params, v); err != nil {
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: invalid params: %v", method, err))
+	}
+	return nil
+}

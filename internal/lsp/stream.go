@@ -1,0 +1,391 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	stdjson "encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+
+	segjson "github.com/segmentio/encoding/json"
+	"go.lsp.dev/jsonrpc2"
+)
+
+// maxMessageSize bounds one message body. A 10 MB document sent whole is
+// well inside it; a larger Content-Length is answered with an error.
+const maxMessageSize = 256 << 20
+
+// maxHeaderLine bounds one header line so that a stream of garbage with no
+// newline cannot exhaust memory.
+const maxHeaderLine = 64 << 10
+
+// stream is a jsonrpc2.Stream in the LSP base protocol framing
+// (Content-Length headers) that survives a malformed peer. The stream of
+// jsonrpc2 v0.10.0 returns an error for a bad header or bad JSON, and the
+// connection then closes; this one answers such a message itself with the
+// JSON-RPC error it deserves (ParseError or InvalidRequest, id null when the
+// id cannot be read) and goes on with the next message. Only a failure of
+// the underlying reader (EOF, closed pipe) ends Read with an error.
+type stream struct {
+	rwc io.ReadWriteCloser
+	in  *bufio.Reader
+	// pending holds bytes read past the end of a message whose
+	// Content-Length was too large; they are read again as headers.
+	pending []byte
+
+	writeMu sync.Mutex
+	// onProtocolError is told about each message answered by the stream
+	// itself (for logging); may be nil.
+	onProtocolError func(error)
+}
+
+func newStream(rwc io.ReadWriteCloser) *stream {
+	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10)}
+}
+
+// readByte returns the next input byte, pending bytes first.
+func (s *stream) readByte() (byte, error) {
+	if len(s.pending) > 0 {
+		b := s.pending[0]
+		s.pending = s.pending[1:]
+		return b, nil
+	}
+	return s.in.ReadByte()
+}
+
+// readLine reads up to and including "\n". A line longer than
+// maxHeaderLine is cut (the rest is read as further lines).
+func (s *stream) readLine() ([]byte, error) {
+	var line []byte
+	for len(line) < maxHeaderLine {
+		b, err := s.readByte()
+		if err != nil {
+			return line, err
+		}
+		line = append(line, b)
+		if b == '\n' {
+			break
+		}
+	}
+	return line, nil
+}
+
+// read fills p from pending bytes, then from the reader.
+func (s *stream) read(p []byte) (int, error) {
+	if len(s.pending) > 0 {
+		n := copy(p, s.pending)
+		s.pending = s.pending[n:]
+		return n, nil
+	}
+	return s.in.Read(p)
+}
+
+var contentLengthName = []byte("content-length:")
+
+// Read implements jsonrpc2.Stream.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, err
+		}
+		body, err := s.readFrame()
+		if err != nil {
+			var perr *frameError
+			if errors.As(err, &perr) {
+				s.answerError(nil, jsonrpc2.ParseError, perr.msg)
+				continue
+			}
+			return nil, 0, err
+		}
+		msg, err := decodeMessage(body)
+		if err != nil {
+			var rerr *requestError
+			if errors.As(err, &rerr) {
+				s.answerError(rerr.id, rerr.code, rerr.msg)
+				continue
+			}
+			return nil, 0, err
+		}
+		return msg, int64(len(body)), nil
+	}
+}
+
+// frameError is a framing problem the stream answers and recovers from.
+type frameError struct{ msg string }
+
+func (e *frameError) Error() string { return e.msg }
+
+// readFrame reads headers and one body. Header lines that are not headers
+// are skipped; a line holding "Content-Length:" after garbage (the tail of a
+// body whose Content-Length was too small) starts a new header block.
+func (s *stream) readFrame() ([]byte, error) {
+	length := -1
+	var problem string
+	sawHeader := false
+	for {
+		line, err := s.readLine()
+		if err != nil {
+			if errors.Is(err, io.EOF) && len(line) == 0 && !sawHeader {
+				return nil, io.EOF
+			}
+			return nil, fmt.Errorf("reading header: %w", err)
+		}
+		trimmed := bytes.TrimSpace(line)
+		if len(trimmed) == 0 {
+			if !sawHeader {
+				continue // blank lines between messages
+			}
+			break
+		}
+		if i := bytes.Index(bytes.ToLower(trimmed), contentLengthName); i >= 0 {
+			if i > 0 {
+				// Garbage before a header: a new message starts here.
+				length, problem = -1, ""
+			}
+			sawHeader = true
+			value := string(bytes.TrimSpace(trimmed[i+len(contentLengthName):]))
+			n, perr := strconv.ParseInt(value, 10, 64)
+			switch {
+			case perr != nil:
+				problem = fmt.Sprintf("invalid Content-Length %q", value)
+			case n <= 0:
+				problem = fmt.Sprintf("invalid Content-Length %d", n)
+			case n > maxMessageSize:
+				problem = fmt.Sprintf("Content-Length %d is over the limit of %d bytes", n, maxMessageSize)
+			default:
+				length = int(n)
+			}
+			continue
+		}
+		if bytes.IndexByte(trimmed, ':') > 0 && isHeaderName(trimmed[:bytes.IndexByte(trimmed, ':')]) {
+			sawHeader = true // Content-Type or another header: ignored
+			continue
+		}
+		if !sawHeader {
+			continue // garbage between messages
+		}
+		problem = fmt.Sprintf("invalid header line %q", truncate(string(trimmed), 80))
+	}
+	if problem != "" || length < 0 {
+		if problem == "" {
+			problem = "missing Content-Length header"
+		}
+		return nil, &frameError{msg: problem}
+	}
+	return s.readBody(length)
+}
+
+// readBody reads length bytes. When the bytes read so far hold a complete
+// JSON value followed by the start of another message's headers, the
+// Content-Length was too large: the value is the message and the rest is
+// read again as headers, so that the next message is not lost.
+func (s *stream) readBody(length int) ([]byte, error) {
+	body := make([]byte, 0, min(length, 1<<20))
+	chunk := make([]byte, min(length, 64<<10))
+	for len(body) < length {
+		want := min(len(chunk), length-len(body))
+		n, err := s.read(chunk[:want])
+		body = append(body, chunk[:n]...)
+		if err != nil {
+			return nil, fmt.Errorf("reading body: %w", err)
+		}
+		if end := jsonValueEnd(body); end > 0 && end < len(body) {
+			rest := body[end:]
+			if i := bytes.Index(bytes.ToLower(rest), contentLengthName); i >= 0 && len(bytes.TrimSpace(rest[:i])) == 0 {
+				s.pending = append(append([]byte(nil), rest[i:]...), s.pending...)
+				return body[:end], nil
+			}
+		}
+	}
+	return body, nil
+}
+
+// jsonValueEnd returns the end offset of the JSON object or array that
+// starts data (after white space), or 0 when it is not complete yet or data
+// does not start with one. It scans structure only; it does not validate.
+func jsonValueEnd(data []byte) int {
+	depth := 0
+	inString, escaped := false, false
+	started := false
+	for i, b := range data {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '"':
+			if !started {
+				return 0
+			}
+			inString = true
+		case '{', '[':
+			started = true
+			depth++
+		case '}', ']':
+			if !started {
+				return 0
+			}
+			depth--
+			if depth == 0 {
+				return i + 1
+			}
+		default:
+			if !started {
+				return 0
+			}
+		}
+	}
+	return 0
+}
+
+func isHeaderName(b []byte) bool {
+	for _, c := range b {
+		if !(c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// requestError is a message that framed well but is not a valid JSON-RPC
+// message; the stream answers it with code and the id when one was read.
+type requestError struct {
+	id   stdjson.RawMessage
+	code jsonrpc2.Code
+	msg  string
+}
+
+func (e *requestError) Error() string { return e.msg }
+
+// decodeMessage checks a body before jsonrpc2 decodes it: JSON that does
+// not parse is a ParseError; a batch, a missing or non-string method, a bad
+// id or a bad version is an InvalidRequest.
+func decodeMessage(body []byte) (jsonrpc2.Message, error) {
+	trimmed := bytes.TrimSpace(body)
+	if !stdjson.Valid(trimmed) {
+		return nil, &requestError{code: jsonrpc2.ParseError, msg: "parse error: the message is not valid JSON"}
+	}
+	if len(trimmed) > 0 && trimmed[0] == '[' {
+		return nil, &requestError{code: jsonrpc2.InvalidRequest, msg: "invalid request: batches are not supported by the Language Server Protocol"}
+	}
+	var head struct {
+		JSONRPC *string            `json:"jsonrpc"`
+		ID      stdjson.RawMessage `json:"id"`
+		Method  stdjson.RawMessage `json:"method"`
+		Result  stdjson.RawMessage `json:"result"`
+		Error   stdjson.RawMessage `json:"error"`
+	}
+	if err := stdjson.Unmarshal(trimmed, &head); err != nil {
+		return nil, &requestError{code: jsonrpc2.InvalidRequest, msg: "invalid request: the message is not a JSON object"}
+	}
+	id := head.ID
+	if !validID(id) {
+		return nil, &requestError{code: jsonrpc2.InvalidRequest, msg: "invalid request: the id must be an integer (32 bits) or a string"}
+	}
+	if head.JSONRPC != nil && *head.JSONRPC != "2.0" {
+		return nil, &requestError{id: id, code: jsonrpc2.InvalidRequest, msg: fmt.Sprintf("invalid request: jsonrpc must be \"2.0\", not %q", *head.JSONRPC)}
+	}
+	if head.Method == nil {
+		if id == nil || head.Result == nil && head.Error == nil {
+			return nil, &requestError{id: id, code: jsonrpc2.InvalidRequest, msg: "invalid request: no method"}
+		}
+	} else {
+		var method string
+		if err := stdjson.Unmarshal(head.Method, &method); err != nil || method == "" {
+			return nil, &requestError{id: id, code: jsonrpc2.InvalidRequest, msg: "invalid request: the method must be a non-empty string"}
+		}
+	}
+	msg, err := jsonrpc2.DecodeMessage(trimmed)
+	if err != nil {
+		return nil, &requestError{id: id, code: jsonrpc2.InvalidRequest, msg: "invalid request: " + err.Error()}
+	}
+	return msg, nil
+}
+
+// validID accepts no id, null, a string, or an integer that fits the int32
+// ids of jsonrpc2 v0.10.0.
+func validID(id stdjson.RawMessage) bool {
+	if id == nil || string(id) == "null" {
+		return true
+	}
+	var s string
+	if stdjson.Unmarshal(id, &s) == nil {
+		return true
+	}
+	var n int32
+	return stdjson.Unmarshal(id, &n) == nil
+}
+
+// answerError writes an error response the connection never saw a request
+// for. A null or unreadable id is written as null.
+func (s *stream) answerError(id stdjson.RawMessage, code jsonrpc2.Code, msg string) {
+	if s.onProtocolError != nil {
+		s.onProtocolError(errors.New(msg))
+	}
+	if id == nil || !validID(id) {
+		id = stdjson.RawMessage("null")
+	}
+	resp := struct {
+		JSONRPC string             `json:"jsonrpc"`
+		ID      stdjson.RawMessage `json:"id"`
+		Error   *jsonrpc2.Error    `json:"error"`
+	}{"2.0", id, &jsonrpc2.Error{Code: code, Message: msg}}
+	data, err := stdjson.Marshal(resp)
+	if err != nil {
+		return
+	}
+	_ = s.writeFrame(data)
+}
+
+// Write implements jsonrpc2.Stream.
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	data, err := marshalMessage(msg)
+	if err != nil {
+		return 0, fmt.Errorf("marshaling message: %w", err)
+	}
+	if err := s.writeFrame(data); err != nil {
+		return 0, err
+	}
+	return int64(len(data)), nil
+}
+
+func (s *stream) writeFrame(data []byte) error {
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	header := "Content-Length: " + strconv.Itoa(len(data)) + "\r\n\r\n"
+	buf := make([]byte, 0, len(header)+len(data))
+	buf = append(append(buf, header...), data...)
+	if _, err := s.rwc.Write(buf); err != nil {
+		return fmt.Errorf("writing message: %w", err)
+	}
+	return nil
+}
+
+// Close implements jsonrpc2.Stream.
+func (s *stream) Close() error { return s.rwc.Close() }
+
+// marshalMessage encodes a message the way jsonrpc2 does.
+func marshalMessage(msg jsonrpc2.Message) ([]byte, error) { return segjson.Marshal(msg) }
