@@ -1,0 +1,440 @@
+package analysis
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// maxImportedFiles bounds how many files one project may import.
+const maxImportedFiles = 1000
+
+// FindRoot returns the nearest ancestor folder of path (or path itself, when
+// it is a folder) that holds beeuni.yaml.
+func FindRoot(fsys vfs.FS, p string) (root string, ok bool) {
+	dir := filepath.Clean(p)
+	if info, err := fsys.Stat(dir); err != nil || !info.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	for {
+		if info, err := fsys.Stat(filepath.Join(dir, ManifestName)); err == nil && !info.IsDir() {
+			return dir, true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// Cache keeps parsed files between loads, so that a language server that
+// reloads the project on every keystroke re-parses only the files whose
+// content changed. An entry is keyed by the file's path and reused only when
+// the content is byte-for-byte the same. A Cache is safe for concurrent use;
+// the zero value is not: use NewCache.
+type Cache struct {
+	mu    sync.Mutex
+	files map[string]*parsed
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{files: map[string]*parsed{}} }
+
+func (c *Cache) parse(p string, content []byte) *parsed {
+	if c == nil {
+		return parseFile(p, content)
+	}
+	c.mu.Lock()
+	old := c.files[p]
+	c.mu.Unlock()
+	if old != nil && bytes.Equal(old.content, content) {
+		return old
+	}
+	np := parseFile(p, content)
+	c.mu.Lock()
+	c.files[p] = np
+	c.mu.Unlock()
+	return np
+}
+
+// Forget drops the cached parse of path (for example when its file is
+// deleted).
+func (c *Cache) Forget(p string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.files, filepath.Clean(p))
+}
+
+// Load reads root/beeuni.yaml and its imports through fsys, checks every rule
+// and resolves the model. The error is non-nil only when root/beeuni.yaml
+// cannot be read; every problem inside the files is a finding.
+func Load(ctx context.Context, fsys vfs.FS, root string) (*Project, error) {
+	return LoadCached(ctx, fsys, root, nil)
+}
+
+// LoadCached is Load with a parse cache (nil: no cache). Files whose path
+// and content match a cached entry are not parsed again; the rules, which
+// are cheap, run again on every load.
+func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*Project, error) {
+	root = filepath.Clean(root)
+	manifest := filepath.Join(root, ManifestName)
+	content, err := fsys.ReadFile(manifest)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", manifest, err)
+	}
+	realRoot, err := fsys.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	l := &loader{
+		ctx: ctx, fsys: fsys, root: root, realRoot: realRoot, cache: cache,
+		byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
+	}
+	rootUnit := l.addUnit(manifest, manifest, cache.parse(manifest, content), false)
+	l.visitImports(rootUnit, []chainStep{{unit: rootUnit}})
+	p := &Project{Root: root}
+	for _, u := range l.units {
+		p.Files = append(p.Files, u.file)
+		l.findings = append(l.findings, u.parsed.findings...)
+	}
+	p.Model = l.resolve()
+	l.checkHarnessFolder(p.Model)
+	p.Findings = dedupe(l.findings)
+	diag.Sort(p.Findings)
+	return p, nil
+}
+
+// File returns the loaded YAML file with that absolute path, or nil.
+func (p *Project) File(path string) *File {
+	path = filepath.Clean(path)
+	for _, f := range p.Files {
+		if f.Path == path {
+			return f
+		}
+	}
+	return nil
+}
+
+// Rel returns path relative to the project root, slash-separated. A path
+// outside the root comes back cleaned and slash-separated, unchanged.
+func (p *Project) Rel(path string) string {
+	return relTo(p.Root, path)
+}
+
+func relTo(root, p string) string {
+	rel, err := filepath.Rel(root, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(filepath.Clean(p))
+	}
+	return filepath.ToSlash(rel)
+}
+
+// unit is one loaded file with its parse.
+type unit struct {
+	real   string // the path with symbolic links resolved
+	file   *File
+	parsed *parsed
+}
+
+type chainStep struct {
+	unit  *unit
+	entry *yaml.Node // the import entry in the previous step's file that led here
+}
+
+type loader struct {
+	ctx      context.Context
+	fsys     vfs.FS
+	root     string
+	realRoot string
+	cache    *Cache
+	units    []*unit
+	byReal   map[string]*unit
+	findings []diag.Finding
+	// dirs memoizes directory listings for module checks.
+	dirs     map[string]*dirInfo
+	realDirs map[string]realDir
+	tools    *toolState
+}
+
+func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
+	f := &File{
+		Path: abs, Rel: relTo(l.root, abs), Content: pr.content, Lines: pr.lines, Doc: pr.doc,
+		SyntaxError: pr.syntax, Imported: imported,
+	}
+	u := &unit{real: real, file: f, parsed: pr}
+	l.units = append(l.units, u)
+	l.byReal[real] = u
+	return u
+}
+
+func (l *loader) add(u *unit, n *yaml.Node, sev diag.Severity, code, msg string, data map[string]string, related ...diag.Related) {
+	l.findings = append(l.findings, diag.Finding{
+		File: u.file.Path, Range: u.parsed.pos.nodeRange(n), Severity: sev, Code: code, Message: msg,
+		Related: related, Data: data,
+	})
+}
+
+// topValue returns the value of a top-level key of a file and its key node.
+func topValue(pr *parsed, key string) (k, v *yaml.Node) {
+	if pr.root == nil || pr.root.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for _, kv := range mapPairs(pr.root) {
+		if kv.k.Kind == yaml.ScalarNode && kv.k.Value == key {
+			return kv.k, kv.v
+		}
+	}
+	return nil, nil
+}
+
+// visitImports loads the imports of u, depth first, in the order written.
+func (l *loader) visitImports(u *unit, chain []chainStep) {
+	if l.ctx.Err() != nil {
+		return
+	}
+	key, v := topValue(u.parsed, "imports")
+	if key == nil {
+		return
+	}
+	v = resolveAlias(v)
+	if v == nil || v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return
+	}
+	if v.Kind != yaml.SequenceNode {
+		l.add(u, v, diag.Error, CodeImportShape, msgImportsShape(), nil)
+		return
+	}
+	seen := map[string]*yaml.Node{}
+	for _, item := range v.Content {
+		item := resolveAlias(item)
+		if item == nil || item.Kind != yaml.ScalarNode || item.Tag != "!!str" {
+			if item != nil {
+				l.add(u, item, diag.Error, CodeImportShape, msgImportItem(), nil)
+			}
+			continue
+		}
+		raw := item.Value
+		data := map[string]string{DataPath: raw}
+		abs, problem := l.resolveRepoPath(raw)
+		switch problem {
+		case pathNotRelative:
+			l.add(u, item, diag.Error, CodeImportPath, msgImportNotRelative(raw), data)
+			continue
+		case pathLeaves:
+			l.add(u, item, diag.Error, CodeImportPath, msgImportLeaves(raw), data)
+			continue
+		}
+		if !hasImportExtension(raw) {
+			l.add(u, item, diag.Error, CodeImportExt, msgImportExt(raw), data)
+			continue
+		}
+		if problem == pathLeavesLink {
+			l.add(u, item, diag.Error, CodeImportPath, msgImportLeavesLink(raw), data)
+			continue
+		}
+		canon := relTo(l.root, abs)
+		if first, ok := seen[canon]; ok {
+			firstLine := u.parsed.pos.nodeRange(first).Start.Line + 1
+			l.add(u, item, diag.Error, CodeImportDup, msgImportDup(raw, firstLine), data,
+				diag.Related{File: u.file.Path, Range: u.parsed.pos.nodeRange(first), Message: "the first entry"})
+			continue
+		}
+		seen[canon] = item
+		real, err := l.fsys.EvalSymlinks(abs)
+		if err != nil {
+			real = abs
+		}
+		// A cycle: the file is on the current chain.
+		cycleAt := -1
+		for i, step := range chain {
+			if step.unit.file.Path == abs || step.unit.real == real {
+				cycleAt = i
+				break
+			}
+		}
+		if cycleAt >= 0 {
+			names := []string{}
+			var related []diag.Related
+			for i := cycleAt; i < len(chain); i++ {
+				names = append(names, chain[i].unit.file.Rel)
+				if i > cycleAt && chain[i].entry != nil {
+					prev := chain[i-1].unit
+					related = append(related, diag.Related{
+						File: prev.file.Path, Range: prev.parsed.pos.nodeRange(chain[i].entry),
+						Message: msgImportStep(prev.file.Rel, chain[i].unit.file.Rel),
+					})
+				}
+			}
+			names = append(names, chain[cycleAt].unit.file.Rel)
+			related = append(related, diag.Related{
+				File: u.file.Path, Range: u.parsed.pos.nodeRange(item),
+				Message: msgImportStep(u.file.Rel, chain[cycleAt].unit.file.Rel),
+			})
+			l.add(u, item, diag.Error, CodeImportCycle, msgImportCycle(names), data, related...)
+			continue
+		}
+		if _, ok := l.byReal[real]; ok {
+			continue // already loaded through another import: load once
+		}
+		if len(l.units) > maxImportedFiles {
+			l.add(u, item, diag.Error, CodeImportMissing, fmt.Sprintf("too many imported files (more than %d): `%s` is not loaded", maxImportedFiles, raw), data)
+			continue
+		}
+		content, err := l.fsys.ReadFile(abs)
+		if err != nil {
+			if isNotExist(err) {
+				l.add(u, item, diag.Error, CodeImportMissing, msgImportMissing(raw), data)
+			} else {
+				l.add(u, item, diag.Error, CodeImportMissing, msgImportUnreadable(raw, err), data)
+			}
+			continue
+		}
+		child := l.addUnit(abs, real, l.cache.parse(abs, content), true)
+		l.visitImports(child, append(chain[:len(chain):len(chain)], chainStep{unit: child, entry: item}))
+	}
+}
+
+func isNotExist(err error) bool {
+	return err != nil && (errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "not a directory"))
+}
+
+type pathProblem int
+
+const (
+	pathOK pathProblem = iota
+	pathNotRelative
+	pathLeaves
+	pathLeavesLink
+)
+
+var schemeOrDrive = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
+
+// resolveRepoPath checks a repo-relative path written by the user and
+// returns its absolute form. It never reads the file.
+func (l *loader) resolveRepoPath(raw string) (string, pathProblem) {
+	if raw == "" || strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "\\") || strings.HasPrefix(raw, "~") ||
+		schemeOrDrive.MatchString(raw) || strings.ContainsRune(raw, 0) {
+		return "", pathNotRelative
+	}
+	clean := path.Clean(raw)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", pathLeaves
+	}
+	abs := filepath.Join(l.root, filepath.FromSlash(clean))
+	if !l.withinReal(abs) {
+		return abs, pathLeavesLink
+	}
+	return abs, pathOK
+}
+
+type realDir struct {
+	real string
+	ok   bool
+}
+
+// realDirOf resolves the symbolic links of a directory, memoized. A
+// directory that does not exist resolves through its nearest existing
+// ancestor.
+func (l *loader) realDirOf(dir string) (string, bool) {
+	if r, ok := l.realDirs[dir]; ok {
+		return r.real, r.ok
+	}
+	var res realDir
+	if real, err := l.fsys.EvalSymlinks(dir); err == nil {
+		res = realDir{real: real, ok: true}
+	} else if parent := filepath.Dir(dir); parent != dir && vfs.Within(l.root, parent) {
+		pr, pok := l.realDirOf(parent)
+		res = realDir{real: filepath.Join(pr, filepath.Base(dir)), ok: pok}
+	} else {
+		res = realDir{real: dir, ok: true}
+	}
+	l.realDirs[dir] = res
+	return res.real, res.ok
+}
+
+// withinReal reports whether abs, with every symbolic link resolved, stays
+// inside the repository.
+func (l *loader) withinReal(abs string) bool {
+	dir := filepath.Dir(abs)
+	realDir, _ := l.realDirOf(dir)
+	if !vfs.Within(l.realRoot, realDir) {
+		return false
+	}
+	di := l.dir(dir)
+	if e, ok := di.entries[filepath.Base(abs)]; ok && e.Type()&fs.ModeSymlink != 0 {
+		real, err := l.fsys.EvalSymlinks(abs)
+		if err != nil {
+			return true // a dangling link: T6 reports it missing
+		}
+		return vfs.Within(l.realRoot, real)
+	}
+	return true
+}
+
+type dirInfo struct {
+	entries map[string]fs.DirEntry
+}
+
+func (l *loader) dir(d string) *dirInfo {
+	if di, ok := l.dirs[d]; ok {
+		return di
+	}
+	di := &dirInfo{entries: map[string]fs.DirEntry{}}
+	if list, err := l.fsys.ReadDir(d); err == nil {
+		for _, e := range list {
+			di.entries[e.Name()] = e
+		}
+	}
+	l.dirs[d] = di
+	return di
+}
+
+// fileState says whether abs exists and is a regular file (following links).
+func (l *loader) fileState(abs string) (exists, regular bool) {
+	di := l.dir(filepath.Dir(abs))
+	e, ok := di.entries[filepath.Base(abs)]
+	if !ok {
+		return false, false
+	}
+	if e.Type()&fs.ModeSymlink != 0 {
+		info, err := l.fsys.Stat(abs)
+		if err != nil {
+			return false, false
+		}
+		return true, info.Mode().IsRegular()
+	}
+	return true, e.Type().IsRegular()
+}
+
+// dedupe drops findings that are identical (an anchor merged twice).
+func dedupe(fs []diag.Finding) []diag.Finding {
+	type key struct {
+		file       string
+		start, end int
+		code, msg  string
+	}
+	seen := make(map[key]bool, len(fs))
+	out := fs[:0]
+	for _, f := range fs {
+		k := key{f.File, f.Range.Start.Offset, f.Range.End.Offset, f.Code, f.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}

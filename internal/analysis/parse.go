@@ -1,0 +1,242 @@
+package analysis
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// parsed is what parsing one file yields. It depends only on the file's path
+// and content, so the cache can keep it.
+type parsed struct {
+	path    string
+	content []byte
+	lines   *diag.Lines
+	pos     *positions
+	// root is the document's top node (normally a mapping), nil when the file
+	// is empty, comments only, or does not parse.
+	doc  *yaml.Node
+	root *yaml.Node
+	// syntax is the Y1 finding, if any.
+	syntax *diag.Finding
+	// findings are the per-file findings that depend on nothing else: Y1, Y2
+	// and T10 (duplicate keys).
+	findings []diag.Finding
+}
+
+var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseFile parses content as a YAML manifest.
+func parseFile(path string, content []byte) *parsed {
+	lines := diag.NewLines(content)
+	p := &parsed{path: path, content: content, lines: lines, pos: newPositions(content, lines)}
+	if bytes.HasPrefix(content, []byte{0xfe, 0xff}) || bytes.HasPrefix(content, []byte{0xff, 0xfe}) {
+		p.fail(0, 0, "the file is UTF-16: save it as UTF-8")
+		return p
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(content))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return p // empty or comments only: a valid manifest with no keys
+		}
+		p.syntaxError(err)
+		return p
+	}
+	p.doc = &doc
+	if len(doc.Content) > 0 {
+		p.root = doc.Content[0]
+	}
+	// A second document: the manifest is one document.
+	var next yaml.Node
+	if err := dec.Decode(&next); err == nil {
+		start := p.pos.lineStart(next.Line)
+		// The `---` marker is on the line before the document's first node,
+		// or on the same line; find it backwards.
+		if i := bytes.LastIndex(content[:start], []byte("---")); i >= 0 {
+			start = i
+		}
+		p.addFinding(start, start+3, diag.Error, CodeSyntax, msgSecondDocument(), nil)
+	} else if !errors.Is(err, io.EOF) {
+		p.syntaxError(err)
+	}
+	if p.root != nil {
+		p.checkShape()
+		p.checkDuplicateKeys()
+	}
+	return p
+}
+
+func (p *parsed) addFinding(start, end int, sev diag.Severity, code, msg string, data map[string]string) *diag.Finding {
+	p.findings = append(p.findings, diag.Finding{
+		File: p.path, Range: p.lines.Range(start, end), Severity: sev, Code: code, Message: msg, Data: data,
+	})
+	return &p.findings[len(p.findings)-1]
+}
+
+// fail records a syntax error on a range and drops the document.
+func (p *parsed) fail(start, end int, reason string) {
+	p.doc, p.root = nil, nil
+	p.findings = p.findings[:0]
+	f := p.addFinding(start, end, diag.Error, CodeSyntax, msgSyntax(reason), nil)
+	cp := *f
+	p.syntax = &cp
+}
+
+// syntaxError turns a yaml.v3 error into a Y1 finding on the line it names.
+// yaml.v3 reports a line but no column: the range covers the line's text.
+// Parser errors ("did not find expected …") name the line before the
+// construct that failed; scanner errors name the line itself.
+func (p *parsed) syntaxError(err error) {
+	msg := err.Error()
+	m := yamlErrLine.FindStringSubmatch(msg)
+	if m == nil {
+		reason := strings.TrimPrefix(msg, "yaml: ")
+		off := 0
+		switch {
+		case strings.Contains(reason, "UTF-8"):
+			off = firstInvalidUTF8(p.content)
+		case strings.Contains(reason, "control characters"):
+			off = firstControl(p.content)
+		}
+		end := off + 1
+		if end > len(p.content) {
+			end = len(p.content)
+		}
+		p.fail(off, end, reason)
+		return
+	}
+	line, _ := strconv.Atoi(m[1])
+	reason := m[2]
+	if strings.HasPrefix(reason, "did not find expected") || strings.Contains(reason, "not allowed in this context") && !strings.HasPrefix(reason, "mapping values") {
+		line++
+	}
+	if line > len(p.pos.starts) {
+		line = len(p.pos.starts)
+	}
+	start := p.pos.lineStart(line)
+	for start < len(p.content) && (p.content[start] == ' ' || p.content[start] == '\t') {
+		start++
+	}
+	end := p.pos.lineContentEnd(start)
+	if end <= start {
+		// A blank line: point at its end.
+		end = start
+	}
+	p.fail(start, end, reason)
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return 0
+}
+
+func firstControl(b []byte) int {
+	for i, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return i
+		}
+	}
+	return 0
+}
+
+// kindName describes a node for messages: "a list", "a number", …
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.AliasNode:
+		return "an alias"
+	case yaml.ScalarNode:
+		switch n.Tag {
+		case "!!null":
+			return "null"
+		case "!!int", "!!float":
+			return "a number (" + n.Value + ")"
+		case "!!bool":
+			return "a boolean (" + n.Value + ")"
+		case "!!str":
+			return "the string `" + n.Value + "`"
+		case "!!timestamp":
+			return "a timestamp"
+		case "!!binary":
+			return "binary data"
+		}
+		return "a " + strings.TrimPrefix(n.Tag, "!!") + " value"
+	}
+	return "an empty document"
+}
+
+// checkShape reports a top level that is not a mapping (Y2).
+func (p *parsed) checkShape() {
+	n := p.root
+	if n.Kind == yaml.MappingNode {
+		return
+	}
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return // `~` or `null`: nothing declared
+	}
+	r := p.pos.nodeRange(n)
+	p.findings = append(p.findings, diag.Finding{
+		File: p.path, Range: r, Severity: diag.Error, Code: CodeShape, Message: msgNotMapping(kindName(n)),
+	})
+}
+
+// checkDuplicateKeys reports every key that appears twice in one mapping
+// (T10), anywhere in the document. It walks with an explicit stack and never
+// follows aliases, so neither deep nesting nor alias bombs can hurt it.
+func (p *parsed) checkDuplicateKeys() {
+	stack := []*yaml.Node{p.root}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch n.Kind {
+		case yaml.MappingNode:
+			var seen map[string]*yaml.Node
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind == yaml.ScalarNode && k.Tag != "!!merge" {
+					if seen == nil {
+						seen = make(map[string]*yaml.Node, len(n.Content)/2)
+					}
+					if first, ok := seen[k.Value]; ok {
+						firstRange := p.pos.nodeRange(first)
+						f := diag.Finding{
+							File: p.path, Range: p.pos.nodeRange(k), Severity: diag.Error, Code: CodeDuplicateKey,
+							Message: msgDuplicateKey(k.Value, firstRange.Start.Line+1),
+							Related: []diag.Related{{File: p.path, Range: firstRange, Message: msgFirstKey(k.Value)}},
+							Data:    map[string]string{DataName: k.Value},
+						}
+						p.findings = append(p.findings, f)
+					} else {
+						seen[k.Value] = k
+					}
+				}
+				stack = append(stack, n.Content[i+1])
+				if k.Kind != yaml.ScalarNode {
+					stack = append(stack, k)
+				}
+			}
+		case yaml.SequenceNode:
+			for i := len(n.Content) - 1; i >= 0; i-- {
+				stack = append(stack, n.Content[i])
+			}
+		}
+	}
+}

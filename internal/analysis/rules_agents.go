@@ -1,0 +1,327 @@
+package analysis
+
+import (
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// resolveAgents reads agents.<name>.tools in every file, checks A1-A3 and
+// computes what each agent's model sees.
+func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
+	universe := HarnessTools()
+	for _, t := range m.Tools {
+		if known, _ := HarnessTool(t.Name); !known {
+			universe = append(universe, t.Name)
+		}
+	}
+	universe = universe[:len(universe):len(universe)]
+	index := make(map[string]int, len(universe))
+	for i, n := range universe {
+		if _, dup := index[n]; !dup {
+			index[n] = i
+		}
+	}
+	var agents []Agent
+	for _, u := range l.units {
+		_, v := topValue(u.parsed, "agents")
+		v = resolveAlias(v)
+		if v == nil || v.Kind != yaml.MappingNode {
+			continue // not ours to judge (SPEC section 1)
+		}
+		seen := map[string]bool{}
+		for _, kv := range mapPairs(v) {
+			if kv.k.Kind != yaml.ScalarNode || seen[kv.k.Value] {
+				continue
+			}
+			seen[kv.k.Value] = true
+			a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
+			body := resolveAlias(kv.v)
+			if body != nil && body.Kind == yaml.MappingNode {
+				for _, f := range mapPairs(body) {
+					if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
+						a.ToolsKey = u.parsed.pos.nodeRange(f.k)
+						a.ToolsValue = u.parsed.pos.nodeRange(f.v)
+						l.agentTools(u, &a, f.v, m, st)
+						break
+					}
+				}
+			}
+			a.Sees = sees(&a, universe, index)
+			agents = append(agents, a)
+		}
+	}
+	return agents
+}
+
+// agentTools reads one agent's tools value into a (A3 on a wrong shape) and
+// checks each name it holds (A1, A2).
+func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node, m *Model, st *toolState) {
+	v := resolveAlias(raw)
+	shape := func(n *yaml.Node, msg string) {
+		if n == nil {
+			n = raw
+		}
+		l.add(u, n, diag.Error, CodeAgentShape, msg, map[string]string{"agent": a.Name})
+	}
+	ref := func(n *yaml.Node, enabled bool) {
+		a.Refs = append(a.Refs, AgentToolRef{Name: n.Value, Range: u.parsed.pos.nodeRange(n), Enabled: enabled})
+	}
+	switch {
+	case v == nil:
+		a.Form = FormInvalid
+		shape(raw, msgAgentToolsShape(a.Name, "an alias that resolves to nothing"))
+		return
+	case isNull(v):
+		a.Form = FormAll // `tools:` with nothing: as if omitted
+	case v.Kind == yaml.ScalarNode:
+		switch {
+		case v.Tag == "!!str" && v.Value == agentAll:
+			a.Form = FormAll
+		case v.Tag == "!!str" && v.Value == agentNone:
+			a.Form = FormNone
+		default:
+			a.Form = FormInvalid
+			shape(v, msgAgentToolsShape(a.Name, kindName(v)))
+		}
+	case v.Kind == yaml.SequenceNode:
+		a.Form = FormList
+		for _, it := range v.Content {
+			it := resolveAlias(it)
+			if !isString(it) {
+				if it == nil {
+					continue
+				}
+				shape(it, msgAgentListItem(kindName(it)))
+				continue
+			}
+			if it.Value == agentStar {
+				a.Form = FormAll
+			}
+			ref(it, true)
+		}
+	case v.Kind == yaml.MappingNode:
+		pairs := mapPairs(v)
+		var exclude *pair
+		for i := range pairs {
+			if pairs[i].k.Kind == yaml.ScalarNode && pairs[i].k.Value == agentExclude {
+				exclude = &pairs[i]
+				break
+			}
+		}
+		if exclude != nil {
+			a.Form = FormExclude
+			for _, p := range pairs {
+				if p.k != exclude.k {
+					a.Form = FormInvalid
+					shape(p.k, msgAgentExcludeExtra(p.k.Value))
+				}
+			}
+			list := resolveAlias(exclude.v)
+			switch {
+			case isNull(list):
+				// `exclude:` with nothing: excludes nothing
+			case list == nil || list.Kind != yaml.SequenceNode:
+				a.Form = FormInvalid
+				shape(list, msgAgentExcludeShape(kindOrAlias(list)))
+			default:
+				for _, it := range list.Content {
+					it := resolveAlias(it)
+					if !isString(it) {
+						if it != nil {
+							shape(it, msgAgentListItem(kindName(it)))
+						}
+						continue
+					}
+					ref(it, true)
+				}
+			}
+		} else {
+			a.Form = FormLegacy
+			for _, p := range pairs {
+				val := resolveAlias(p.v)
+				if p.k.Kind != yaml.ScalarNode {
+					a.Form = FormInvalid
+					shape(p.k, msgAgentToolsShape(a.Name, "a mapping with "+kindName(p.k)+" as a key"))
+					continue
+				}
+				if val == nil || val.Kind != yaml.ScalarNode || val.Tag != "!!bool" {
+					a.Form = FormInvalid
+					shape(val, msgAgentLegacyValue(p.k.Value, kindOrAlias(val)))
+					continue
+				}
+				ref(p.k, isTrue(val.Value))
+			}
+		}
+	default:
+		a.Form = FormInvalid
+		shape(v, msgAgentToolsShape(a.Name, kindName(v)))
+	}
+	for _, r := range a.Refs {
+		l.checkAgentRef(u, a, r, m, st)
+	}
+}
+
+func kindOrAlias(n *yaml.Node) string {
+	if n == nil {
+		return "an alias that resolves to nothing"
+	}
+	return kindName(n)
+}
+
+func isTrue(s string) bool {
+	switch s {
+	case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "y", "Y":
+		return true
+	}
+	return false
+}
+
+// checkAgentRef reports a name that is no tool (A1) or a Beeuni tool the
+// project does not load (A2).
+func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *toolState) {
+	name := r.Name
+	if name == agentStar {
+		return
+	}
+	if known, _ := HarnessTool(name); known {
+		return
+	}
+	if IsBeeuniTool(name) {
+		if !m.ToolsKey {
+			return
+		}
+		if _, ok := st.declared[name]; ok {
+			return
+		}
+		l.findings = append(l.findings, diag.Finding{
+			File: u.file.Path, Range: r.Range, Severity: diag.Warning, Code: CodeNotLoaded,
+			Message: msgNotLoaded(name), Data: map[string]string{DataName: name},
+		})
+		return
+	}
+	if _, ok := st.declared[name]; ok {
+		return
+	}
+	suggest := closestTool(name, st)
+	data := map[string]string{DataName: name}
+	if suggest != "" {
+		data[DataSuggest] = suggest
+	}
+	l.findings = append(l.findings, diag.Finding{
+		File: u.file.Path, Range: r.Range, Severity: diag.Warning, Code: CodeUnknownTool,
+		Message: msgUnknownTool(name, suggest, a.Form == FormExclude), Data: data,
+	})
+}
+
+// closestTool returns the real tool name nearest to name by edit distance,
+// within suggestMaxDistance, or "". Harness tools come first, then Beeuni
+// tools, then project tools in declaration order; the first of equals wins.
+func closestTool(name string, st *toolState) string {
+	best, bestD := "", suggestMaxDistance(name)+1
+	try := func(c string) {
+		if c == name {
+			return
+		}
+		if d := editDistance(name, c, bestD); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	for _, h := range HarnessTools() {
+		try(h)
+	}
+	for _, b := range beeuniTools {
+		try(b)
+	}
+	for _, n := range st.order() {
+		try(n)
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b over runes,
+// case-insensitive for ASCII letters; it gives up (returns limit) once the
+// distance reaches limit.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d >= limit || -d >= limit {
+		return limit
+	}
+	lower := func(r rune) rune {
+		if r >= 'A' && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if lower(ra[i-1]) == lower(rb[j-1]) {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin >= limit {
+			return limit
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// order returns the declared names in declaration order.
+func (st *toolState) order() []string { return st.names }
+
+// sees computes the tools an agent's model sees from its form.
+func sees(a *Agent, universe []string, index map[string]int) []string {
+	switch a.Form {
+	case FormAll:
+		return universe
+	case FormNone:
+		return []string{}
+	case FormInvalid:
+		return nil
+	case FormList:
+		idx := make([]int, 0, len(a.Refs))
+		taken := make(map[int]bool, len(a.Refs))
+		for _, r := range a.Refs {
+			if i, ok := index[r.Name]; ok && !taken[i] {
+				taken[i] = true
+				idx = append(idx, i)
+			}
+		}
+		slices.Sort(idx)
+		out := make([]string, len(idx))
+		for k, i := range idx {
+			out[k] = universe[i]
+		}
+		return out
+	}
+	set := make(map[string]bool, len(a.Refs))
+	for _, r := range a.Refs {
+		if a.Form == FormLegacy && r.Enabled {
+			continue
+		}
+		set[r.Name] = true
+	}
+	if set[agentStar] {
+		return []string{}
+	}
+	out := make([]string, 0, len(universe))
+	for _, n := range universe {
+		if !set[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}

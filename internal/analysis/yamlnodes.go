@@ -1,0 +1,101 @@
+package analysis
+
+import "go.yaml.in/yaml/v3"
+
+// Helpers over yaml.v3 nodes. None of them expands aliases recursively: an
+// alias is followed one step at a time with a small budget, and merge keys
+// (`<<: *base`) are expanded with a bound on depth and on entries, so an
+// alias bomb costs nothing.
+
+const (
+	maxAliasHops     = 16
+	maxMergeDepth    = 4
+	maxMergedEntries = 10000
+)
+
+// resolveAlias follows an alias to the node it names.
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < maxAliasHops; i++ {
+		n = n.Alias
+	}
+	if n != nil && n.Kind == yaml.AliasNode {
+		return nil
+	}
+	return n
+}
+
+type pair struct{ k, v *yaml.Node }
+
+// mapPairs returns the entries of a mapping in order: the ones written, then
+// the ones a merge key brings that are not written (YAML merge semantics).
+// A key written twice appears twice (T10 reports it; consumers keep the
+// first).
+func mapPairs(n *yaml.Node) []pair {
+	budget := maxMergedEntries
+	return mapPairsDepth(n, 0, &budget)
+}
+
+func mapPairsDepth(n *yaml.Node, depth int, budget *int) []pair {
+	n = resolveAlias(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := make([]pair, 0, len(n.Content)/2)
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		out = append(out, pair{k, v})
+	}
+	if len(merges) == 0 || depth >= maxMergeDepth {
+		return out
+	}
+	written := make(map[string]bool, len(out))
+	for _, p := range out {
+		if p.k.Kind == yaml.ScalarNode {
+			written[p.k.Value] = true
+		}
+	}
+	for _, m := range merges {
+		m = resolveAlias(m)
+		if m == nil {
+			continue
+		}
+		var sources []*yaml.Node
+		switch m.Kind {
+		case yaml.MappingNode:
+			sources = []*yaml.Node{m}
+		case yaml.SequenceNode:
+			sources = m.Content
+		}
+		for _, src := range sources {
+			for _, p := range mapPairsDepth(src, depth+1, budget) {
+				if *budget <= 0 {
+					return out
+				}
+				*budget--
+				if p.k.Kind == yaml.ScalarNode {
+					if written[p.k.Value] {
+						continue
+					}
+					written[p.k.Value] = true
+				}
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// isNull reports whether n is a null scalar (`~`, `null`, or nothing).
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// isString reports whether n is a string scalar.
+func isString(n *yaml.Node) bool {
+	return n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!str"
+}
