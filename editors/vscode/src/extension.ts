@@ -1,0 +1,296 @@
+// The VS Code client of beeuni-lsp: starts the server, keeps it running,
+// and adds the Beeuni commands and a language status item.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  ExecuteCommandRequest,
+  LanguageClient,
+  type LanguageClientOptions,
+  type ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import {
+  CrashTracker,
+  documentSelector,
+  formatSessionTools,
+  LANGUAGES,
+  pickProject,
+  projectRoots,
+  resolveServerCommand,
+  type ServerState,
+  type SessionTools,
+  statusText,
+  WATCH_GLOB,
+} from './logic';
+
+const TOOLS_SCHEME = 'beeuni-tools';
+
+class Extension implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private roots: string[] = [];
+  private state: ServerState = 'stopped';
+  private crashes = new CrashTracker();
+  private readonly output = vscode.window.createOutputChannel('Beeuni', { log: true });
+  private readonly traceOutput = vscode.window.createOutputChannel('Beeuni Trace', { log: true });
+  private readonly status = vscode.languages.createLanguageStatusItem(
+    'beeuni.server',
+    LANGUAGES.map((language) => ({ language, pattern: '**/beeuni.yaml' })),
+  );
+  private readonly toolsViews = new Map<string, string>();
+  private readonly toolsViewChanged = new vscode.EventEmitter<vscode.Uri>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private clientDisposables: vscode.Disposable[] = [];
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.status.name = 'Beeuni language server';
+    this.status.command = { title: 'Show Output', command: 'beeuni.showOutput' };
+    this.setState('stopped');
+    this.disposables.push(
+      this.output,
+      this.traceOutput,
+      this.status,
+      this.toolsViewChanged,
+      vscode.commands.registerCommand('beeuni.ejectTool', (name?: string) => this.ejectTool(name)),
+      vscode.commands.registerCommand('beeuni.showSessionTools', () => this.showSessionTools()),
+      vscode.commands.registerCommand('beeuni.restartServer', () => this.restart()),
+      vscode.commands.registerCommand('beeuni.showOutput', () => this.output.show(true)),
+      vscode.workspace.registerTextDocumentContentProvider(TOOLS_SCHEME, {
+        onDidChange: this.toolsViewChanged.event,
+        provideTextDocumentContent: (uri) => this.toolsViews.get(uri.toString()) ?? '',
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('beeuni.server')) {
+          void this.restart();
+        }
+      }),
+    );
+    // A new or deleted beeuni.yaml changes the folders the client serves.
+    const manifests = vscode.workspace.createFileSystemWatcher('**/beeuni.yaml', false, true, false);
+    manifests.onDidCreate(() => this.refreshRoots());
+    manifests.onDidDelete(() => this.refreshRoots());
+    this.disposables.push(manifests);
+  }
+
+  private setState(state: ServerState): void {
+    this.state = state;
+    const s = statusText(state, this.client?.initializeResult?.serverInfo?.version);
+    this.status.text = s.text;
+    this.status.detail = s.detail;
+    this.status.busy = s.busy;
+    this.status.severity = s.error ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+  }
+
+  private async findRoots(): Promise<string[]> {
+    const files = await vscode.workspace.findFiles('**/beeuni.yaml', '**/node_modules/**');
+    return projectRoots(files.filter((f) => f.scheme === 'file').map((f) => f.fsPath));
+  }
+
+  private async refreshRoots(): Promise<void> {
+    const roots = await this.findRoots();
+    if (roots.join('\n') !== this.roots.join('\n')) {
+      this.output.info(`projects changed: ${roots.join(', ') || '(none)'}`);
+      await this.restart();
+    }
+  }
+
+  async start(): Promise<void> {
+    this.roots = await this.findRoots();
+    if (this.roots.length === 0) {
+      this.output.info('no beeuni.yaml in the workspace; the server is not started');
+      this.setState('stopped');
+      return;
+    }
+    const config = vscode.workspace.getConfiguration('beeuni');
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const server = resolveServerCommand({
+      configuredPath: config.get<string>('server.path'),
+      configuredArgs: config.get<string[]>('server.args'),
+      extensionPath: this.context.extensionPath,
+      platform: process.platform,
+      home: os.homedir(),
+      workspaceFolder: folder,
+      exists: (f) => fs.existsSync(f),
+    });
+    this.output.info(`starting ${server.command} ${server.args.join(' ')} (${server.source}) for ${this.roots.join(', ')}`);
+    const serverOptions: ServerOptions = {
+      command: server.command,
+      args: server.args,
+      transport: TransportKind.stdio,
+      options: { cwd: this.roots[0] },
+    };
+    const watcher = vscode.workspace.createFileSystemWatcher(WATCH_GLOB);
+    this.clientDisposables.push(watcher);
+    const clientOptions: LanguageClientOptions = {
+      documentSelector: documentSelector(this.roots.map((r) => vscode.Uri.file(r).toString())),
+      outputChannel: this.output,
+      traceOutputChannel: this.traceOutput,
+      initializationOptions: () => ({ inspectModules: vscode.workspace.getConfiguration('beeuni').get<boolean>('inspectModules', true) }),
+      synchronize: { fileEvents: watcher },
+      errorHandler: {
+        error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        closed: () => {
+          const restart = this.crashes.crashed(Date.now());
+          const message = this.crashes.message(restart);
+          this.output.error(message);
+          this.setState(restart ? 'starting' : 'crashed');
+          if (restart) {
+            void vscode.window.showWarningMessage(message);
+          } else {
+            void vscode.window.showErrorMessage(message, 'Show Output').then((choice) => {
+              if (choice) {
+                this.output.show(true);
+              }
+            });
+          }
+          return { action: restart ? CloseAction.Restart : CloseAction.DoNotRestart, handled: true };
+        },
+      },
+    };
+    const client = new LanguageClient('beeuni', 'Beeuni', serverOptions, clientOptions);
+    this.client = client;
+    client.onDidChangeState((e) => {
+      if (e.newState === State.Running) {
+        this.setState('running');
+      } else if (e.newState === State.Starting) {
+        this.setState('starting');
+      } else if (this.state !== 'crashed') {
+        this.setState('stopped');
+      }
+    });
+    this.setState('starting');
+    try {
+      await client.start();
+      const info = client.initializeResult?.serverInfo;
+      this.output.info(`running ${info?.name ?? 'beeuni-lsp'} ${info?.version ?? ''}`);
+      this.setState('running');
+    } catch (err) {
+      this.output.error(`could not start ${server.command}: ${String(err)}`);
+      this.setState('crashed');
+      void vscode.window.showErrorMessage(
+        `Beeuni: could not start ${server.command}. Set "beeuni.server.path" or see "Beeuni: Show Output".`,
+      );
+    }
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop(5000);
+      } catch (err) {
+        this.output.warn(`stop: ${String(err)}`);
+      }
+      await client.dispose();
+    }
+    for (const d of this.clientDisposables) {
+      d.dispose();
+    }
+    this.clientDisposables = [];
+    this.setState('stopped');
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    this.crashes = new CrashTracker();
+    await this.start();
+  }
+
+  /** The manifest URI of the project a command is about (asks when ambiguous). */
+  private async projectUri(): Promise<string | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    let root = pickProject(active?.scheme === 'file' ? active.fsPath : undefined, this.roots);
+    if (root === undefined && this.roots.length > 1) {
+      root = await vscode.window.showQuickPick(this.roots, { placeHolder: 'Which Beeuni project?' });
+    }
+    if (root === undefined) {
+      return undefined;
+    }
+    return vscode.Uri.file(path.join(root, 'beeuni.yaml')).toString();
+  }
+
+  private async runningClient(): Promise<LanguageClient | undefined> {
+    if (this.client?.state === State.Running) {
+      return this.client;
+    }
+    void vscode.window.showErrorMessage('Beeuni: the language server is not running. Run "Beeuni: Restart Server".');
+    return undefined;
+  }
+
+  private serverCommand<T>(client: LanguageClient, command: string, args: object): Promise<T> {
+    return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] }) as Promise<T>;
+  }
+
+  async ejectTool(name?: string): Promise<void> {
+    const client = await this.runningClient();
+    const uri = client && (await this.projectUri());
+    if (!client || !uri) {
+      return;
+    }
+    if (!name) {
+      const names = (await this.serverCommand<string[] | null>(client, 'beeuni.ejectableTools', { uri })) ?? [];
+      if (names.length === 0) {
+        void vscode.window.showInformationMessage('Beeuni: no Beeuni tool can be ejected in this project.');
+        return;
+      }
+      name = await vscode.window.showQuickPick(names, {
+        title: 'Beeuni: Eject Tool',
+        placeHolder: 'The Beeuni tool to copy into tools/<name>.ts (Beeuni no longer updates the copy)',
+      });
+      if (!name) {
+        return;
+      }
+    }
+    try {
+      await this.serverCommand(client, 'beeuni.eject', { uri, name, force: false });
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      const choice = await vscode.window.showErrorMessage(`Beeuni: ${reason}`, 'Overwrite');
+      if (choice === 'Overwrite') {
+        await this.serverCommand(client, 'beeuni.eject', { uri, name, force: true });
+      }
+    }
+  }
+
+  async showSessionTools(): Promise<void> {
+    const client = await this.runningClient();
+    const uri = client && (await this.projectUri());
+    if (!client || !uri) {
+      return;
+    }
+    const result = await this.serverCommand<SessionTools>(client, 'beeuni.sessionTools', { uri });
+    const manifest = vscode.Uri.parse(uri);
+    const view = vscode.Uri.from({
+      scheme: TOOLS_SCHEME,
+      path: '/Session Tools.txt',
+      query: manifest.fsPath,
+    });
+    this.toolsViews.set(view.toString(), formatSessionTools(result));
+    this.toolsViewChanged.fire(view);
+    const doc = await vscode.workspace.openTextDocument(view);
+    await vscode.window.showTextDocument(doc, { preview: true });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) {
+      d.dispose();
+    }
+  }
+}
+
+let extension: Extension | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extension = new Extension(context);
+  context.subscriptions.push(extension);
+  await extension.start();
+}
+
+export async function deactivate(): Promise<void> {
+  await extension?.stop();
+}
