@@ -1,0 +1,322 @@
+package features
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+)
+
+// Completion proposes what may be typed at offset in path.
+//
+// text is the file's content as the user has it now; nil means the
+// project's copy (p.File(path).Content). The cursor's context is read from
+// text line by line, so a half-written line works; what exists (the tools
+// the session gets, other files' declarations) comes from p, which may be
+// the last project that parsed. repo lists the files to offer (may be nil:
+// then no file is offered).
+//
+// Items come in the order to show them (SortText ascending), and each Edit
+// replaces exactly the word being typed.
+func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, offset int) []CompletionItem {
+	if text == nil && p != nil {
+		if f := p.File(path); f != nil {
+			text = f.Content
+		}
+	}
+	if text == nil || offset < 0 || offset > len(text) {
+		return nil
+	}
+	ctx := contextAt(text, offset)
+	if ctx.slot == slotNone {
+		return nil
+	}
+	c := &completer{p: p, repo: repo, path: path, ctx: ctx, text: text}
+	c.run()
+	return c.items
+}
+
+type completer struct {
+	p     *analysis.Project
+	repo  *RepoFiles
+	path  string
+	text  []byte
+	ctx   cursorCtx
+	items []CompletionItem
+}
+
+func (c *completer) model() *analysis.Model {
+	if c.p == nil || c.p.Model == nil {
+		return &analysis.Model{}
+	}
+	return c.p.Model
+}
+
+// add appends an item whose edit replaces the word being typed.
+func (c *completer) add(label string, kind ItemKind, insert, detail, doc string) {
+	newText := insert
+	if c.ctx.colonBefore {
+		newText = " " + insert
+	}
+	c.items = append(c.items, CompletionItem{
+		Label:         label,
+		Kind:          kind,
+		InsertText:    newText,
+		Detail:        detail,
+		Documentation: doc,
+		Edit:          TextEdit{File: c.path, Start: c.ctx.wordStart, End: c.ctx.wordEnd, NewText: newText},
+		SortText:      fmt.Sprintf("%04d", len(c.items)),
+	})
+}
+
+func (c *completer) run() {
+	path := c.ctx.path
+	switch {
+	case len(path) == 0 && c.ctx.slot == slotKey:
+		c.topLevelKeys()
+	case len(path) == 1 && path[0] == "tools" && c.ctx.slot == slotKey:
+		c.toolKeys()
+	case len(path) == 1 && path[0] == "tools" && c.ctx.slot == slotValue:
+		c.toolValues(c.ctx.key)
+	case len(path) == 1 && path[0] == "imports" && c.ctx.slot == slotItem:
+		c.imports()
+	case len(path) == 2 && path[0] == "agents" && c.ctx.slot == slotKey:
+		if !contains(c.ctx.siblings, "tools") {
+			c.add("tools", ItemKey, "tools:", "the tools this agent's model sees", agentToolsKeyDoc)
+		}
+	case len(path) == 2 && path[0] == "agents" && c.ctx.slot == slotValue && c.ctx.key == "tools":
+		c.agentScalar()
+	case len(path) == 3 && path[0] == "agents" && path[2] == "tools":
+		switch c.ctx.slot {
+		case slotItem:
+			c.agentTools("", true)
+		case slotKey:
+			c.agentMapKeys()
+		case slotValue:
+			if c.ctx.key != "exclude" {
+				c.add("false", ItemKeyword, "false", "hide the tool from this agent", "")
+				c.add("true", ItemKeyword, "true", "keep the tool", "")
+			}
+		}
+	case len(path) == 4 && path[0] == "agents" && path[2] == "tools" && path[3] == "exclude" && c.ctx.slot == slotItem:
+		c.agentTools("", false)
+	}
+}
+
+// topLevelKeys offers the manifest keys this spec describes.
+func (c *completer) topLevelKeys() {
+	for _, k := range []struct{ key, detail, doc string }{
+		{"tools", "the tools a session gets", topToolsDoc},
+		{"agents", "the agents and the tools each one's model sees", topAgentsDoc},
+		{"imports", "more YAML files of this shape, from the repository root", topImportsDoc},
+	} {
+		if !contains(c.ctx.siblings, k.key) {
+			c.add(k.key, ItemKey, k.key+":", k.detail, k.doc)
+		}
+	}
+}
+
+// declared returns the tool names and module paths declared under tools:
+// in other files (from the project) and in this file (from its text now).
+func (c *completer) declared() (names, modules map[string]bool) {
+	names, modules = map[string]bool{}, map[string]bool{}
+	for _, t := range c.model().Tools {
+		if t.Implicit() || samePath(t.File, c.path) {
+			continue
+		}
+		names[t.Name] = true
+		modules[t.Source] = true
+	}
+	if c.p != nil {
+		for _, f := range c.p.Files {
+			if samePath(f.Path, c.path) {
+				continue
+			}
+			for _, e := range indexFile(c.p, f).tools {
+				names[e.Name] = true
+				if e.IsString {
+					modules[e.Text] = true
+				}
+			}
+		}
+	}
+	for _, s := range c.ctx.siblings {
+		names[s] = true
+	}
+	for _, v := range c.ctx.siblingValues {
+		modules[v] = true
+	}
+	return names, modules
+}
+
+// toolKeys offers, under tools:, the Beeuni tools not declared yet and the
+// module files no tool declares yet.
+func (c *completer) toolKeys() {
+	names, modules := c.declared()
+	for _, b := range analysis.BeeuniTools() {
+		if names[b] {
+			continue
+		}
+		c.add(b, ItemBeeuniTool, b+": "+analysis.BeeuniPrefix+b, "Beeuni tool", beeuniToolDoc(b))
+	}
+	if c.repo == nil {
+		return
+	}
+	for _, m := range c.repo.Modules {
+		if modules[m] {
+			continue
+		}
+		name := toolNameForModule(m)
+		if name == "" || names[name] || isHarnessName(name) {
+			continue
+		}
+		names[name] = true // two files with one stem: offer the first
+		detail := "project tool: " + m
+		if analysis.IsBeeuniTool(name) {
+			detail = "overrides the Beeuni tool: " + m
+		}
+		c.add(name, ItemModule, name+": "+m, detail, fmt.Sprintf("Declares the module `%s` as the tool `%s`.", m, name))
+		c.items[len(c.items)-1].FilterText = name + " " + m
+	}
+}
+
+// toolValues offers the value of a tools: entry: beeuni:<key> for a Beeuni
+// key, then module files (the one named after the key first).
+func (c *completer) toolValues(key string) {
+	if analysis.IsBeeuniTool(key) {
+		c.add(analysis.BeeuniPrefix+key, ItemBeeuniTool, analysis.BeeuniPrefix+key, "the tool Beeuni maintains", beeuniToolDoc(key))
+	}
+	if c.repo == nil {
+		return
+	}
+	_, modules := c.declared()
+	var first, rest []string
+	for _, m := range c.repo.Modules {
+		if modules[m] {
+			continue
+		}
+		if toolNameForModule(m) == key {
+			first = append(first, m)
+		} else {
+			rest = append(rest, m)
+		}
+	}
+	for _, m := range append(first, rest...) {
+		detail := "module"
+		if analysis.IsBeeuniTool(key) {
+			detail = "module that replaces the Beeuni tool"
+		}
+		c.add(m, ItemModule, m, detail, "")
+	}
+}
+
+// imports offers the YAML files of the repository not imported yet.
+func (c *completer) imports() {
+	if c.repo == nil {
+		return
+	}
+	self := ""
+	root := c.repo.Root
+	if rel, err := filepath.Rel(root, c.path); err == nil {
+		self = filepath.ToSlash(rel)
+	}
+	for _, y := range c.repo.YAML {
+		if y == analysis.ManifestName || y == self || contains(c.ctx.siblings, y) {
+			continue
+		}
+		c.add(y, ItemYAMLFile, y, "YAML file", "")
+	}
+}
+
+// agentCandidate is a tool an agent may name.
+type agentCandidate struct {
+	name   string
+	kind   ItemKind
+	detail string
+	doc    string
+}
+
+// agentCandidates lists the harness tools, then the tools the session gets
+// (Beeuni and project tools, in declaration order).
+func (c *completer) agentCandidates() []agentCandidate {
+	var out []agentCandidate
+	for _, h := range analysis.HarnessTools() {
+		_, certain := analysis.HarnessTool(h)
+		detail := "harness tool"
+		if !certain {
+			detail = "harness tool (standard harness)"
+		}
+		out = append(out, agentCandidate{h, ItemHarnessTool, detail, harnessDoc(h)})
+	}
+	for _, t := range c.model().Tools {
+		kind := ItemProjectTool
+		if analysis.IsBeeuniTool(t.Name) {
+			kind = ItemBeeuniTool
+		}
+		out = append(out, agentCandidate{t.Name, kind, t.Kind.String(), "Source: `" + t.Source + "`"})
+	}
+	return out
+}
+
+// agentTools offers tool names for an agent's list (star: the `*` item too).
+func (c *completer) agentTools(_ string, star bool) {
+	seen := map[string]bool{}
+	for _, s := range c.ctx.siblings {
+		seen[s] = true
+	}
+	for _, a := range c.agentCandidates() {
+		if seen[a.name] {
+			continue
+		}
+		seen[a.name] = true
+		c.add(a.name, a.kind, a.name, a.detail, a.doc)
+	}
+	if star && !seen["*"] {
+		c.add("*", ItemKeyword, "*", "every tool (the same as all)", "")
+	}
+}
+
+// agentScalar offers the value of agents.X.tools written on its line.
+func (c *completer) agentScalar() {
+	c.add("all", ItemKeyword, "all", "every tool (the default)", "")
+	c.add("none", ItemKeyword, "none", "no tool", "")
+	c.add("exclude", ItemKeyword, "{ exclude: [] }", "every tool but those listed", "")
+	for _, a := range c.agentCandidates() {
+		c.add(a.name, a.kind, "["+a.name+"]", a.detail+": only this tool", a.doc)
+	}
+}
+
+// agentMapKeys offers the keys of agents.X.tools written as a map: exclude,
+// or the legacy form's tool names (inserted as `name: false`).
+func (c *completer) agentMapKeys() {
+	sib := c.ctx.siblings
+	if len(sib) == 0 {
+		c.add("exclude", ItemKeyword, "exclude: []", "every tool but those listed", "")
+	}
+	if contains(sib, "exclude") {
+		return
+	}
+	seen := map[string]bool{}
+	for _, s := range sib {
+		seen[s] = true
+	}
+	for _, a := range c.agentCandidates() {
+		if seen[a.name] {
+			continue
+		}
+		seen[a.name] = true
+		c.add(a.name, a.kind, a.name+": false", a.detail+" (legacy map: false hides it)", a.doc)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func samePath(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
+

@@ -1,0 +1,517 @@
+package features
+
+import (
+	"strings"
+)
+
+// This file reads the cursor's context from the text alone, line by line,
+// so that completion works on YAML that does not parse: a key typed with no
+// colon yet, a key with an empty value, a `- ` with nothing after it, an
+// unclosed `[`. It understands block mappings and sequences by indentation,
+// and flow collections that open on the cursor's line.
+
+// slotKind is what the cursor is typing.
+type slotKind int
+
+const (
+	slotNone  slotKind = iota
+	slotKey            // a mapping key
+	slotValue          // the scalar value of Key
+	slotItem           // a sequence item
+)
+
+// cursorCtx is the cursor's place in the document.
+type cursorCtx struct {
+	slot slotKind
+	// path holds the keys of the mappings that enclose the slot, outermost
+	// first: ["agents", "researcher", "tools"] for an item of that list.
+	// A sequence between two mappings shows as "-".
+	path []string
+	// key is the key whose value is typed (slotValue).
+	key string
+	// wordStart and wordEnd delimit the word under the cursor: the run of
+	// name characters around it, which a completion replaces.
+	wordStart, wordEnd int
+	// prefix is the part of the word before the cursor.
+	prefix string
+	// siblings are the other keys (slotKey) or items (slotItem) of the same
+	// mapping or sequence, the word being typed left out.
+	siblings []string
+	// siblingValues are the string values of the sibling keys of a mapping
+	// (the module paths other entries of tools: declare).
+	siblingValues []string
+	// colonBefore is true when the value's word starts right after the colon
+	// (`key:|`): the inserted text then needs a leading space.
+	colonBefore bool
+	// flow is true inside a flow collection ([..] or {..}).
+	flow bool
+}
+
+// isWordByte reports whether c may be part of a name or path being typed.
+// Bytes of multi-byte characters count, so a word never splits a character.
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '_' || c == '-' || c == '.' || c == '/' || c == '*' || c == ':' || c == '@' || c >= 0x80
+}
+
+// textLine is one line of the document as the block scanner sees it.
+type textLine struct {
+	start, end int    // byte offsets of the line's text (no line break)
+	indent     int    // columns of leading spaces (bytes)
+	body       string // the text after the indentation
+	blank      bool   // empty, spaces only, or a comment only
+}
+
+// splitLines cuts text into lines. "\r\n" and "\n" end a line.
+func splitLines(text []byte) []textLine {
+	var out []textLine
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && text[i] != '\n' {
+			continue
+		}
+		end := i
+		if end > start && text[end-1] == '\r' {
+			end--
+		}
+		out = append(out, newTextLine(text, start, end))
+		start = i + 1
+	}
+	return out
+}
+
+func newTextLine(text []byte, start, end int) textLine {
+	l := textLine{start: start, end: end}
+	i := start
+	for i < end && text[i] == ' ' {
+		i++
+	}
+	l.indent = i - start
+	l.body = string(text[i:end])
+	l.blank = strings.TrimSpace(l.body) == "" || strings.HasPrefix(l.body, "#")
+	return l
+}
+
+// lineAt returns the index of the line holding offset.
+func lineAt(lines []textLine, offset int) int {
+	lo, hi := 0, len(lines)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if lines[mid].start <= offset {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// blockShape is a non-blank line's structure: its dashes ("- " sequence
+// entries), then a key if it has one.
+type blockShape struct {
+	dashCol  int    // column of the first dash, -1 without one
+	dashes   int    // how many "- " prefixes
+	keyCol   int    // column where the key or item text starts
+	key      string // the key, "" when the line has none
+	hasColon bool   // the key is followed by a mapping colon
+	valueCol int    // column (within the line) where the value starts
+	value    string // the scalar value after the colon, comment removed
+}
+
+// shapeOf reads a line's structure. The body is scanned up to the first
+// mapping colon outside quotes and brackets.
+func shapeOf(l textLine) blockShape {
+	s := blockShape{dashCol: -1}
+	body := l.body
+	col := l.indent
+	for body == "-" || strings.HasPrefix(body, "- ") || strings.HasPrefix(body, "-\t") {
+		if s.dashCol < 0 {
+			s.dashCol = col
+		}
+		s.dashes++
+		n := 1
+		for n < len(body) && (body[n] == ' ' || body[n] == '\t') {
+			n++
+		}
+		body = body[n:]
+		col += n
+	}
+	s.keyCol = col
+	if c := mappingColon(body); c >= 0 {
+		s.key = unquote(strings.TrimSpace(body[:c]))
+		s.hasColon = true
+		v := c + 1
+		for v < len(body) && (body[v] == ' ' || body[v] == '\t') {
+			v++
+		}
+		s.valueCol = col + v
+		s.value = strings.TrimSpace(stripComment(body[v:]))
+	}
+	return s
+}
+
+// mappingColon returns the index of the colon that ends a block key in body
+// (a colon followed by a blank or the end), or -1. Quotes and flow brackets
+// are skipped; a comment ends the search.
+func mappingColon(body string) int {
+	depth := 0
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; c {
+		case '"', '\'':
+			j := skipQuoted(body, i)
+			if j < 0 {
+				return -1
+			}
+			i = j
+		case '[', '{':
+			if i == 0 || depth > 0 {
+				depth++
+			}
+		case ']', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '#':
+			if i == 0 || body[i-1] == ' ' || body[i-1] == '\t' {
+				return -1
+			}
+		case ':':
+			if depth == 0 && (i+1 == len(body) || body[i+1] == ' ' || body[i+1] == '\t') {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// skipQuoted returns the index of the quote closing the string opening at i,
+// or -1 when it is not closed on this line.
+func skipQuoted(s string, i int) int {
+	q := s[i]
+	for j := i + 1; j < len(s); j++ {
+		switch {
+		case q == '"' && s[j] == '\\':
+			j++
+		case s[j] == q:
+			if q == '\'' && j+1 < len(s) && s[j+1] == '\'' {
+				j++
+				continue
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+// stripComment cuts a " #" comment off a value.
+func stripComment(s string) string {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '"', '\'':
+			if j := skipQuoted(s, i); j >= 0 {
+				i = j
+			}
+		case '#':
+			if i == 0 || s[i-1] == ' ' || s[i-1] == '\t' {
+				return s[:i]
+			}
+		}
+	}
+	return s
+}
+
+// unquote removes one pair of matching quotes.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// inComment reports whether the cursor at column col of body is inside a
+// comment.
+func inComment(body string, col int) bool {
+	for i := 0; i < len(body) && i < col; i++ {
+		switch body[i] {
+		case '"', '\'':
+			j := skipQuoted(body, i)
+			if j < 0 {
+				return false
+			}
+			i = j
+		case '#':
+			if i == 0 || body[i-1] == ' ' || body[i-1] == '\t' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// contextAt reads the cursor's context at offset in text.
+func contextAt(text []byte, offset int) cursorCtx {
+	if offset < 0 || offset > len(text) {
+		return cursorCtx{}
+	}
+	lines := splitLines(text)
+	li := lineAt(lines, offset)
+	cur := lines[li]
+	if offset > cur.end { // in a "\r\n"
+		return cursorCtx{}
+	}
+	ctx := cursorCtx{}
+	ctx.wordStart, ctx.wordEnd = wordAround(text, cur, offset)
+	ctx.prefix = string(text[ctx.wordStart:offset])
+
+	col := offset - cur.start
+	if col < cur.indent { // in the indentation: as if typed at the cursor
+		cur.indent = col
+		cur.body = string(text[cur.start+col : cur.end])
+	}
+	bodyCol := col - cur.indent
+	if inComment(cur.body, bodyCol) {
+		return cursorCtx{}
+	}
+	shape := shapeOf(cur)
+	shapeBodyCol := col - shape.keyCol // cursor column after the dashes
+
+	// A flow collection that holds the cursor.
+	if owner, open := flowOwner(text, lines, li, offset); owner >= 0 {
+		os := shapeOf(lines[owner])
+		fr := scanFlow(text, open, offset, os.key)
+		if fr.ok {
+			base := linePath(lines, owner, os)
+			ctx.flow = true
+			ctx.slot = fr.slot
+			ctx.key = fr.key
+			ctx.path = append(base, fr.path...)
+			ctx.siblings = fr.siblings
+			ctx.colonBefore = ctx.wordStart > 0 && text[ctx.wordStart-1] == ':'
+			return ctx
+		}
+		if owner == li {
+			return cursorCtx{} // after the closed collection
+		}
+	}
+
+	switch {
+	case shape.hasColon && shapeBodyCol > len(shapeKeyText(cur, shape)):
+		// After the colon: the value of key.
+		if offset < cur.start+shape.valueCol && offset > cur.start+shape.keyCol+len(shapeKeyText(cur, shape))+1 {
+			return cursorCtx{}
+		}
+		ctx.slot = slotValue
+		ctx.key = shape.key
+		ctx.path = linePath(lines, li, shape)
+		if vs := cur.start + shape.valueCol; ctx.wordStart < vs {
+			ctx.wordStart = vs
+			if ctx.wordEnd < vs {
+				ctx.wordEnd = vs
+			}
+			ctx.prefix = string(text[ctx.wordStart:offset])
+		}
+		ctx.colonBefore = ctx.wordStart > 0 && text[ctx.wordStart-1] == ':'
+	case shape.dashes > 0 && !shape.hasColon && offset >= cur.start+shape.keyCol:
+		// A sequence item (the last dash's item).
+		ctx.slot = slotItem
+		dashCol := lastDashCol(cur, shape)
+		ctx.path = parentPath(lines, li, dashCol, true)
+		ctx.siblings = itemSiblings(lines, li, dashCol, shape.dashes)
+	case shape.dashes > 0 && offset < cur.start+shape.keyCol:
+		return cursorCtx{} // on the dashes
+	default:
+		// A key, typed with or without its colon.
+		ctx.slot = slotKey
+		ctx.path = linePath(lines, li, shape)
+		ctx.siblings, ctx.siblingValues = keySiblings(lines, li, shape.keyCol)
+	}
+	return ctx
+}
+
+// linePath returns the keys enclosing the key of line li (shape s).
+func linePath(lines []textLine, li int, s blockShape) []string {
+	if s.dashes > 0 {
+		return append(parentPath(lines, li, lastDashCol(lines[li], s), true), "-")
+	}
+	return parentPath(lines, li, s.keyCol, false)
+}
+
+// shapeKeyText returns the key as written (quotes included) on the line.
+func shapeKeyText(l textLine, s blockShape) string {
+	body := l.body[s.keyCol-l.indent:]
+	if c := mappingColon(body); c >= 0 {
+		return strings.TrimRight(body[:c], " \t")
+	}
+	return body
+}
+
+// lastDashCol returns the column of the last "- " of a line.
+func lastDashCol(l textLine, s blockShape) int {
+	col := s.keyCol - 1
+	body := l.body
+	for col > l.indent && body[col-l.indent] != '-' {
+		col--
+	}
+	return col
+}
+
+// wordAround returns the run of name characters around offset on its line.
+func wordAround(text []byte, l textLine, offset int) (int, int) {
+	s := offset
+	for s > l.start && isWordByte(text[s-1]) {
+		s--
+	}
+	// A key's colon is not part of the word after it ("key:value" is rare;
+	// "key:" then typing is common).
+	if s < offset && text[s] == ':' {
+		s++
+	}
+	e := offset
+	for e < l.end && isWordByte(text[e]) {
+		e++
+	}
+	// Do not swallow a mapping colon that follows a key being edited.
+	if e > offset && text[e-1] == ':' {
+		e--
+	}
+	return s, e
+}
+
+// parentPath returns the keys of the mappings that enclose a line whose
+// content starts at column col. For a sequence item (item is true), col is
+// its dash's column, and a key at that same column may own it
+// ("imports:\n- a.yaml").
+func parentPath(lines []textLine, li, col int, item bool) []string {
+	var rev []string
+	want, sameOK := col, item
+	for i := li - 1; i >= 0 && (want > 0 || sameOK); i-- {
+		l := lines[i]
+		if l.blank {
+			continue
+		}
+		s := shapeOf(l)
+		if s.dashes > 0 && s.dashCol < want {
+			// Inside that sequence item: "- key:" opens a deeper mapping
+			// ("- name:\n    tools: ..."), "- key: v" is a sibling key.
+			if s.hasColon && s.keyCol < want && s.value == "" {
+				rev = append(rev, s.key)
+			}
+			rev = append(rev, "-")
+			want, sameOK = s.dashCol, true
+			continue
+		}
+		if s.dashes == 0 && s.hasColon && s.key != "" && (s.value == "" || isFlowOpen(s.value)) &&
+			(s.keyCol < want || sameOK && s.keyCol == want) {
+			rev = append(rev, s.key)
+			want, sameOK = s.keyCol, false
+		}
+	}
+	return reverse(rev)
+}
+
+// isFlowOpen reports whether a value opens a flow collection it does not
+// close on its line ("[", "[read,").
+func isFlowOpen(v string) bool {
+	if v == "" || v[0] != '[' && v[0] != '{' {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case '"', '\'':
+			if j := skipQuoted(v, i); j >= 0 {
+				i = j
+			}
+		}
+	}
+	return depth > 0
+}
+
+func reverse(s []string) []string {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+	return s
+}
+
+// blockBounds returns the range of lines [from, to) of the block that holds
+// line li, whose content starts at col: from just after its opening line to
+// just before the first line indented less.
+func blockBounds(lines []textLine, li, col int, item bool) (int, int) {
+	ends := func(l textLine) bool {
+		if l.blank {
+			return false
+		}
+		s := shapeOf(l)
+		ind := s.keyCol
+		if s.dashes > 0 {
+			ind = s.dashCol
+		}
+		if ind < col {
+			return true
+		}
+		// "imports:\n- a" : a key at the dash column ends the list.
+		return item && ind == col && s.dashes == 0
+	}
+	from := li
+	for from > 0 && !ends(lines[from-1]) {
+		from--
+	}
+	to := li + 1
+	for to < len(lines) && !ends(lines[to]) {
+		to++
+	}
+	return from, to
+}
+
+// keySiblings returns the other keys at column col in li's mapping, and
+// their string values.
+func keySiblings(lines []textLine, li, col int) ([]string, []string) {
+	from, to := blockBounds(lines, li, col, false)
+	var keys, values []string
+	for i := from; i < to; i++ {
+		if i == li || lines[i].blank {
+			continue
+		}
+		s := shapeOf(lines[i])
+		if s.keyCol != col || s.dashes > 0 {
+			continue
+		}
+		if s.hasColon {
+			keys = append(keys, s.key)
+			values = append(values, unquote(s.value))
+		} else if k := strings.TrimSpace(stripComment(s.keyText(lines[i]))); k != "" {
+			keys = append(keys, unquote(k))
+		}
+	}
+	return keys, values
+}
+
+func (s blockShape) keyText(l textLine) string { return l.body[s.keyCol-l.indent:] }
+
+// itemSiblings returns the other items of the sequence whose dashes are at
+// column dashCol.
+func itemSiblings(lines []textLine, li, dashCol, dashes int) []string {
+	from, to := blockBounds(lines, li, dashCol, true)
+	var items []string
+	for i := from; i < to; i++ {
+		if i == li || lines[i].blank {
+			continue
+		}
+		s := shapeOf(lines[i])
+		if s.dashes == 0 || s.hasColon {
+			continue
+		}
+		if lastDashCol(lines[i], s) != dashCol {
+			continue
+		}
+		if v := unquote(strings.TrimSpace(stripComment(s.keyText(lines[i])))); v != "" {
+			items = append(items, v)
+		}
+	}
+	return items
+}

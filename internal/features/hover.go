@@ -1,0 +1,384 @@
+package features
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
+)
+
+// Modules holds the module inspections by absolute module path
+// (analysis.Inspection.Results). A nil map means inspection is off or has
+// not finished: hovers then say so instead of describing the module.
+type Modules = map[string]*tsinspect.Result
+
+// Hover describes what is under offset in path: a tools: key or value, the
+// top-level tools: key, a name in an agent's tools, an agent's tools key or
+// value, an import entry. ok is false when there is nothing to say.
+func Hover(p *analysis.Project, modules Modules, path string, offset int) (h HoverInfo, ok bool) {
+	if p == nil {
+		return HoverInfo{}, false
+	}
+	f := p.File(path)
+	if f == nil {
+		return HoverInfo{}, false
+	}
+	ix := indexFile(p, f)
+	hv := &hoverer{p: p, modules: modules, path: path, ix: ix}
+	switch {
+	case ix.toolsKey.Contains(offset):
+		return HoverInfo{Markdown: hv.toolsTable(), Range: ix.toolsKey}, true
+	}
+	if e, onKey := ix.toolAt(offset); e != nil {
+		r := e.Value
+		if onKey {
+			r = e.Key
+		}
+		return HoverInfo{Markdown: hv.tool(e), Range: r}, true
+	}
+	if a, r := ix.refAt(offset); r != nil {
+		return HoverInfo{Markdown: hv.ref(a, r), Range: r.Range}, true
+	}
+	for i := range ix.agents {
+		a := &ix.agents[i]
+		switch {
+		case a.ToolsKey.Contains(offset):
+			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsKey}, true
+		case a.ExcludeKey.Contains(offset):
+			return HoverInfo{Markdown: hv.sees(a), Range: a.ExcludeKey}, true
+		case a.toolsNode != nil && isScalarValue(a) && a.ToolsValue.Contains(offset):
+			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsValue}, true
+		}
+	}
+	if e := ix.importAt(offset); e != nil {
+		return HoverInfo{Markdown: hv.importEntry(e), Range: e.Range}, true
+	}
+	return HoverInfo{}, false
+}
+
+func isScalarValue(a *agentEntry) bool {
+	return a.toolsNode.Kind == yaml.ScalarNode
+}
+
+type hoverer struct {
+	p       *analysis.Project
+	modules Modules
+	path    string
+	ix      *fileIndex
+}
+
+// modelTool returns the tool the session gets for a declaration in this
+// file.
+func (hv *hoverer) modelTool(name string) (analysis.Tool, bool) {
+	if hv.p.Model == nil {
+		return analysis.Tool{}, false
+	}
+	for _, t := range hv.p.Model.Tools {
+		if t.Name == name && samePath(t.File, hv.path) {
+			return t, true
+		}
+	}
+	return analysis.Tool{}, false
+}
+
+func (hv *hoverer) sessionTool(name string) (analysis.Tool, bool) {
+	if hv.p.Model == nil {
+		return analysis.Tool{}, false
+	}
+	return hv.p.Model.Tool(name)
+}
+
+// toolsTable is `tools ls` in a code block.
+func (hv *hoverer) toolsTable() string {
+	if hv.p.Model == nil {
+		return ""
+	}
+	return "**What a session gets** (`beeuni-lsp tools ls`):\n\n```text\n" + analysis.FormatToolsLs(hv.p.Model) + "```"
+}
+
+// tool describes one entry under tools:.
+func (hv *hoverer) tool(e *toolEntry) string {
+	var b strings.Builder
+	t, ok := hv.modelTool(e.Name)
+	if !ok {
+		fmt.Fprintf(&b, "**%s**: not loaded", e.Name)
+		if other, found := hv.sessionTool(e.Name); found && !other.Implicit() {
+			fmt.Fprintf(&b, " (the declaration in `%s` counts)", hv.p.Rel(other.File))
+		}
+		b.WriteString("\n")
+		for _, fd := range hv.findingsOn(e.Key, e.Value) {
+			fmt.Fprintf(&b, "\n- %s (%s)", fd.Message, fd.Code)
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "**%s** · `%s` · source `%s`", t.Name, t.Kind, t.Source)
+	switch t.Kind {
+	case analysis.KindBeeuni:
+		b.WriteString("\n\n" + beeuniToolFacts[t.Name].does)
+		b.WriteString("\n\nMaintained by Beeuni: a fix to it reaches every project that lists it, with no change here.")
+		b.WriteString("\n\n" + beeuniToolFacts[t.Name].view)
+	case analysis.KindOverridden:
+		b.WriteString("\n\nThe project's module runs instead of the Beeuni tool, on every harness. Beeuni no longer updates it.")
+		b.WriteString(hv.module(t.Module))
+		b.WriteString("\n\n" + beeuniToolFacts[t.Name].view + " " + keepShapeFact)
+	case analysis.KindProject:
+		b.WriteString(hv.module(t.Module))
+	}
+	return b.String()
+}
+
+// findingsOn returns this file's findings that touch one of the ranges.
+func (hv *hoverer) findingsOn(rs ...diag.Range) []diag.Finding {
+	var out []diag.Finding
+	for _, fd := range hv.p.Findings {
+		if !samePath(fd.File, hv.path) {
+			continue
+		}
+		for _, r := range rs {
+			if overlaps(fd.Range, r) {
+				out = append(out, fd)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func overlaps(a, b diag.Range) bool {
+	return a.Start.Offset <= b.End.Offset && b.Start.Offset <= a.End.Offset
+}
+
+// module describes a module from its inspection.
+func (hv *hoverer) module(abs string) string {
+	if abs == "" {
+		return ""
+	}
+	r := hv.modules[abs]
+	switch {
+	case hv.modules == nil:
+		return "\n\n_Module inspection is off or has not finished._"
+	case r == nil:
+		return "\n\n_The module has not been inspected yet._"
+	case r.Incomplete:
+		return "\n\n_The inspection of the module did not finish._"
+	}
+	var b strings.Builder
+	if !r.Loads {
+		fmt.Fprintf(&b, "\n\n**Will not load:** %s. The daemon skips the module and the other tools still load.", strings.TrimSuffix(r.Reason, "."))
+	}
+	if r.DescriptionKnown && r.Description != "" {
+		b.WriteString("\n\n" + r.Description)
+	}
+	if tbl := paramTable(r.Parameters); tbl != "" {
+		b.WriteString("\n\n" + tbl)
+	}
+	return b.String()
+}
+
+// paramTable renders the properties of a JSON Schema object as a markdown
+// table, in the order the schema lists them.
+func paramTable(schema json.RawMessage) string {
+	if len(schema) == 0 {
+		return ""
+	}
+	var top struct {
+		Properties json.RawMessage `json:"properties"`
+		Required   []string        `json:"required"`
+	}
+	if json.Unmarshal(schema, &top) != nil {
+		return ""
+	}
+	names, props := orderedObject(top.Properties)
+	if len(names) == 0 {
+		return "_No parameters._"
+	}
+	var b strings.Builder
+	b.WriteString("| parameter | type | required | description |\n| --- | --- | --- | --- |")
+	for _, n := range names {
+		var p struct {
+			Type        json.RawMessage `json:"type"`
+			Description string          `json:"description"`
+			Enum        []any           `json:"enum"`
+		}
+		_ = json.Unmarshal(props[n], &p)
+		typ := schemaType(p.Type)
+		if len(p.Enum) > 0 {
+			var vals []string
+			for _, v := range p.Enum {
+				s, _ := json.Marshal(v)
+				vals = append(vals, string(s))
+			}
+			typ = strings.TrimSpace(typ + " one of " + strings.Join(vals, ", "))
+		}
+		req := ""
+		if contains(top.Required, n) {
+			req = "yes"
+		}
+		fmt.Fprintf(&b, "\n| `%s` | %s | %s | %s |", n, cell(typ), req, cell(p.Description))
+	}
+	return b.String()
+}
+
+// orderedObject returns the keys of a JSON object in source order, with
+// their raw values.
+func orderedObject(raw json.RawMessage) ([]string, map[string]json.RawMessage) {
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil
+	}
+	var names []string
+	vals := map[string]json.RawMessage{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return names, vals
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return names, vals
+		}
+		if _, dup := vals[k]; !dup {
+			names = append(names, k)
+		}
+		vals[k] = v
+	}
+	return names, vals
+}
+
+func schemaType(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return strings.Join(list, " or ")
+	}
+	return ""
+}
+
+// cell makes text safe in a markdown table cell.
+func cell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	s = strings.ReplaceAll(s, "\r\n", " ")
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// ref describes a name written in an agent's tools.
+func (hv *hoverer) ref(a *agentEntry, r *agentRef) string {
+	var b strings.Builder
+	name := r.Name
+	known, _ := analysis.HarnessTool(name)
+	t, loaded := hv.sessionTool(name)
+	switch {
+	case name == "*" && r.Where == refItem:
+		b.WriteString("**`*`**: every tool. A list holding `*` is the same as `all`.")
+	case known:
+		fmt.Fprintf(&b, "**%s** · harness tool\n\n%s", name, harnessDoc(name))
+	case analysis.IsBeeuniTool(name) && loaded:
+		fmt.Fprintf(&b, "**%s** · Beeuni tool · `%s` · source `%s`\n\n%s", name, t.Kind, t.Source, beeuniToolFacts[name].does)
+	case analysis.IsBeeuniTool(name):
+		fmt.Fprintf(&b, "**%s** · a Beeuni tool this project does not load\n\nAn agent list cannot add it: add `%s: beeuni:%s` under the top-level `tools:` first.", name, name, name)
+	case loaded:
+		fmt.Fprintf(&b, "**%s** · project tool · source `%s`", name, t.Source)
+		if r := hv.modules[t.Module]; r != nil && r.DescriptionKnown && r.Description != "" {
+			b.WriteString("\n\n" + r.Description)
+		}
+	default:
+		fmt.Fprintf(&b, "**%s** · unknown: neither a harness, a Beeuni nor a project tool of this project", name)
+		if r.Where == refExclude {
+			b.WriteString("\n\nA typo in an `exclude` list leaves the real tool enabled.")
+		}
+	}
+	switch {
+	case r.Where == refExclude:
+		fmt.Fprintf(&b, "\n\nExcluded: agent `%s`'s model does not see it.", a.Name)
+	case r.Where == refLegacy && !r.Enabled:
+		fmt.Fprintf(&b, "\n\n`false` (legacy map form): agent `%s`'s model does not see it.", a.Name)
+	case r.Where == refLegacy:
+		fmt.Fprintf(&b, "\n\nKept (legacy map form) for agent `%s`.", a.Name)
+	case name != "*":
+		fmt.Fprintf(&b, "\n\nListed: agent `%s`'s model sees it.", a.Name)
+	}
+	if analysis.IsBeeuniTool(name) && r.Where != refItem {
+		b.WriteString(" To remove a tool for one agent only, use its list, not the top-level `tools:` (which removes it for every agent).")
+	}
+	b.WriteString("\n\n" + visibilityFact)
+	return b.String()
+}
+
+// modelAgent returns the resolved agent declared in this file.
+func (hv *hoverer) modelAgent(name string) (analysis.Agent, bool) {
+	if hv.p.Model == nil {
+		return analysis.Agent{}, false
+	}
+	for _, a := range hv.p.Model.Agents {
+		if a.Name == name && samePath(a.File, hv.path) {
+			return a, true
+		}
+	}
+	return analysis.Agent{}, false
+}
+
+var formWords = map[analysis.AgentForm]string{
+	analysis.FormAll:     "every tool (`all`, the default)",
+	analysis.FormNone:    "no tool (`none`)",
+	analysis.FormList:    "only the tools listed",
+	analysis.FormExclude: "every tool but those excluded",
+	analysis.FormLegacy:  "every tool but those set to `false` (legacy map form)",
+	analysis.FormInvalid: "a value of another shape: see the error",
+}
+
+// sees lists every tool the agent's model sees.
+func (hv *hoverer) sees(a *agentEntry) string {
+	ma, ok := hv.modelAgent(a.Name)
+	if !ok {
+		return fmt.Sprintf("**Agent `%s`**: not resolved (see the diagnostics).", a.Name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Agent `%s`'s model sees %s**: %s.", a.Name, plural(len(ma.Sees), "tool"), formWords[ma.Form])
+	var harness, beeuni, project []string
+	for _, n := range ma.Sees {
+		known, _ := analysis.HarnessTool(n)
+		switch {
+		case known:
+			harness = append(harness, n)
+		case analysis.IsBeeuniTool(n):
+			beeuni = append(beeuni, n)
+		default:
+			project = append(project, n)
+		}
+	}
+	if len(ma.Sees) > 0 {
+		fmt.Fprintf(&b, "\n\n- harness: %s\n- Beeuni: %s\n- project: %s", codeList(harness), codeList(beeuni), codeList(project))
+	}
+	if !contains(ma.Sees, "task") && ma.Form != analysis.FormNone {
+		b.WriteString("\n\nWithout `task` this agent cannot delegate to subagents.")
+	}
+	b.WriteString("\n\n" + visibilityFact + " " + connectorFact)
+	return b.String()
+}
+
+// importEntry describes an entry under imports:.
+func (hv *hoverer) importEntry(e *importEntry) string {
+	if f := hv.p.File(e.Target); e.Target != "" && f != nil {
+		fix := indexFile(hv.p, f)
+		return fmt.Sprintf("**Imported file** `%s`: declares %s and %s.", f.Rel, plural(len(fix.tools), "tool"), plural(len(fix.agents), "agent"))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Import** `%s`: not loaded", e.Path)
+	for _, fd := range hv.findingsOn(e.Range) {
+		fmt.Fprintf(&b, "\n\n- %s (%s)", fd.Message, fd.Code)
+	}
+	return b.String()
+}

@@ -1,0 +1,421 @@
+package features
+
+import (
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// fileIndex is what the features need of one parsed YAML file: the entries
+// of its tools:, agents: and imports: sections with the range of every name.
+// It is built from File.Doc, so it is empty when the file does not parse.
+type fileIndex struct {
+	file       *analysis.File
+	toolsKey   diag.Range // zero when the file has no tools: key
+	toolsValue *yaml.Node
+	tools      []toolEntry
+	agentsKey  diag.Range
+	agents     []agentEntry
+	importsKey diag.Range
+	imports    []importEntry
+	// root is the top-level mapping, nil when the document is not one.
+	root *yaml.Node
+}
+
+// toolEntry is one key: value under tools:.
+type toolEntry struct {
+	Name     string
+	Key      diag.Range
+	Value    diag.Range // the value token; zero-width after the colon for null
+	Text     string     // the value when it is a string
+	IsString bool
+	node     *yaml.Node // the value node
+}
+
+// refWhere says where an agent names a tool.
+type refWhere int
+
+const (
+	refItem    refWhere = iota // an item of agents.X.tools: [..]
+	refExclude                 // an item of agents.X.tools.exclude
+	refLegacy                  // a key of the legacy map agents.X.tools: {bash: false}
+)
+
+// agentRef is one tool name written in an agent's tools value.
+type agentRef struct {
+	Name    string
+	Range   diag.Range
+	Where   refWhere
+	Enabled bool // the legacy map's boolean; true otherwise
+}
+
+// agentEntry is one agent under agents:.
+type agentEntry struct {
+	Name       string
+	Key        diag.Range
+	Whole      diag.Range // key to the end of its value
+	ToolsKey   diag.Range
+	ToolsValue diag.Range // the whole value (a scalar, a list or a map)
+	toolsNode  *yaml.Node
+	ExcludeKey diag.Range
+	Refs       []agentRef
+}
+
+// importEntry is one item under imports:.
+type importEntry struct {
+	Path   string // as written
+	Range  diag.Range
+	Target string // absolute path the entry resolves to, "" when it is not a string
+}
+
+// indexFile builds the index of one file. It never fails: shapes it does not
+// understand are left out (the analysis reports them).
+func indexFile(p *analysis.Project, f *analysis.File) *fileIndex {
+	ix := &fileIndex{file: f}
+	if f == nil || f.Doc == nil {
+		return ix
+	}
+	root := f.Doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return ix
+		}
+		root = root.Content[0]
+	}
+	if root.Kind != yaml.MappingNode {
+		return ix
+	}
+	ix.root = root
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch k.Value {
+		case "tools":
+			ix.toolsKey = scalarRange(f, k)
+			ix.toolsValue = v
+			ix.indexTools(v)
+		case "agents":
+			ix.agentsKey = scalarRange(f, k)
+			ix.indexAgents(v)
+		case "imports":
+			ix.importsKey = scalarRange(f, k)
+			ix.indexImports(p, v)
+		}
+	}
+	return ix
+}
+
+func (ix *fileIndex) indexTools(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		return
+	}
+	f := ix.file
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		e := toolEntry{Name: k.Value, Key: scalarRange(f, k), node: val}
+		switch {
+		case isNull(val):
+			e.Value = nullValueRange(f, k, val)
+		case val.Kind == yaml.ScalarNode:
+			e.Value = scalarRange(f, val)
+			e.Text = val.Value
+			e.IsString = val.Tag == "!!str"
+		default:
+			e.Value = nodeRange(f, val)
+		}
+		ix.tools = append(ix.tools, e)
+	}
+}
+
+func (ix *fileIndex) indexAgents(v *yaml.Node) {
+	if v.Kind != yaml.MappingNode {
+		return
+	}
+	f := ix.file
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			continue
+		}
+		a := agentEntry{Name: k.Value, Key: scalarRange(f, k)}
+		a.Whole = diag.Range{Start: a.Key.Start, End: nodeRange(f, val).End}
+		if a.Whole.End.Offset < a.Key.End.Offset {
+			a.Whole.End = a.Key.End
+		}
+		if val.Kind == yaml.MappingNode {
+			for j := 0; j+1 < len(val.Content); j += 2 {
+				tk, tv := val.Content[j], val.Content[j+1]
+				if tk.Value != "tools" {
+					continue
+				}
+				a.ToolsKey = scalarRange(f, tk)
+				a.toolsNode = tv
+				if isNull(tv) {
+					a.ToolsValue = nullValueRange(f, tk, tv)
+				} else {
+					a.ToolsValue = nodeRange(f, tv)
+				}
+				a.indexRefs(f, tv)
+			}
+		}
+		ix.agents = append(ix.agents, a)
+	}
+}
+
+func (a *agentEntry) indexRefs(f *analysis.File, v *yaml.Node) {
+	switch v.Kind {
+	case yaml.SequenceNode:
+		for _, it := range v.Content {
+			if it.Kind == yaml.ScalarNode && it.Tag == "!!str" {
+				a.Refs = append(a.Refs, agentRef{Name: it.Value, Range: scalarRange(f, it), Where: refItem, Enabled: true})
+			}
+		}
+	case yaml.MappingNode:
+		if len(v.Content) == 2 && v.Content[0].Value == "exclude" {
+			a.ExcludeKey = scalarRange(f, v.Content[0])
+			if seq := v.Content[1]; seq.Kind == yaml.SequenceNode {
+				for _, it := range seq.Content {
+					if it.Kind == yaml.ScalarNode && it.Tag == "!!str" {
+						a.Refs = append(a.Refs, agentRef{Name: it.Value, Range: scalarRange(f, it), Where: refExclude, Enabled: true})
+					}
+				}
+			}
+			return
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			k, b := v.Content[j], v.Content[j+1]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			a.Refs = append(a.Refs, agentRef{Name: k.Value, Range: scalarRange(f, k), Where: refLegacy, Enabled: b.Value == "true"})
+		}
+	}
+}
+
+func (ix *fileIndex) indexImports(p *analysis.Project, v *yaml.Node) {
+	if v.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, it := range v.Content {
+		if it.Kind != yaml.ScalarNode {
+			continue
+		}
+		e := importEntry{Path: it.Value, Range: scalarRange(ix.file, it)}
+		if it.Tag == "!!str" && p != nil {
+			e.Target = resolveRepoPath(p.Root, it.Value)
+		}
+		ix.imports = append(ix.imports, e)
+	}
+}
+
+// isNull reports whether n is an empty or null value.
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// nodeOffset returns the byte offset of a node's start. yaml.v3 counts
+// columns in characters (runes), 1-based.
+func nodeOffset(f *analysis.File, n *yaml.Node) int {
+	off := lineColOffset(f.Lines, n.Line-1, n.Column-1)
+	if n.Line == 1 && len(f.Content) >= 3 && string(f.Content[:3]) == "\xef\xbb\xbf" {
+		off = lineColOffset(f.Lines, 0, n.Column) // the BOM is not counted
+	}
+	return off
+}
+
+// lineColOffset returns the byte offset of a 0-based line and 0-based
+// character column.
+func lineColOffset(l *diag.Lines, line, chars int) int {
+	start := l.LineStart(line)
+	end := l.LineEnd(line)
+	c := l.Content()
+	off := start
+	for i := 0; i < chars && off < end; i++ {
+		_, size := utf8.DecodeRune(c[off:end])
+		off += size
+	}
+	return off
+}
+
+// scalarRange returns the range of a scalar's token in the source, quotes
+// included.
+func scalarRange(f *analysis.File, n *yaml.Node) diag.Range {
+	start := nodeOffset(f, n)
+	return f.Lines.Range(start, scalarEnd(f.Content, start, n))
+}
+
+// scalarEnd finds where a scalar token that starts at start ends.
+func scalarEnd(c []byte, start int, n *yaml.Node) int {
+	if start >= len(c) {
+		return start
+	}
+	switch n.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle) {
+	case yaml.DoubleQuotedStyle:
+		for i := start + 1; i < len(c); i++ {
+			switch c[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return len(c)
+	case yaml.SingleQuotedStyle:
+		for i := start + 1; i < len(c); i++ {
+			if c[i] == '\'' {
+				if i+1 < len(c) && c[i+1] == '\'' {
+					i++
+					continue
+				}
+				return i + 1
+			}
+		}
+		return len(c)
+	case yaml.LiteralStyle, yaml.FoldedStyle:
+		return lineEndAt(c, start)
+	}
+	// Plain: the value itself when the source spells it out on one line.
+	if v := n.Value; len(v) > 0 && start+len(v) <= len(c) && string(c[start:start+len(v)]) == v {
+		return start + len(v)
+	}
+	// A plain scalar folded over lines, or an alias/tag: to the end of the
+	// token on its first line.
+	end := start
+	for end < len(c) && c[end] != '\n' && c[end] != '\r' && c[end] != '#' {
+		end++
+	}
+	for end > start && (c[end-1] == ' ' || c[end-1] == '\t') {
+		end--
+	}
+	return end
+}
+
+func lineEndAt(c []byte, off int) int {
+	for off < len(c) && c[off] != '\n' && c[off] != '\r' {
+		off++
+	}
+	return off
+}
+
+// nullValueRange places an empty value just after its key's colon.
+func nullValueRange(f *analysis.File, k, v *yaml.Node) diag.Range {
+	if v.Line > 0 && v.Value != "" { // an explicit ~ or null
+		return scalarRange(f, v)
+	}
+	kr := scalarRange(f, k)
+	off := kr.End.Offset
+	c := f.Content
+	for off < len(c) && (c[off] == ' ' || c[off] == '\t') {
+		off++
+	}
+	if off < len(c) && c[off] == ':' {
+		off++
+	}
+	return f.Lines.Range(off, off)
+}
+
+// nodeRange covers a node and everything in it, ending at its last token.
+func nodeRange(f *analysis.File, n *yaml.Node) diag.Range {
+	start := nodeOffset(f, n)
+	end := nodeEnd(f, n)
+	if end < start {
+		end = start
+	}
+	// A flow collection ends at its closing bracket.
+	if (n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode) && n.Style&yaml.FlowStyle != 0 {
+		end = closingBracket(f.Content, start, end)
+	}
+	return f.Lines.Range(start, end)
+}
+
+// nodeEnd returns the end offset of the last token inside n.
+func nodeEnd(f *analysis.File, n *yaml.Node) int {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return scalarEnd(f.Content, nodeOffset(f, n), n)
+	case yaml.AliasNode:
+		s := nodeOffset(f, n)
+		return scalarEnd(f.Content, s, &yaml.Node{Kind: yaml.ScalarNode, Value: "*" + n.Value})
+	case yaml.SequenceNode, yaml.MappingNode, yaml.DocumentNode:
+		end := nodeOffset(f, n)
+		for _, c := range n.Content {
+			if e := nodeEnd(f, c); e > end {
+				end = e
+			}
+		}
+		return end
+	}
+	return nodeOffset(f, n)
+}
+
+// closingBracket returns the offset after the bracket that closes the flow
+// collection opening at start, looking from the end of its last token.
+func closingBracket(c []byte, start, from int) int {
+	if start >= len(c) || (c[start] != '[' && c[start] != '{') {
+		return from
+	}
+	for i := from; i < len(c); i++ {
+		switch c[i] {
+		case ']', '}':
+			return i + 1
+		case ' ', '\t', '\r', '\n', ',':
+		default:
+			return from
+		}
+	}
+	return from
+}
+
+// toolAt returns the tools: entry whose key or value holds offset.
+func (ix *fileIndex) toolAt(offset int) (*toolEntry, bool) {
+	for i := range ix.tools {
+		e := &ix.tools[i]
+		if e.Key.Contains(offset) {
+			return e, true
+		}
+		if e.Value.Contains(offset) && e.node != nil && e.node.Kind == yaml.ScalarNode {
+			return e, false
+		}
+	}
+	return nil, false
+}
+
+// refAt returns the agent and the ref under offset.
+func (ix *fileIndex) refAt(offset int) (*agentEntry, *agentRef) {
+	for i := range ix.agents {
+		a := &ix.agents[i]
+		for j := range a.Refs {
+			if a.Refs[j].Range.Contains(offset) {
+				return a, &a.Refs[j]
+			}
+		}
+	}
+	return nil, nil
+}
+
+// importAt returns the imports: entry under offset.
+func (ix *fileIndex) importAt(offset int) *importEntry {
+	for i := range ix.imports {
+		if ix.imports[i].Range.Contains(offset) {
+			return &ix.imports[i]
+		}
+	}
+	return nil
+}
+
+// nameAt returns the tool name under offset: a tools: key or a name in an
+// agent's tools, with its range.
+func (ix *fileIndex) nameAt(offset int) (string, diag.Range, bool) {
+	if e, onKey := ix.toolAt(offset); e != nil && onKey {
+		return e.Name, e.Key, true
+	}
+	if _, r := ix.refAt(offset); r != nil {
+		return r.Name, r.Range, true
+	}
+	return "", diag.Range{}, false
+}

@@ -1,0 +1,281 @@
+package features
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// DocumentSymbols returns the outline of path: its tools:, agents: and
+// imports: sections, in file order, each with its entries as children.
+func DocumentSymbols(p *analysis.Project, path string) []Symbol {
+	if p == nil {
+		return nil
+	}
+	f := p.File(path)
+	if f == nil {
+		return nil
+	}
+	ix := indexFile(p, f)
+	if ix.root == nil {
+		return nil
+	}
+	var out []Symbol
+	for i := 0; i+1 < len(ix.root.Content); i += 2 {
+		k, v := ix.root.Content[i], ix.root.Content[i+1]
+		var children []Symbol
+		var detail string
+		switch k.Value {
+		case "tools":
+			for _, e := range ix.tools {
+				children = append(children, Symbol{
+					Name: e.Name, Kind: SymbolTool, File: path, Detail: toolDetail(p, path, e),
+					Range: span(e.Key, e.Value), Selection: e.Key,
+				})
+			}
+			detail = plural(len(children), "tool")
+		case "agents":
+			for _, a := range ix.agents {
+				children = append(children, Symbol{
+					Name: a.Name, Kind: SymbolAgent, File: path, Detail: agentDetail(p, path, a.Name),
+					Range: a.Whole, Selection: a.Key,
+				})
+			}
+			detail = plural(len(children), "agent")
+		case "imports":
+			for _, e := range ix.imports {
+				children = append(children, Symbol{Name: e.Path, Kind: SymbolImport, File: path, Range: e.Range, Selection: e.Range})
+			}
+			detail = plural(len(children), "file")
+		default:
+			continue
+		}
+		kr := scalarRange(f, k)
+		out = append(out, Symbol{
+			Name: k.Value, Kind: SymbolSection, File: path, Detail: detail,
+			Range: span(kr, nodeRange(f, v)), Selection: kr, Children: children,
+		})
+	}
+	return out
+}
+
+// span covers a and b.
+func span(a, b diag.Range) diag.Range {
+	r := a
+	if b.End.Offset > r.End.Offset {
+		r.End = b.End
+	}
+	return r
+}
+
+// toolDetail is what `tools ls` says of an entry, or why it is not loaded.
+func toolDetail(p *analysis.Project, path string, e toolEntry) string {
+	if p.Model != nil {
+		for _, t := range p.Model.Tools {
+			if t.Name == e.Name && samePath(t.File, path) {
+				return t.Kind.String() + " · " + t.Source
+			}
+		}
+	}
+	return "not loaded"
+}
+
+// agentDetail says how many tools the agent's model sees.
+func agentDetail(p *analysis.Project, path, name string) string {
+	if p.Model != nil {
+		for _, a := range p.Model.Agents {
+			if a.Name == name && samePath(a.File, path) {
+				return "sees " + plural(len(a.Sees), "tool")
+			}
+		}
+	}
+	return ""
+}
+
+// WorkspaceSymbols returns the tools and agents of every project whose name
+// matches query (case-insensitive; the letters of query in order), best
+// matches first: the same name, then a prefix, then a substring, then the
+// letters in order.
+func WorkspaceSymbols(projects []*analysis.Project, query string) []Symbol {
+	q := strings.ToLower(query)
+	type scored struct {
+		s    Symbol
+		rank int
+	}
+	var all []scored
+	for _, p := range projects {
+		if p == nil {
+			continue
+		}
+		for _, f := range p.Files {
+			ix := indexFile(p, f)
+			for _, e := range ix.tools {
+				if r := matchRank(e.Name, q); r >= 0 {
+					all = append(all, scored{Symbol{Name: e.Name, Kind: SymbolTool, File: f.Path, Detail: toolDetail(p, f.Path, e),
+						Range: span(e.Key, e.Value), Selection: e.Key, Container: "tools in " + f.Rel}, r})
+				}
+			}
+			for _, a := range ix.agents {
+				if r := matchRank(a.Name, q); r >= 0 {
+					all = append(all, scored{Symbol{Name: a.Name, Kind: SymbolAgent, File: f.Path, Detail: agentDetail(p, f.Path, a.Name),
+						Range: a.Whole, Selection: a.Key, Container: "agents in " + f.Rel}, r})
+				}
+			}
+		}
+	}
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].rank != all[j].rank {
+			return all[i].rank < all[j].rank
+		}
+		return all[i].s.Name < all[j].s.Name
+	})
+	out := make([]Symbol, len(all))
+	for i, s := range all {
+		out[i] = s.s
+	}
+	return out
+}
+
+// matchRank scores name against a lower-case query: 0 equal, 1 prefix,
+// 2 substring, 3 subsequence, -1 no match. An empty query matches all (3).
+func matchRank(name, q string) int {
+	n := strings.ToLower(name)
+	switch {
+	case q == "":
+		return 3
+	case n == q:
+		return 0
+	case strings.HasPrefix(n, q):
+		return 1
+	case strings.Contains(n, q):
+		return 2
+	}
+	i := 0
+	for j := 0; j < len(n) && i < len(q); j++ {
+		if n[j] == q[i] {
+			i++
+		}
+	}
+	if i == len(q) {
+		return 3
+	}
+	return -1
+}
+
+// maxFoldDepth bounds the walk of a pathological nesting.
+const maxFoldDepth = 64
+
+// FoldingRanges returns a range for every mapping or sequence of path that
+// spans more than one line, from the line of its key (or its item's dash)
+// to its last line.
+func FoldingRanges(p *analysis.Project, path string) []FoldingRange {
+	if p == nil {
+		return nil
+	}
+	f := p.File(path)
+	if f == nil || f.Doc == nil {
+		return nil
+	}
+	var out []FoldingRange
+	var walk func(n *yaml.Node, startLine, depth int)
+	walk = func(n *yaml.Node, startLine, depth int) {
+		if depth > maxFoldDepth {
+			return
+		}
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, -1, depth+1)
+			}
+		case yaml.MappingNode, yaml.SequenceNode:
+			if startLine >= 0 {
+				end := f.Lines.Pos(nodeRange(f, n).End.Offset).Line
+				if end > startLine {
+					out = append(out, FoldingRange{StartLine: startLine, EndLine: end})
+				}
+			}
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					walk(n.Content[i+1], n.Content[i].Line-1, depth+1)
+				}
+				return
+			}
+			for _, c := range n.Content {
+				walk(c, c.Line-1, depth+1)
+			}
+		}
+	}
+	walk(f.Doc, -1, 0)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].StartLine < out[j].StartLine })
+	return out
+}
+
+// InlayHints returns, at the end of each tools: entry of path, what
+// `tools ls` says of it (beeuni, beeuni (overridden), project) or why it
+// will not load. On the root manifest of a project with no tools: key in
+// any file, one hint at the end of the first line says that sessions get
+// all five Beeuni tools.
+func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
+	if p == nil {
+		return nil
+	}
+	f := p.File(path)
+	if f == nil {
+		return nil
+	}
+	var out []InlayHint
+	if p.Model != nil && !p.Model.ToolsKey && !f.Imported {
+		off := f.Lines.LineEnd(0)
+		out = append(out, InlayHint{
+			Offset: off, Pos: f.Lines.Pos(off), PaddingLeft: off > 0,
+			Label: "sessions get all five Beeuni tools (no tools: key)",
+			Tooltip: "No `tools:` key in this manifest or its imports: every session gets " +
+				codeList(analysis.BeeuniTools()) + ". With a `tools:` key, sessions get only the Beeuni tools it lists.",
+		})
+	}
+	hv := &hoverer{p: p, modules: modules, path: path}
+	for _, e := range indexFile(p, f).tools {
+		off := e.Value.End.Offset
+		if e.Value.End.Line != e.Key.Start.Line {
+			off = e.Key.End.Offset
+			if off < len(f.Content) && f.Content[off] == ':' {
+				off++
+			}
+		}
+		h := InlayHint{Offset: off, Pos: f.Lines.Pos(off), PaddingLeft: true}
+		t, ok := hv.modelTool(e.Name)
+		switch {
+		case !ok:
+			h.Label = "not loaded"
+			var msgs []string
+			for _, fd := range hv.findingsOn(e.Key, e.Value) {
+				if fd.Severity == diag.Error {
+					msgs = append(msgs, fmt.Sprintf("%s (%s)", fd.Message, fd.Code))
+				}
+			}
+			h.Tooltip = strings.Join(msgs, "\n\n")
+		case t.Module != "" && modules[t.Module] != nil && !modules[t.Module].Loads && !modules[t.Module].Incomplete:
+			reason := modules[t.Module].Reason
+			h.Label = "will not load: " + shorten(reason, 60)
+			h.Tooltip = reason
+		default:
+			h.Label = t.Kind.String()
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// shorten cuts s to at most n characters, ending with "…" when cut.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

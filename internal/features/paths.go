@@ -1,0 +1,48 @@
+package features
+
+import (
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+)
+
+// resolveRepoPath returns the absolute path of a repository-relative slash
+// path, or "" when it is not one (absolute, a URL, or leaving the root).
+func resolveRepoPath(root, rel string) string {
+	if rel == "" || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "\\") || strings.Contains(rel, "://") {
+		return ""
+	}
+	if len(rel) >= 2 && rel[1] == ':' { // a drive letter
+		return ""
+	}
+	clean := path.Clean(rel)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return ""
+	}
+	return filepath.Join(root, filepath.FromSlash(clean))
+}
+
+// toolNameForModule proposes a tool name for a module file: its stem
+// (the folder's name for an index file), snake_cased if needed. It returns
+// "" when no valid name comes out.
+func toolNameForModule(rel string) string {
+	base := path.Base(rel)
+	stem := strings.TrimSuffix(base, path.Ext(base))
+	if stem == "index" {
+		if dir := path.Base(path.Dir(rel)); dir != "." && dir != "/" {
+			stem = dir
+		}
+	}
+	if analysis.ValidToolName(stem) {
+		return stem
+	}
+	return analysis.SnakeCase(stem)
+}
+
+// isHarnessName reports whether name belongs to the harness.
+func isHarnessName(name string) bool {
+	known, _ := analysis.HarnessTool(name)
+	return known
+}

@@ -1,0 +1,108 @@
+package features
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// RepoFiles lists the files of a repository that completion may offer:
+// tool modules for tools: and YAML files for imports:. Scanning walks the
+// whole repository, so the server scans once per project and again when a
+// watched file is created or deleted, not on each keystroke.
+type RepoFiles struct {
+	Root    string
+	Modules []string // repository-relative slash paths of .ts/.js/.mts/.mjs/.cts/.cjs files
+	YAML    []string // repository-relative slash paths of .yaml/.yml files
+	// Truncated is true when the scan stopped at MaxScanFiles.
+	Truncated bool
+}
+
+// MaxScanFiles bounds a scan, so that a huge checkout cannot stall the
+// server; the files beyond it are not offered.
+const MaxScanFiles = 20000
+
+// skipDir reports whether a repository-relative folder is left out of the
+// scan: dependencies, git's own folder, and the standard harness's custom
+// tools folder (SPEC section 9: those files are not declared under tools:).
+func skipDir(rel string) bool {
+	base := path.Base(rel)
+	return base == "node_modules" || base == ".git" || rel == analysis.HarnessToolsDir
+}
+
+// ScanRepo walks root through fsys. Symbolic links are not followed (a link
+// may leave the repository or loop). Unreadable folders are skipped.
+func ScanRepo(ctx context.Context, fsys vfs.FS, root string) (*RepoFiles, error) {
+	rf := &RepoFiles{Root: root}
+	if _, err := fsys.ReadDir(root); err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	count := 0
+	var walk func(dir, rel string) error
+	walk = func(dir, rel string) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		entries, err := fsys.ReadDir(dir)
+		if err != nil {
+			return nil
+		}
+		for _, e := range entries {
+			if count >= MaxScanFiles {
+				rf.Truncated = true
+				return nil
+			}
+			name := e.Name()
+			r := name
+			if rel != "" {
+				r = rel + "/" + name
+			}
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+				continue
+			case e.IsDir():
+				if !skipDir(r) {
+					if err := walk(filepath.Join(dir, name), r); err != nil {
+						return err
+					}
+				}
+			case isModuleFile(name):
+				rf.Modules = append(rf.Modules, r)
+				count++
+			case isYAMLFile(name):
+				rf.YAML = append(rf.YAML, r)
+				count++
+			}
+		}
+		return nil
+	}
+	if err := walk(root, ""); err != nil {
+		return nil, fmt.Errorf("scan %s: %w", root, err)
+	}
+	sort.Strings(rf.Modules)
+	sort.Strings(rf.YAML)
+	return rf, nil
+}
+
+// isModuleFile reports whether a file name is a tool module: a module
+// extension, and not a TypeScript declaration file (.d.ts), which holds no
+// code.
+func isModuleFile(name string) bool {
+	if !analysis.HasModuleExtension(name) {
+		return false
+	}
+	stem := strings.TrimSuffix(name, path.Ext(name))
+	return !strings.HasSuffix(stem, ".d")
+}
+
+func isYAMLFile(name string) bool {
+	ext := path.Ext(name)
+	return ext == ".yaml" || ext == ".yml"
+}
