@@ -1,0 +1,84 @@
+package analysis
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
+)
+
+// CodeModuleLoad is the manifest rule for a module the daemon would skip.
+const CodeModuleLoad = "T11"
+
+// Inspection is the outcome of inspecting every tool module of a project.
+type Inspection struct {
+	// Findings holds one T11 finding on each manifest path value whose module
+	// would not load, then the module files' own findings (each module once),
+	// sorted with diag.Sort.
+	Findings []diag.Finding
+	// Results are the inspections by absolute module path.
+	Results map[string]*tsinspect.Result
+}
+
+// InspectModules inspects the modules of the project's tools (overridden
+// and project tools whose path passed T5). A module that does not exist is
+// T6's business and is skipped here. T11's Data holds "name" (the tool)
+// and "module" (the module's repository-relative path).
+func InspectModules(ctx context.Context, p *Project, insp *tsinspect.Inspector) *Inspection {
+	out := &Inspection{Results: map[string]*tsinspect.Result{}}
+	if p == nil || p.Model == nil || insp == nil {
+		return out
+	}
+	var modules []string
+	seen := map[string]bool{}
+	for _, t := range p.Model.Tools {
+		if t.Module == "" || seen[t.Module] {
+			continue
+		}
+		seen[t.Module] = true
+		if !insp.IsFile(t.Module) {
+			continue // T6 reports it
+		}
+		modules = append(modules, t.Module)
+	}
+	results := insp.InspectAll(ctx, p.Root, modules)
+	for i, r := range results {
+		if r == nil || r.Incomplete && ctx.Err() != nil {
+			continue
+		}
+		out.Results[modules[i]] = r
+		out.Findings = append(out.Findings, r.Findings...)
+	}
+	for _, t := range p.Model.Tools {
+		r := out.Results[t.Module]
+		if t.Module == "" || r == nil || r.Loads || t.File == "" {
+			continue
+		}
+		rel := p.Rel(t.Module)
+		f := diag.Finding{
+			File:     t.File,
+			Range:    t.Value,
+			Severity: diag.Error,
+			Code:     CodeModuleLoad,
+			Message:  moduleLoadMessage(t.Name, rel, r),
+			Data:     map[string]string{"name": t.Name, "module": rel},
+		}
+		if !r.ReasonRange.IsZero() || r.Reason != "" {
+			f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
+		}
+		out.Findings = append(out.Findings, f)
+	}
+	diag.Sort(out.Findings)
+	return out
+}
+
+// moduleLoadMessage is T11's text: the module, the daemon's reason, where,
+// and what it means for the session.
+func moduleLoadMessage(name, rel string, r *tsinspect.Result) string {
+	where := rel
+	if !r.ReasonRange.IsZero() {
+		where = fmt.Sprintf("%s:%d:%d", rel, r.ReasonRange.Start.Line+1, r.Lines.CharColumn(r.ReasonRange.Start)+1)
+	}
+	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no %s tool.", rel, r.Reason, where, name)
+}

@@ -1,0 +1,78 @@
+package tsinspect
+
+import (
+	"crypto/sha256"
+	"sync"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+func sha256Sum(b []byte) [32]byte { return sha256.Sum256(b) }
+
+// cacheKey identifies an inspection: the module, its repository and its
+// content.
+type cacheKey struct {
+	module string
+	root   string
+	hash   [32]byte
+}
+
+type cacheSlot struct {
+	module, root string
+}
+
+type cacheEntry struct {
+	key    cacheKey
+	result *Result
+	deps   []dep
+}
+
+// cache keeps one result per module (the latest content), valid while every
+// file, folder and package.json the inspection read is unchanged.
+type cache struct {
+	mu      sync.Mutex
+	max     int
+	entries map[cacheSlot]*cacheEntry
+}
+
+func newCache(max int) *cache {
+	return &cache{max: max, entries: map[cacheSlot]*cacheEntry{}}
+}
+
+func (c *cache) get(k cacheKey, fsys vfs.FS) (*Result, bool) {
+	if c.max < 0 {
+		return nil, false
+	}
+	c.mu.Lock()
+	e, ok := c.entries[cacheSlot{k.module, k.root}]
+	c.mu.Unlock()
+	if !ok || e.key != k {
+		return nil, false
+	}
+	// deps[0] is the module itself, already compared by hash
+	for _, d := range e.deps {
+		if d.path == k.module && d.kind == depFile {
+			continue
+		}
+		if !d.holds(fsys) {
+			return nil, false
+		}
+	}
+	return e.result, true
+}
+
+func (c *cache) put(k cacheKey, r *Result, deps []dep) {
+	if c.max < 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	slot := cacheSlot{k.module, k.root}
+	if _, ok := c.entries[slot]; !ok && len(c.entries) >= c.max {
+		for s := range c.entries { // evict an arbitrary entry
+			delete(c.entries, s)
+			break
+		}
+	}
+	c.entries[slot] = &cacheEntry{key: k, result: r, deps: deps}
+}

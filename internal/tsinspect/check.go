@@ -1,0 +1,458 @@
+package tsinspect
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// Finding codes of module findings (Finding.File is the module, or a file
+// it imports). The manifest's finding on the tool's path is T11, made by
+// analysis.InspectModules from Result.Loads and Result.Reason.
+const (
+	CodeSyntax          = "M1"  // a syntax error
+	CodeImport          = "M2"  // an import that will not resolve
+	CodeHarnessImport   = "M3"  // an import of a harness package
+	CodeDefaultExport   = "M4"  // no default export, or not a plain object
+	CodeDescription     = "M5"  // description missing, not a string, empty
+	CodeParameters      = "M6"  // parameters missing or not an object schema
+	CodeRequired        = "M7"  // required names a property properties lacks
+	CodePropDescription = "M8"  // a property without a description
+	CodeExecute         = "M9"  // execute missing or not a function
+	CodeOldShape        = "M10" // the standard harness's tool({ description, args, execute })
+	CodeNotStatic       = "M11" // cannot be known statically (information)
+	CodeNotInspected    = "M12" // too large, binary, too deeply nested, timed out
+	CodeIgnoredPackage  = "M13" // resolves only through a node_modules git ignores
+)
+
+// maxSyntaxErrors caps the syntax errors reported for one module.
+const maxSyntaxErrors = 10
+
+// migrationSteps are SPEC section 9's steps from the standard harness's
+// tool() to a module both harnesses load.
+const migrationSteps = "replace `tool({ description, args, execute })` with a plain object " +
+	"`{ description, parameters, execute(args, context) }` whose `parameters` is JSON Schema (`type: 'object'`), " +
+	"read secrets from `context.env`, stop importing the harness package, keep the module out of " +
+	"`harnesses/opencode/tools/` and declare it under `tools:`"
+
+// checker collects the findings of one inspection.
+type checker struct {
+	r      *Result
+	module string
+	lines  map[string]*diag.Lines
+	ev     *evaluator
+}
+
+func (c *checker) linesOf(file string) *diag.Lines {
+	if l, ok := c.lines[file]; ok {
+		return l
+	}
+	var src []byte
+	if c.ev != nil {
+		if f := c.ev.files[file]; f != nil {
+			src = f.src
+		}
+	}
+	l := diag.NewLines(src)
+	c.lines[file] = l
+	return l
+}
+
+func (c *checker) add(file string, start, end int, sev diag.Severity, code, msg string) *diag.Finding {
+	if file == "" {
+		file = c.module
+	}
+	c.r.Findings = append(c.r.Findings, diag.Finding{
+		File: file, Range: c.linesOf(file).Range(start, end), Severity: sev, Code: code, Message: msg,
+	})
+	return &c.r.Findings[len(c.r.Findings)-1]
+}
+
+// fail marks the module as not loading; the first reason wins.
+func (c *checker) fail(file string, start, end int, reason string) {
+	if c.r.Loads {
+		c.r.Loads = false
+		c.r.Reason = reason
+		if file == "" || file == c.module {
+			c.r.ReasonRange = c.linesOf(c.module).Range(start, end)
+		}
+	}
+}
+
+// inspect runs one inspection of content (already read) with t recording
+// what it reads.
+func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte) *Result {
+	lines := diag.NewLines(content)
+	r := &Result{Module: module, Loads: true, Lines: lines}
+	c := &checker{r: r, module: module, lines: map[string]*diag.Lines{module: lines}}
+	t.record(dep{kind: depFile, path: module, hash: sha256Sum(content), ok: true})
+
+	if len(content) > in.opts.MaxBytes {
+		c.add(module, 0, 0, diag.Warning, CodeNotInspected, fmt.Sprintf(
+			"not inspected: the module is %d bytes, over the %d-byte limit of the inspection", len(content), in.opts.MaxBytes))
+		return r
+	}
+	if at := binaryAt(content); at >= 0 {
+		what := "a NUL byte"
+		if content[at] != 0 {
+			what = "bytes that are not UTF-8"
+		}
+		msg := fmt.Sprintf("the module is not JavaScript or TypeScript text: %s at line %d", what, lines.Pos(at).Line+1)
+		c.add(module, at, at+1, diag.Error, CodeNotInspected, msg)
+		c.fail(module, at, at+1, msg)
+		return r
+	}
+	toks, lexErr := lex(content)
+	facts := runEsbuild(module, content)
+
+	syntax := 0
+	for _, m := range facts.messages {
+		if !m.error {
+			continue
+		}
+		syntax++
+		if syntax > maxSyntaxErrors {
+			break
+		}
+		start, end := 0, 0
+		if m.line > 0 {
+			start = lines.Offset(m.line-1, m.col+bomShift(content, m.line))
+			end = start + m.len
+		}
+		msg := "syntax error: " + m.text
+		c.add(module, start, end, diag.Error, CodeSyntax, msg)
+		c.fail(module, start, end, msg)
+	}
+	if syntax > 0 {
+		return r
+	}
+
+	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
+	in.checkImports(c, res, content, facts.imports)
+
+	var lexFailure *lexError
+	if lexErr != nil {
+		errors.As(lexErr, &lexFailure)
+	}
+	hasDefault := false
+	for _, e := range facts.exports {
+		if e == "default" {
+			hasDefault = true
+		}
+	}
+	var mod *modFile
+	if lexErr == nil {
+		mod = scanModule(module, content, toks)
+	}
+	if facts.built && !hasDefault {
+		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
+		start, end := 0, 0
+		if mod != nil && mod.typeOnlyDefault {
+			msg = "no default export at run time: `export default` of a type is erased; export a plain object `{ description, parameters, execute }`"
+		}
+		c.add(module, start, end, diag.Error, CodeDefaultExport, msg)
+		c.fail(module, start, end, "no default export")
+		return r
+	}
+	if mod == nil {
+		why := "the module uses syntax this inspector does not read"
+		if lexFailure != nil && strings.Contains(lexFailure.msg, "nesting") {
+			c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected,
+				fmt.Sprintf("the default export is not inspected: brackets nest deeper than %d levels", maxNesting))
+			return r
+		}
+		c.add(module, 0, 0, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
+		return r
+	}
+	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil {
+		c.add(module, 0, 0, diag.Information, CodeNotStatic,
+			"the default export cannot be known statically (it is built when the module runs)")
+		return r
+	}
+	ev := newEvaluator(res, mod)
+	c.ev = ev
+	v := ev.defaultValue(mod)
+	start := mod.tok(mod.defaultTok).start
+	end := v.end
+	if v.file != module || end < start {
+		end = mod.tok(mod.defaultTok).end
+	}
+	r.DefaultExport = lines.Range(start, end)
+	in.checkDefault(c, mod, v)
+	return r
+}
+
+// bomShift corrects esbuild's columns on the first line of a file that
+// starts with a byte order mark (esbuild drops it before counting).
+func bomShift(content []byte, line int) int {
+	if line == 1 && len(content) >= 3 && content[0] == 0xEF && content[1] == 0xBB && content[2] == 0xBF {
+		return 3
+	}
+	return 0
+}
+
+func (in *Inspector) checkImports(c *checker, res *resolver, content []byte, imps []esbuildImport) {
+	lines := c.r.Lines
+	dir := filepath.Dir(c.module)
+	for _, imp := range imps {
+		start, end := 0, 0
+		if imp.known {
+			start = lines.Offset(imp.line-1, imp.col+bomShift(content, imp.line))
+			end = start + imp.len
+		}
+		rs := res.resolve(imp.path, dir)
+		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
+		atLoad := imp.kind == importStatic
+		when := ""
+		if !atLoad {
+			when = " when this call runs"
+		}
+		switch rs.outcome {
+		case resolvedBuiltin, resolvedFile:
+			out.OK = true
+		case resolvedPackage:
+			out.OK = true
+			if !in.opts.NoGitignore && ignoredByGit(res.t, res.repoRoot, rs.nodeModules) {
+				c.add(c.module, start, end, diag.Warning, CodeIgnoredPackage, fmt.Sprintf(
+					"'%s' resolves only from %s, which git ignores: a config release carries only tracked files and the sandbox installs nothing, so the daemon will not find it",
+					imp.path, filepath.ToSlash(res.rel(rs.nodeModules))))
+			}
+		case resolveHarness:
+			sev := diag.Error
+			if !atLoad {
+				sev = diag.Warning
+			}
+			msg := fmt.Sprintf("'%s' is a harness package: a tool module never imports one (the daemon runs it for both harnesses); %s", imp.path, migrationSteps)
+			c.add(c.module, start, end, sev, CodeHarnessImport, msg)
+			if atLoad {
+				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.path))
+			}
+		case resolveMissing, resolveOutside:
+			if atLoad {
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+importHint(imp.path, rs))
+				c.fail(c.module, start, end, rs.message)
+			} else {
+				c.add(c.module, start, end, diag.Warning, CodeImport, rs.message+when+importHint(imp.path, rs))
+			}
+		case resolveUnknown:
+			c.add(c.module, start, end, diag.Information, CodeNotStatic,
+				fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path))
+		}
+		c.r.Imports = append(c.r.Imports, out)
+	}
+}
+
+// importHint adds what to do about an import that does not resolve.
+func importHint(spec string, rs resolution) string {
+	if isRelative(spec) {
+		return ""
+	}
+	name, _ := packageName(spec)
+	if rs.nodeModules != "" {
+		return ""
+	}
+	return fmt.Sprintf(": no node_modules beside or above the module (inside the repository) provides it, and the sandbox installs nothing; add node_modules/%s to the repository, or use `node:*` modules, Bun APIs and `fetch` instead", name)
+}
+
+// checkDefault checks the default export's value against the module
+// contract of SPEC section 8.
+func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
+	module := c.module
+	switch v.kind {
+	case vObject:
+	case vCall:
+		if isOldTool(v, in.harness) {
+			msg := "the default export is the standard harness's `tool({ description, args, execute })`, which the daemon does not load: " + migrationSteps
+			c.add(v.file, v.start, v.end, diag.Error, CodeOldShape, msg)
+			c.fail(v.file, v.start, v.end, "the default export is the standard harness's tool({ ... }), not a plain object")
+			return
+		}
+		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic,
+			fmt.Sprintf("the default export is computed by a call to %s(...) when the module runs: its description, parameters and execute cannot be known statically", v.callee))
+		return
+	case vUnknown, vNamespace:
+		why := v.why
+		if why == "" {
+			why = "computed when the module runs"
+		}
+		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
+		return
+	default:
+		start, end := v.start, v.end
+		if v.file == module && end <= start {
+			start, end = mod.tok(mod.defaultTok).start, mod.tok(mod.defaultTok).end
+		}
+		c.add(v.file, start, end, diag.Error, CodeDefaultExport, fmt.Sprintf(
+			"the default export is %s, not a plain object `{ description, parameters, execute }`: the daemon skips the module", v.kind.name()))
+		c.fail(v.file, start, end, fmt.Sprintf("the default export is %s, not a plain object", v.kind.name()))
+		return
+	}
+	obj := v
+	brace := [2]int{obj.start, obj.start + 1}
+	incompleteNoted := false
+	missing := func(field string) bool {
+		if obj.complete {
+			return true
+		}
+		if !incompleteNoted {
+			incompleteNoted = true
+			c.add(obj.file, brace[0], brace[1], diag.Information, CodeNotStatic,
+				"the default export has keys that cannot be known statically (a spread or a computed key): fields it lacks are not reported")
+		}
+		return false
+	}
+
+	// description
+	if p := obj.get("description"); p == nil {
+		if missing("description") {
+			c.add(obj.file, brace[0], brace[1], diag.Error, CodeDescription,
+				"the default export has no `description`: a non-empty string the model reads to decide when to call the tool")
+		}
+	} else {
+		d := p.val
+		switch d.kind {
+		case vString:
+			if strings.TrimSpace(d.str) == "" {
+				c.add(d.file, d.start, d.end, diag.Error, CodeDescription,
+					"`description` is empty: the model reads it to decide when to call the tool")
+			} else {
+				c.r.Description, c.r.DescriptionKnown = d.str, true
+			}
+		case vUnknown, vCall, vNamespace:
+			c.add(d.file, d.start, d.end, diag.Information, CodeNotStatic,
+				"`description` cannot be known statically: "+whyOf(d))
+		default:
+			c.add(d.file, d.start, d.end, diag.Error, CodeDescription,
+				fmt.Sprintf("`description` is %s, not a string: it must be a non-empty string the model reads to decide when to call the tool", d.kind.name()))
+		}
+	}
+
+	// parameters
+	if p := obj.get("parameters"); p == nil {
+		if missing("parameters") {
+			msg := "the default export has no `parameters`: the daemon skips a module whose `parameters` is not an object schema; add `parameters: { type: 'object', properties: { ... } }`"
+			if a := obj.get("args"); a != nil {
+				msg += "; `args` is the standard harness's field: " + migrationSteps
+			}
+			c.add(obj.file, brace[0], brace[1], diag.Error, CodeParameters, msg)
+			c.fail(obj.file, brace[0], brace[1], "`parameters` is not an object schema (it is missing)")
+		}
+	} else {
+		in.checkParameters(c, p)
+	}
+
+	// execute
+	if p := obj.get("execute"); p == nil {
+		if missing("execute") {
+			c.add(obj.file, brace[0], brace[1], diag.Error, CodeExecute,
+				"the default export has no `execute(args, context)`: the function the daemon calls to run the tool")
+		}
+	} else {
+		e := p.val
+		switch e.kind {
+		case vFunction:
+		case vUnknown, vCall, vNamespace:
+			if e.accessor {
+				c.add(p.file, p.start, p.end, diag.Information, CodeNotStatic, "`execute` is a getter: its value cannot be known statically")
+			}
+		default:
+			c.add(e.file, e.start, e.end, diag.Error, CodeExecute,
+				fmt.Sprintf("`execute` is %s, not a function: write `async execute(args, context) { ... }`", e.kind.name()))
+		}
+	}
+}
+
+func whyOf(v *value) string {
+	if v.why != "" {
+		return v.why
+	}
+	return "computed when the module runs"
+}
+
+// isOldTool recognises `tool({ ... })` of the standard harness: the callee
+// is `tool` imported from a harness package, or a `tool` call whose object
+// has `args`.
+func isOldTool(v *value, harness map[string]bool) bool {
+	if v.calleeRef != nil {
+		name, _ := packageName(v.calleeRef.spec)
+		if harness[name] && v.calleeRef.name == "tool" {
+			return true
+		}
+	}
+	if v.callee == "tool" && len(v.args) == 1 && v.args[0].kind == vObject && v.args[0].get("args") != nil {
+		return true
+	}
+	return false
+}
+
+func (in *Inspector) checkParameters(c *checker, p *prop) {
+	v := p.val
+	switch v.kind {
+	case vObject:
+	case vUnknown, vCall, vNamespace:
+		msg := "`parameters` cannot be known statically: " + whyOf(v)
+		if v.kind == vCall {
+			msg = fmt.Sprintf("`parameters` is computed by %s(...) when the module runs: the schema cannot be known statically (its imports are checked)", v.callee)
+		}
+		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, msg)
+		return
+	default:
+		msg := fmt.Sprintf("`parameters` is %s, not an object schema: the daemon skips the module; write `{ type: 'object', properties: { ... } }`", v.kind.name())
+		c.add(v.file, v.start, v.end, diag.Error, CodeParameters, msg)
+		c.fail(v.file, v.start, v.end, "`parameters` is not an object schema")
+		return
+	}
+	typ := v.get("type")
+	switch {
+	case typ == nil && v.complete:
+		c.add(p.file, p.start, p.end, diag.Error, CodeParameters,
+			"`parameters` has no `type: 'object'`: the daemon skips a module whose `parameters` is not an object schema")
+		c.fail(p.file, p.start, p.end, "`parameters` is not an object schema (no `type: 'object'`)")
+	case typ == nil:
+	case typ.val.kind == vString && typ.val.str == "object":
+	case typ.val.kind == vUnknown || typ.val.kind == vCall:
+		c.add(typ.val.file, typ.val.start, typ.val.end, diag.Information, CodeNotStatic,
+			"`parameters.type` cannot be known statically: "+whyOf(typ.val))
+	default:
+		what := typ.val.kind.name()
+		if typ.val.kind == vString {
+			what = fmt.Sprintf("'%s'", typ.val.str)
+		}
+		c.add(typ.val.file, typ.val.start, typ.val.end, diag.Error, CodeParameters,
+			fmt.Sprintf("`parameters.type` is %s: a tool's parameters must be an object schema, `type: 'object'`", what))
+		c.fail(typ.val.file, typ.val.start, typ.val.end, "`parameters` is not an object schema (its type is not 'object')")
+	}
+
+	props := v.get("properties")
+	var propsObj *value
+	if props != nil && props.val.kind == vObject {
+		propsObj = props.val
+		for _, pp := range propsObj.props {
+			if pp.key == "" {
+				continue
+			}
+			s := pp.val
+			if s.kind == vObject && s.complete && s.get("description") == nil {
+				c.add(pp.file, pp.start, pp.end, diag.Hint, CodePropDescription,
+					fmt.Sprintf("property `%s` has no `description`: the model reads it to know what to pass", pp.key))
+			}
+		}
+	}
+	if req := v.get("required"); req != nil && req.val.kind == vArray && propsObj != nil && propsObj.complete {
+		for _, it := range req.val.items {
+			if it.kind != vString {
+				continue
+			}
+			if propsObj.get(it.str) == nil {
+				c.add(it.file, it.start, it.end, diag.Warning, CodeRequired,
+					fmt.Sprintf("`required` names `%s`, which `properties` does not define", it.str))
+			}
+		}
+	}
+	if j, ok := toJSON(v); ok {
+		c.r.Parameters = j
+	}
+}

@@ -1,0 +1,788 @@
+package tsinspect
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// eval.go follows the values of a module statically: literals, objects and
+// arrays, `as const`/`satisfies`/`as T` (no runtime effect), spreads of known
+// objects, `const` bindings of the same module and exports of relative
+// imports. Everything else is "not known" with a reason, never a guess.
+
+type vkind int
+
+const (
+	vUnknown vkind = iota
+	vObject
+	vArray
+	vString
+	vNumber
+	vBool
+	vNull
+	vUndefined
+	vFunction
+	vClass
+	vCall      // a call; the callee and arguments are kept for messages
+	vNamespace // `import * as ns from './x'`
+	vRegex
+)
+
+// kindName is how a message names a kind of value.
+func (k vkind) name() string {
+	switch k {
+	case vObject:
+		return "an object"
+	case vArray:
+		return "an array"
+	case vString:
+		return "a string"
+	case vNumber:
+		return "a number"
+	case vBool:
+		return "a boolean"
+	case vNull:
+		return "null"
+	case vUndefined:
+		return "undefined"
+	case vFunction:
+		return "a function"
+	case vClass:
+		return "a class"
+	case vRegex:
+		return "a regular expression"
+	}
+	return "a computed value"
+}
+
+type value struct {
+	kind       vkind
+	file       string // the file the value's source is in
+	start, end int    // byte range of the expression in file
+	str        string // vString; vNumber source; vBool "true"/"false"
+	props      []*prop
+	complete   bool // vObject: every key known; vArray: every item known
+	items      []*value
+	why        string // vUnknown/vCall: why it is not known
+	callee     string // vCall: the callee as written
+	calleeRef  *importBinding
+	args       []*value
+	ns         *modFile // vNamespace
+	accessor   bool     // a getter/setter property value
+}
+
+type prop struct {
+	key        string
+	file       string
+	start, end int // the key's range
+	val        *value
+}
+
+// get returns the last property named key (later keys win, as at run time).
+func (v *value) get(key string) *prop {
+	if v == nil || v.kind != vObject {
+		return nil
+	}
+	for i := len(v.props) - 1; i >= 0; i-- {
+		if v.props[i].key == key {
+			return v.props[i]
+		}
+	}
+	return nil
+}
+
+// evaluator follows values across the module and its relative imports.
+type evaluator struct {
+	res     *resolver
+	files   map[string]*modFile // lexed modules by path; nil entry: unreadable
+	consts  map[string]*value   // memo: path + "\x00" + name
+	busy    map[string]bool     // cycle guard
+	depth   int
+	maxWork int // bounds total work on pathological input
+}
+
+const maxEvalDepth = 64
+
+func newEvaluator(res *resolver, main *modFile) *evaluator {
+	return &evaluator{
+		res:     res,
+		files:   map[string]*modFile{main.path: main},
+		consts:  map[string]*value{},
+		busy:    map[string]bool{},
+		maxWork: 200000,
+	}
+}
+
+func unknown(m *modFile, start, end int, why string) *value {
+	return &value{kind: vUnknown, file: m.path, start: start, end: end, why: why}
+}
+
+// expr parses an expression at token i; it returns its value and the index
+// of the first token after it.
+func (e *evaluator) expr(m *modFile, i int) (*value, int) {
+	e.depth++
+	defer func() { e.depth-- }()
+	e.maxWork--
+	if e.depth > maxEvalDepth || e.maxWork < 0 {
+		end := skipExpr(m.toks, i)
+		return unknown(m, m.tok(i).start, m.tok(end-1).end, "too deeply nested to follow"), end
+	}
+	v, j := e.unary(m, i)
+	// binary and ternary operators make the value computed
+	if t := m.tok(j); t.kind == tokPunct && isBinaryOp(t.text) || t.kind == tokIdent && (t.text == "instanceof" || t.text == "in") && !t.nl {
+		end := skipExpr(m.toks, j)
+		return unknown(m, m.tok(i).start, m.tok(end-1).end, "computed by an expression"), end
+	}
+	return v, j
+}
+
+func isBinaryOp(p string) bool {
+	switch p {
+	case "+", "-", "*", "/", "%", "**", "&&", "||", "??", "?", "==", "!=", "===", "!==", "<", ">", "<=", ">=",
+		"&", "|", "^", "<<", "=", "+=", "-=", "*=", "/=", "%=", "&&=", "||=", "??=", "**=", "&=", "|=", "^=", "<<=":
+		return true
+	}
+	return false
+}
+
+// skipExpr skips to the end of an expression: the first `,` `;` `)` `]`
+// `}` at bracket depth 0.
+func skipExpr(toks []token, i int) int {
+	depth := 0
+	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
+		t := toks[i]
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ",", ";":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+// matching returns the index of the bracket closing the one at i.
+func matching(toks []token, i int) int {
+	depth := 0
+	for j := i; j < len(toks) && toks[j].kind != tokEOF; j++ {
+		t := toks[j]
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(toks) - 1
+}
+
+func (e *evaluator) unary(m *modFile, i int) (*value, int) {
+	t := m.tok(i)
+	if t.kind == tokPunct {
+		switch t.text {
+		case "-", "+":
+			if n := m.tok(i + 1); n.kind == tokNumber {
+				v := &value{kind: vNumber, file: m.path, start: t.start, end: n.end, str: t.text + n.text}
+				if t.text == "+" {
+					v.str = n.text
+				}
+				return e.postfix(m, v, i+2)
+			}
+			fallthrough
+		case "!", "~", "++", "--":
+			_, j := e.unary(m, i+1)
+			return unknown(m, t.start, m.tok(j-1).end, "computed by an expression"), j
+		}
+	}
+	if t.kind == tokIdent {
+		switch t.text {
+		case "typeof", "void", "delete", "await":
+			_, j := e.unary(m, i+1)
+			return unknown(m, t.start, m.tok(j-1).end, "computed when the module runs"), j
+		}
+	}
+	v, j := e.primary(m, i)
+	return e.postfix(m, v, j)
+}
+
+func (e *evaluator) primary(m *modFile, i int) (*value, int) {
+	t := m.tok(i)
+	switch t.kind {
+	case tokString:
+		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	case tokTemplate:
+		if t.subst {
+			return unknown(m, t.start, t.end, "a template literal with substitutions"), i + 1
+		}
+		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	case tokNumber:
+		return &value{kind: vNumber, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	case tokRegex:
+		return &value{kind: vRegex, file: m.path, start: t.start, end: t.end}, i + 1
+	case tokPunct:
+		switch t.text {
+		case "{":
+			return e.object(m, i)
+		case "[":
+			return e.array(m, i)
+		case "(":
+			end := matching(m.toks, i)
+			if j, ok := arrowAfterParams(m, end+1); ok {
+				return e.arrowBody(m, t.start, j)
+			}
+			v, j := e.expr(m, i+1)
+			if !m.isPunct(j, ")") {
+				return unknown(m, t.start, m.tok(end).end, "computed by an expression"), end + 1
+			}
+			return v, j + 1
+		case "<":
+			// a generic arrow function `<T>(x: T) => ...`
+			j := skipType(m.toks, i+1)
+			if m.isPunct(j, ">") && m.isPunct(j+1, "(") {
+				end := matching(m.toks, j+1)
+				if k, ok := arrowAfterParams(m, end+1); ok {
+					return e.arrowBody(m, t.start, k)
+				}
+			}
+		}
+		end := skipExpr(m.toks, i)
+		if end == i {
+			end = i + 1
+		}
+		return unknown(m, t.start, m.tok(end-1).end, "computed by an expression"), end
+	case tokIdent:
+		switch t.text {
+		case "true", "false":
+			return &value{kind: vBool, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+		case "null":
+			return &value{kind: vNull, file: m.path, start: t.start, end: t.end}, i + 1
+		case "undefined":
+			return &value{kind: vUndefined, file: m.path, start: t.start, end: t.end}, i + 1
+		case "function":
+			return e.functionExpr(m, i, t.start)
+		case "async":
+			n := m.tok(i + 1)
+			if !n.nl {
+				if n.kind == tokIdent && n.text == "function" {
+					return e.functionExpr(m, i+1, t.start)
+				}
+				if n.kind == tokIdent && m.isPunct(i+2, "=>") {
+					return e.arrowBody(m, t.start, i+3)
+				}
+				if n.kind == tokPunct && n.text == "(" {
+					end := matching(m.toks, i+1)
+					if j, ok := arrowAfterParams(m, end+1); ok {
+						return e.arrowBody(m, t.start, j)
+					}
+				}
+			}
+		case "class":
+			j := i + 1
+			for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
+				j++
+			}
+			end := matching(m.toks, j)
+			return &value{kind: vClass, file: m.path, start: t.start, end: m.tok(end).end}, end + 1
+		case "new":
+			_, j := e.postfixSkip(m, i+1)
+			return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j
+		}
+		if m.isPunct(i+1, "=>") {
+			return e.arrowBody(m, t.start, i+2)
+		}
+		return e.ref(m, t.text, t.start, t.end), i + 1
+	}
+	end := skipExpr(m.toks, i)
+	if end == i {
+		end = i + 1
+	}
+	return unknown(m, t.start, m.tok(end-1).end, "computed by an expression"), end
+}
+
+// postfixSkip skips a member/call chain (for `new X.Y(...)`).
+func (e *evaluator) postfixSkip(m *modFile, i int) (*value, int) {
+	j := i + 1
+	for {
+		switch {
+		case m.isPunct(j, ".") || m.isPunct(j, "?."):
+			j += 2
+		case m.isPunct(j, "(") || m.isPunct(j, "["):
+			j = matching(m.toks, j) + 1
+		default:
+			return nil, j
+		}
+	}
+}
+
+// arrowAfterParams checks for `=>` (after an optional return type) at i and
+// returns the index after the arrow.
+func arrowAfterParams(m *modFile, i int) (int, bool) {
+	if m.isPunct(i, "=>") {
+		return i + 1, true
+	}
+	if m.isPunct(i, ":") {
+		// a return type; it ends at the `=>`
+		j := i + 1
+		depth := 0
+		for ; j < len(m.toks) && m.tok(j).kind != tokEOF; j++ {
+			t := m.tok(j)
+			if t.kind != tokPunct {
+				continue
+			}
+			switch t.text {
+			case "(", "[", "{", "<":
+				depth++
+			case ")", "]", "}", ">":
+				if depth == 0 {
+					return 0, false
+				}
+				depth--
+			case "=>":
+				if depth == 0 {
+					return j + 1, true
+				}
+			case ",", ";", "=":
+				if depth == 0 {
+					return 0, false
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {
+	if m.isPunct(i, "{") {
+		end := matching(m.toks, i)
+		return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
+	}
+	end := skipExpr(m.toks, i)
+	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).end}, end
+}
+
+// functionExpr skips `function name<T>(params): type { body }` at i.
+func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
+	j := i + 1
+	for j < len(m.toks) && !m.isPunct(j, "(") && m.tok(j).kind != tokEOF {
+		j++
+	}
+	j = matching(m.toks, j) + 1
+	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
+		if m.isPunct(j, "(") || m.isPunct(j, "[") {
+			j = matching(m.toks, j)
+		}
+		j++
+	}
+	end := matching(m.toks, j)
+	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
+}
+
+func (e *evaluator) postfix(m *modFile, v *value, j int) (*value, int) {
+	start := v.start
+	for {
+		t := m.tok(j)
+		switch {
+		case t.kind == tokPunct && (t.text == "." || t.text == "?.") && m.tok(j+1).kind == tokIdent || t.kind == tokPunct && t.text == "." && m.tok(j+1).kind == tokPrivate:
+			name := m.tok(j + 1)
+			v = e.member(m, v, name.text, start, name.end)
+			j += 2
+		case t.kind == tokPunct && t.text == "[" && !t.nl:
+			end := matching(m.toks, j)
+			key := m.tok(j + 1)
+			if key.kind == tokString && end == j+2 {
+				v = e.member(m, v, key.text, start, m.tok(end).end)
+			} else {
+				v = unknown(m, start, m.tok(end).end, "a computed member")
+			}
+			j = end + 1
+		case t.kind == tokPunct && t.text == "(":
+			end := matching(m.toks, j)
+			call := &value{kind: vCall, file: m.path, start: start, end: m.tok(end).end,
+				callee: calleeText(m, v, start, t.start)}
+			if v.kind == vUnknown && v.calleeRef != nil {
+				call.calleeRef = v.calleeRef
+			}
+			call.why = fmt.Sprintf("computed by a call to %s(...)", call.callee)
+			k := j + 1
+			for k < end {
+				a, next := e.expr(m, k)
+				call.args = append(call.args, a)
+				if next <= k {
+					break
+				}
+				k = next
+				if m.isPunct(k, ",") {
+					k++
+				}
+			}
+			v = call
+			j = end + 1
+		case t.kind == tokPunct && t.text == "!" && !t.nl:
+			j++ // TypeScript non-null assertion
+		case t.kind == tokIdent && (t.text == "as" || t.text == "satisfies") && !t.nl:
+			if t.text == "as" && m.isIdent(j+1, "const") {
+				j += 2
+				continue
+			}
+			j = skipType(m.toks, j+1)
+			// `as`/`satisfies` have no effect at run time; the value stays
+		case t.kind == tokTemplate && !t.nl:
+			v = unknown(m, start, t.end, "computed by a tagged template")
+			j++
+		case t.kind == tokPunct && t.text == "<" && (v.kind == vUnknown || v.kind == vFunction):
+			// type arguments of a call: f<T>(...)
+			k := skipType(m.toks, j+1)
+			if m.isPunct(k, ">") && m.isPunct(k+1, "(") {
+				j = k + 1
+				continue
+			}
+			return v, j
+		default:
+			return v, j
+		}
+	}
+}
+
+// calleeText names a callee as written, e.g. "z.toJSONSchema".
+func calleeText(m *modFile, v *value, start, end int) string {
+	s := strings.Join(strings.Fields(string(m.src[start:end])), "")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+// member reads a property of a known object or an export of a namespace.
+func (e *evaluator) member(m *modFile, v *value, name string, start, end int) *value {
+	switch v.kind {
+	case vObject:
+		if p := v.get(name); p != nil {
+			return p.val
+		}
+		if v.complete {
+			return &value{kind: vUndefined, file: m.path, start: start, end: end}
+		}
+	case vNamespace:
+		return e.export(v.ns, name, m, start, end)
+	}
+	u := unknown(m, start, end, "a property read when the module runs")
+	if v.kind == vUnknown && v.calleeRef != nil {
+		u.calleeRef = &importBinding{spec: v.calleeRef.spec, name: v.calleeRef.name + "." + name}
+	}
+	return u
+}
+
+func (e *evaluator) object(m *modFile, i int) (*value, int) {
+	end := matching(m.toks, i)
+	v := &value{kind: vObject, file: m.path, start: m.tok(i).start, end: m.tok(end).end, complete: true}
+	j := i + 1
+	for j < end {
+		t := m.tok(j)
+		if t.kind == tokPunct && t.text == "," {
+			j++
+			continue
+		}
+		if t.kind == tokPunct && t.text == "..." {
+			s, next := e.expr(m, j+1)
+			switch s.kind {
+			case vObject:
+				v.props = append(v.props, s.props...)
+				v.complete = v.complete && s.complete
+			case vNull, vUndefined, vBool, vNumber:
+			case vString, vArray:
+				v.complete = false // index keys; not a schema
+			default:
+				v.complete = false
+				v.props = append(v.props, &prop{key: "", file: m.path, start: t.start, end: m.tok(next - 1).end, val: s})
+			}
+			j = next
+			continue
+		}
+		// modifiers
+		accessor := false
+		for {
+			k := m.tok(j)
+			n := m.tok(j + 1)
+			if k.kind == tokIdent && (k.text == "async" || k.text == "get" || k.text == "set" || k.text == "static") &&
+				!(n.kind == tokPunct && (n.text == "(" || n.text == ":" || n.text == "," || n.text == "}" || n.text == "<")) {
+				if k.text == "get" || k.text == "set" {
+					accessor = true
+				}
+				j++
+				continue
+			}
+			if k.kind == tokPunct && k.text == "*" {
+				j++
+				continue
+			}
+			break
+		}
+		k := m.tok(j)
+		var key string
+		keyKnown := true
+		keyStart, keyEnd := k.start, k.end
+		switch k.kind {
+		case tokIdent, tokString, tokNumber, tokPrivate:
+			key = k.text
+			j++
+		case tokPunct:
+			if k.text == "[" {
+				kend := matching(m.toks, j)
+				kv, _ := e.expr(m, j+1)
+				if kv.kind == vString {
+					key = kv.str
+				} else {
+					keyKnown = false
+				}
+				keyEnd = m.tok(kend).end
+				j = kend + 1
+				break
+			}
+			// not an object literal this reader understands
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		default:
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		}
+		if m.isPunct(j, "?") { // TypeScript optional method
+			j++
+		}
+		var val *value
+		n := m.tok(j)
+		switch {
+		case n.kind == tokPunct && (n.text == "(" || n.text == "<"):
+			fv, next := e.functionExpr(m, j-1, keyStart)
+			val, j = fv, next
+			if accessor {
+				val = &value{kind: vUnknown, file: m.path, start: keyStart, end: fv.end, why: "a getter: computed when read", accessor: true}
+			}
+		case n.kind == tokPunct && n.text == ":":
+			val, j = e.expr(m, j+1)
+		case n.kind == tokPunct && (n.text == "," || n.text == "}"):
+			val = e.ref(m, key, keyStart, keyEnd)
+		default:
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		}
+		if !keyKnown {
+			v.complete = false
+			continue
+		}
+		v.props = append(v.props, &prop{key: key, file: m.path, start: keyStart, end: keyEnd, val: val})
+		if j < end && !m.isPunct(j, ",") {
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		}
+	}
+	return v, end + 1
+}
+
+func (e *evaluator) array(m *modFile, i int) (*value, int) {
+	end := matching(m.toks, i)
+	v := &value{kind: vArray, file: m.path, start: m.tok(i).start, end: m.tok(end).end, complete: true}
+	j := i + 1
+	for j < end {
+		if m.isPunct(j, ",") {
+			v.complete = false // a hole
+			j++
+			continue
+		}
+		if m.isPunct(j, "...") {
+			s, next := e.expr(m, j+1)
+			if s.kind == vArray {
+				v.items = append(v.items, s.items...)
+				v.complete = v.complete && s.complete
+			} else {
+				v.complete = false
+			}
+			j = next
+		} else {
+			it, next := e.expr(m, j)
+			v.items = append(v.items, it)
+			j = next
+		}
+		if j < end && !m.isPunct(j, ",") {
+			return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+		}
+		j++
+	}
+	return v, end + 1
+}
+
+// ref follows an identifier to its value.
+func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
+	if name == "undefined" {
+		return &value{kind: vUndefined, file: m.path, start: start, end: end}
+	}
+	switch {
+	case m.funcs[name]:
+		return &value{kind: vFunction, file: m.path, start: start, end: end}
+	case m.classes[name]:
+		return &value{kind: vClass, file: m.path, start: start, end: end}
+	case m.mutable[name]:
+		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var: its value can change", name))
+	}
+	if at, ok := m.consts[name]; ok {
+		key := m.path + "\x00" + name
+		if v, ok := e.consts[key]; ok {
+			return v
+		}
+		if e.busy[key] {
+			return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
+		}
+		e.busy[key] = true
+		v, _ := e.expr(m, at)
+		delete(e.busy, key)
+		e.consts[key] = v
+		return v
+	}
+	if b, ok := m.imports[name]; ok {
+		if !isRelative(b.spec) {
+			u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
+			bb := b
+			u.calleeRef = &bb
+			return u
+		}
+		other := e.load(m, b.spec)
+		if other == nil {
+			return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.spec))
+		}
+		if b.name == "*" {
+			return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
+		}
+		return e.export(other, b.name, m, start, end)
+	}
+	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
+}
+
+func isRelative(spec string) bool {
+	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
+}
+
+// load lexes a relative import of m; nil when it cannot be read or is not a
+// script.
+func (e *evaluator) load(m *modFile, spec string) *modFile {
+	r := e.res.resolve(spec, filepath.Dir(m.path))
+	if r.outcome != resolvedFile {
+		return nil
+	}
+	if f, ok := e.files[r.file]; ok {
+		return f
+	}
+	e.files[r.file] = nil
+	switch strings.ToLower(filepath.Ext(r.file)) {
+	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
+	default:
+		return nil
+	}
+	src, err := e.res.t.readFile(r.file)
+	if err != nil || !textLike(src) {
+		return nil
+	}
+	toks, lerr := lex(src)
+	if lerr != nil {
+		return nil
+	}
+	f := scanModule(r.file, src, toks)
+	e.files[r.file] = f
+	return f
+}
+
+// export follows an exported name of module f.
+func (e *evaluator) export(f *modFile, name string, from *modFile, start, end int) *value {
+	if e.depth > maxEvalDepth {
+		return unknown(from, start, end, "too deeply nested to follow")
+	}
+	e.depth++
+	defer func() { e.depth-- }()
+	if name == "default" {
+		return e.defaultValue(f)
+	}
+	if ref, ok := f.exports[name]; ok {
+		if ref.spec == "" {
+			t := f.tok(0)
+			for k, tk := range f.toks {
+				if tk.kind == tokIdent && tk.text == ref.local {
+					t = f.toks[k]
+					break
+				}
+			}
+			return e.ref(f, ref.local, t.start, t.end)
+		}
+		if !isRelative(ref.spec) {
+			return unknown(from, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, ref.spec))
+		}
+		other := e.load(f, ref.spec)
+		if other == nil {
+			return unknown(from, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, ref.spec))
+		}
+		if ref.name == "*" {
+			return &value{kind: vNamespace, file: f.path, start: start, end: end, ns: other}
+		}
+		return e.export(other, ref.name, from, start, end)
+	}
+	for _, s := range f.stars {
+		if !isRelative(s) {
+			continue
+		}
+		if other := e.load(f, s); other != nil {
+			v := e.export(other, name, from, start, end)
+			if v.kind != vUndefined {
+				return v
+			}
+		}
+	}
+	if len(f.stars) == 0 && f.cjsPartial < 0 {
+		return &value{kind: vUndefined, file: from.path, start: start, end: end}
+	}
+	return unknown(from, start, end, fmt.Sprintf("`%s` cannot be found statically in %s", name, filepath.Base(f.path)))
+}
+
+// defaultValue is the value of f's default export, as far as it is known.
+func (e *evaluator) defaultValue(f *modFile) *value {
+	switch {
+	case f.defaultAt >= 0:
+		t := f.tok(f.defaultAt)
+		switch {
+		case t.kind == tokIdent && t.text == "function":
+			v, _ := e.functionExpr(f, f.defaultAt, t.start)
+			return v
+		case t.kind == tokIdent && t.text == "async" && f.isIdent(f.defaultAt+1, "function"):
+			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
+			return v
+		case t.kind == tokIdent && t.text == "class":
+			v, _ := e.primary(f, f.defaultAt)
+			return v
+		}
+		v, _ := e.expr(f, f.defaultAt)
+		return v
+	case f.defaultLocal != "":
+		t := f.tok(f.defaultTok)
+		return e.ref(f, f.defaultLocal, t.start, t.end)
+	case f.defaultFrom != nil:
+		t := f.tok(f.defaultTok)
+		if !isRelative(f.defaultFrom.spec) {
+			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
+		}
+		other := e.load(f, f.defaultFrom.spec)
+		if other == nil {
+			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
+		}
+		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
+	}
+	return &value{kind: vUndefined, file: f.path}
+}

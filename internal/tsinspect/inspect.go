@@ -1,0 +1,247 @@
+// Package tsinspect inspects tool modules (rule T11): it tells whether the
+// sandbox daemon would load a module, and why not, at the line of the
+// TypeScript or JavaScript the user wrote. esbuild's Go API parses the
+// module (syntax errors with their positions in the input, the imports that
+// survive TypeScript's elision of type-only and unused imports, and the
+// export names); a small reader of the original source follows the default
+// export's literal value. Module code never runs.
+package tsinspect
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// Options tune an Inspector. The zero value is the default.
+type Options struct {
+	// MaxBytes is the largest module inspected; 0 means DefaultMaxBytes.
+	MaxBytes int
+	// Timeout bounds one module's inspection; 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Parallelism bounds InspectAll; 0 means runtime.GOMAXPROCS(0).
+	Parallelism int
+	// CacheEntries bounds the result cache; 0 means DefaultCacheEntries, a
+	// negative value disables the cache.
+	CacheEntries int
+	// HarnessPackages are packages a tool module must never import; nil means
+	// DefaultHarnessPackages.
+	HarnessPackages []string
+	// NoGitignore turns off the check that a package resolves only through a
+	// node_modules folder git ignores.
+	NoGitignore bool
+}
+
+const (
+	DefaultMaxBytes     = 4 << 20
+	DefaultTimeout      = 10 * time.Second
+	DefaultCacheEntries = 4096
+)
+
+// DefaultHarnessPackages are the standard harness's packages.
+var DefaultHarnessPackages = []string{"@opencode-ai/plugin", "@opencode-ai/sdk"}
+
+// Inspector inspects modules and caches results by content. It is safe for
+// concurrent use.
+type Inspector struct {
+	fsys    vfs.FS
+	opts    Options
+	harness map[string]bool
+	cache   *cache
+}
+
+// New returns an Inspector reading through fsys.
+func New(fsys vfs.FS, opts Options) *Inspector {
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Parallelism <= 0 {
+		opts.Parallelism = runtime.GOMAXPROCS(0)
+	}
+	if opts.CacheEntries == 0 {
+		opts.CacheEntries = DefaultCacheEntries
+	}
+	if opts.HarnessPackages == nil {
+		opts.HarnessPackages = DefaultHarnessPackages
+	}
+	h := map[string]bool{}
+	for _, p := range opts.HarnessPackages {
+		h[p] = true
+	}
+	return &Inspector{fsys: fsys, opts: opts, harness: h, cache: newCache(opts.CacheEntries)}
+}
+
+// Result is what an inspection found out about one module.
+type Result struct {
+	Module string // absolute path
+	// Loads is false when the daemon would skip the module.
+	Loads bool
+	// Reason says why not, in the daemon's words where it has them
+	// ("Cannot find package 'zod'"); ReasonRange is where, in Module.
+	Reason      string
+	ReasonRange diag.Range
+	// Findings have positions in the module's own source (or, for a value
+	// followed into a relative import, in that file).
+	Findings []diag.Finding
+	// Lines indexes the module's content, for column conversion.
+	Lines            *diag.Lines
+	Description      string
+	DescriptionKnown bool
+	// Parameters is the schema as JSON (keys in source order), nil when not
+	// statically known.
+	Parameters json.RawMessage
+	// DefaultExport is the `export default` statement (zero when none).
+	DefaultExport diag.Range
+	// Imports are the module's runtime imports, in source order.
+	Imports []Import
+	// Incomplete is set when the inspection was cut short (cancelled, timed
+	// out): Loads is then not a verdict.
+	Incomplete bool
+}
+
+// Import is one runtime import of a module.
+type Import struct {
+	Path  string     // as written
+	Range diag.Range // the quoted path
+	// Resolved is the file it resolves to ("" for builtins and failures).
+	Resolved string
+	OK       bool
+}
+
+// Inspect inspects one module of the repository rooted at repoRoot.
+func (in *Inspector) Inspect(ctx context.Context, repoRoot, module string) *Result {
+	module = filepath.Clean(module)
+	repoRoot = filepath.Clean(repoRoot)
+	if err := ctx.Err(); err != nil {
+		return &Result{Module: module, Loads: true, Incomplete: true, Lines: diag.NewLines(nil)}
+	}
+	content, err := in.fsys.ReadFile(module)
+	if err != nil {
+		return in.unreadable(module, err)
+	}
+	key := cacheKey{module: module, root: repoRoot, hash: sha256.Sum256(content)}
+	if r, ok := in.cache.get(key, in.fsys); ok {
+		return r
+	}
+	type outcome struct {
+		r    *Result
+		deps []dep
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		t := newTracker(in.fsys)
+		r := in.inspect(t, repoRoot, module, content)
+		done <- outcome{r, t.deps}
+	}()
+	timer := time.NewTimer(in.opts.Timeout)
+	defer timer.Stop()
+	select {
+	case o := <-done:
+		if !o.r.Incomplete {
+			in.cache.put(key, o.r, o.deps)
+		}
+		return o.r
+	case <-ctx.Done():
+		return &Result{Module: module, Loads: true, Incomplete: true, Lines: diag.NewLines(content)}
+	case <-timer.C:
+		lines := diag.NewLines(content)
+		r := &Result{Module: module, Loads: true, Incomplete: true, Lines: lines}
+		r.Findings = append(r.Findings, diag.Finding{
+			File: module, Range: lines.Range(0, 0), Severity: diag.Warning, Code: CodeNotInspected,
+			Message: fmt.Sprintf("not inspected: the inspection took longer than %s", in.opts.Timeout),
+		})
+		return r
+	}
+}
+
+// InspectAll inspects modules in parallel, at most Options.Parallelism at a
+// time (the number of cores by default). Results are in the order of
+// modules; a module listed twice is inspected once.
+func (in *Inspector) InspectAll(ctx context.Context, repoRoot string, modules []string) []*Result {
+	out := make([]*Result, len(modules))
+	first := map[string]int{}
+	var jobs []int
+	for i, m := range modules {
+		c := filepath.Clean(m)
+		if _, ok := first[c]; ok {
+			continue
+		}
+		first[c] = i
+		jobs = append(jobs, i)
+	}
+	sem := make(chan struct{}, in.opts.Parallelism)
+	var wg sync.WaitGroup
+	for _, i := range jobs {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			out[i] = in.Inspect(ctx, repoRoot, modules[i])
+		}(i)
+	}
+	wg.Wait()
+	for i, m := range modules {
+		if out[i] == nil {
+			out[i] = out[first[filepath.Clean(m)]]
+		}
+	}
+	return out
+}
+
+func (in *Inspector) unreadable(module string, err error) *Result {
+	lines := diag.NewLines(nil)
+	return &Result{
+		Module: module, Loads: false, Lines: lines,
+		Reason: fmt.Sprintf("cannot read the module: %v", err),
+		Findings: []diag.Finding{{
+			File: module, Range: lines.Range(0, 0), Severity: diag.Error, Code: CodeNotInspected,
+			Message: fmt.Sprintf("cannot read the module: %v", err),
+		}},
+	}
+}
+
+// textLike reports whether content is UTF-8 text without NUL bytes.
+func textLike(content []byte) bool {
+	return binaryAt(content) < 0
+}
+
+// binaryAt returns the offset of the first NUL byte or invalid UTF-8
+// sequence, or -1.
+func binaryAt(content []byte) int {
+	for i := 0; i < len(content); {
+		c := content[i]
+		if c == 0 {
+			return i
+		}
+		if c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(content[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// IsFile reports whether module exists as a file (not a folder) on the
+// inspector's file system. Callers skip missing modules, which are rule T6's.
+func (in *Inspector) IsFile(module string) bool {
+	info, err := in.fsys.Stat(module)
+	return err == nil && !info.IsDir()
+}

@@ -1,0 +1,321 @@
+package tsinspect
+
+import (
+	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// nodeBuiltins are the Node core modules Bun accepts without the `node:`
+// prefix (Decision: `import fs from 'fs'` loads in the sandbox, so it is
+// fine; `node:` is the documented form).
+var nodeBuiltins = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`assert assert/strict async_hooks buffer child_process cluster console constants
+		crypto dgram diagnostics_channel dns dns/promises domain events fs fs/promises http http2 https inspector
+		module net os path path/posix path/win32 perf_hooks process punycode querystring readline readline/promises
+		repl stream stream/consumers stream/promises stream/web string_decoder sys timers timers/promises tls
+		trace_events tty url util util/types v8 vm wasi worker_threads zlib`) {
+		nodeBuiltins[n] = true
+	}
+}
+
+// resolveOutcome classifies an import.
+type resolveOutcome int
+
+const (
+	resolvedBuiltin  resolveOutcome = iota // node:*, a Node builtin, bun, bun:*
+	resolvedFile                           // a relative file
+	resolvedPackage                        // a package from a node_modules
+	resolveHarness                         // a harness package: never allowed
+	resolveMissing                         // will not resolve
+	resolveOutside                         // a relative path leaving the repository
+	resolveUnknown                         // cannot be known statically (URL, absolute path)
+)
+
+type resolution struct {
+	outcome resolveOutcome
+	// file is the resolved file of a relative import, or the package's entry.
+	file string
+	// message is the daemon's words for a failure ("Cannot find package 'zod'").
+	message string
+	// nodeModules is the node_modules folder a package resolved through.
+	nodeModules string
+}
+
+// resolver resolves imports of one module inside one repository, recording
+// every file and folder it looks at.
+type resolver struct {
+	t        *tracker
+	repoRoot string
+	harness  map[string]bool
+}
+
+// packageName splits a bare specifier into its package name and subpath
+// ("@scope/pkg/sub" -> "@scope/pkg", "sub").
+func packageName(spec string) (name, sub string) {
+	parts := strings.SplitN(spec, "/", 3)
+	if strings.HasPrefix(spec, "@") {
+		if len(parts) < 2 {
+			return spec, ""
+		}
+		name = parts[0] + "/" + parts[1]
+		if len(parts) == 3 {
+			sub = parts[2]
+		}
+		return name, sub
+	}
+	name = parts[0]
+	if len(parts) > 1 {
+		sub = strings.Join(parts[1:], "/")
+	}
+	return name, sub
+}
+
+func (r *resolver) resolve(spec, fromDir string) resolution {
+	switch {
+	case spec == "bun" || strings.HasPrefix(spec, "bun:") || strings.HasPrefix(spec, "node:"):
+		return resolution{outcome: resolvedBuiltin}
+	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
+		return r.relative(spec, fromDir)
+	case strings.HasPrefix(spec, "/") || strings.Contains(spec, "://") || filepath.IsAbs(spec):
+		return resolution{outcome: resolveUnknown}
+	}
+	name, _ := packageName(spec)
+	if r.harness[name] {
+		return resolution{outcome: resolveHarness, message: fmt.Sprintf("%s is a harness package: a tool module never imports one", name)}
+	}
+	if nodeBuiltins[spec] {
+		return resolution{outcome: resolvedBuiltin}
+	}
+	return r.bare(spec, fromDir)
+}
+
+// scriptExts are tried, in Bun's order, for an import without a known
+// extension; an import ending in .js may name a .ts file.
+var scriptExts = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs", ".json"}
+
+// probe finds the file an import names: the path itself, the path with an
+// extension, a TypeScript file for a .js name, or an index file.
+func (r *resolver) probe(p string) (string, bool) {
+	if r.t.isFile(p) {
+		return p, true
+	}
+	ext := path.Ext(p)
+	base := strings.TrimSuffix(p, ext)
+	switch ext {
+	case ".js", ".jsx":
+		for _, e := range []string{".ts", ".tsx"} {
+			if r.t.isFile(base + e) {
+				return base + e, true
+			}
+		}
+	case ".mjs":
+		if r.t.isFile(base + ".mts") {
+			return base + ".mts", true
+		}
+	case ".cjs":
+		if r.t.isFile(base + ".cts") {
+			return base + ".cts", true
+		}
+	}
+	for _, e := range scriptExts {
+		if r.t.isFile(p + e) {
+			return p + e, true
+		}
+	}
+	if r.t.isDir(p) {
+		if f, ok := r.packageEntry(p, ""); ok {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+func (r *resolver) relative(spec, fromDir string) resolution {
+	target := filepath.Join(fromDir, filepath.FromSlash(spec))
+	if !vfs.Within(r.repoRoot, target) {
+		return resolution{outcome: resolveOutside, message: fmt.Sprintf("Cannot find module '%s': it is outside the repository, and a config release holds only the repository's files", spec)}
+	}
+	if f, ok := r.probe(target); ok {
+		if real, err := r.t.fsys.EvalSymlinks(f); err == nil && !vfs.Within(r.repoRoot, real) {
+			if realRoot, err := r.t.fsys.EvalSymlinks(r.repoRoot); err != nil || !vfs.Within(realRoot, real) {
+				return resolution{outcome: resolveOutside, message: fmt.Sprintf("Cannot find module '%s': it leaves the repository through a symbolic link", spec)}
+			}
+		}
+		return resolution{outcome: resolvedFile, file: f}
+	}
+	return resolution{outcome: resolveMissing, message: fmt.Sprintf("Cannot find module '%s'", spec)}
+}
+
+// bare resolves a package from the node_modules folders beside or above the
+// module, up to the repository root.
+func (r *resolver) bare(spec, fromDir string) resolution {
+	name, sub := packageName(spec)
+	dir := fromDir
+	for vfs.Within(r.repoRoot, dir) {
+		nm := filepath.Join(dir, "node_modules")
+		if r.t.isDir(nm) {
+			pkgDir := filepath.Join(nm, filepath.FromSlash(name))
+			if r.t.isDir(pkgDir) {
+				if f, ok := r.packageEntry(pkgDir, sub); ok {
+					return resolution{outcome: resolvedPackage, file: f, nodeModules: nm}
+				}
+				return resolution{outcome: resolveMissing, nodeModules: nm,
+					message: fmt.Sprintf("Cannot find module '%s': %s has no file for it", spec, filepath.ToSlash(r.rel(pkgDir)))}
+			}
+		}
+		if dir == r.repoRoot {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		dir = parent
+	}
+	return resolution{outcome: resolveMissing, message: fmt.Sprintf("Cannot find package '%s'", name)}
+}
+
+func (r *resolver) rel(p string) string {
+	if rel, err := filepath.Rel(r.repoRoot, p); err == nil {
+		return rel
+	}
+	return p
+}
+
+// packageJSON is the part of package.json that resolution reads.
+type packageJSON struct {
+	Main    string          `json:"main"`
+	Module  string          `json:"module"`
+	Exports json.RawMessage `json:"exports"`
+}
+
+// conditions Bun matches in "exports", in the order it prefers them.
+var conditions = []string{"bun", "import", "require", "node", "module", "default"}
+
+// packageEntry finds the file a package (sub)path loads. When package.json
+// uses a form this resolver does not follow, it answers "found" rather than
+// risk a false error.
+func (r *resolver) packageEntry(pkgDir, sub string) (string, bool) {
+	data, err := r.t.readFile(filepath.Join(pkgDir, "package.json"))
+	var pj packageJSON
+	if err == nil {
+		if json.Unmarshal(data, &pj) != nil {
+			return pkgDir, true // a broken package.json: not ours to judge
+		}
+	}
+	if len(pj.Exports) > 0 && string(pj.Exports) != "null" {
+		key := "."
+		if sub != "" {
+			key = "./" + sub
+		}
+		target, decided := exportsTarget(pj.Exports, key)
+		if !decided {
+			return pkgDir, true
+		}
+		if target == "" {
+			return "", false
+		}
+		f := filepath.Join(pkgDir, filepath.FromSlash(target))
+		if r.t.isFile(f) {
+			return f, true
+		}
+		return "", false
+	}
+	if sub != "" {
+		return r.probe(filepath.Join(pkgDir, filepath.FromSlash(sub)))
+	}
+	for _, m := range []string{pj.Module, pj.Main} {
+		if m == "" {
+			continue
+		}
+		if f, ok := r.probe(filepath.Join(pkgDir, filepath.FromSlash(m))); ok {
+			return f, true
+		}
+	}
+	for _, e := range scriptExts {
+		f := filepath.Join(pkgDir, "index"+e)
+		if r.t.isFile(f) {
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// exportsTarget finds key ("." or "./sub") in an "exports" value. decided is
+// false when the value uses a form not followed here (patterns with several
+// stars, arrays of fallbacks, unknown conditions only).
+func exportsTarget(raw json.RawMessage, key string) (target string, decided bool) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if key == "." {
+			return s, true
+		}
+		return "", true
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return "", false
+	}
+	subpaths := false
+	for k := range obj {
+		if strings.HasPrefix(k, ".") {
+			subpaths = true
+			break
+		}
+	}
+	if !subpaths {
+		if key != "." {
+			return "", true
+		}
+		return conditionTarget(raw, 0)
+	}
+	if v, ok := obj[key]; ok {
+		return conditionTarget(v, 0)
+	}
+	for k, v := range obj {
+		star := strings.Index(k, "*")
+		if star < 0 || strings.Count(k, "*") != 1 {
+			continue
+		}
+		prefix, suffix := k[:star], k[star+1:]
+		if strings.HasPrefix(key, prefix) && strings.HasSuffix(key, suffix) && len(key) >= len(prefix)+len(suffix) {
+			match := key[len(prefix) : len(key)-len(suffix)]
+			t, ok := conditionTarget(v, 0)
+			if !ok {
+				return "", false
+			}
+			return strings.ReplaceAll(t, "*", match), true
+		}
+	}
+	return "", true
+}
+
+func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
+	if depth > 8 {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s, true
+	}
+	if string(raw) == "null" {
+		return "", true
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		return "", false // an array of fallbacks
+	}
+	for _, c := range conditions {
+		if v, ok := obj[c]; ok {
+			return conditionTarget(v, depth+1)
+		}
+	}
+	return "", false
+}
