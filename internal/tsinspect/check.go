@@ -225,7 +225,7 @@ func (in *Inspector) checkImports(c *checker, res *resolver, content []byte, imp
 			if !atLoad {
 				sev = diag.Warning
 			}
-			msg := fmt.Sprintf("'%s' is a harness package: a tool module never imports one (the daemon runs it for both harnesses); %s", imp.path, migrationSteps)
+			msg := fmt.Sprintf("'%s' is a harness package: a tool module never imports one (the daemon runs the module for both harnesses); use `node:*` modules, Bun APIs and `fetch` instead", imp.path)
 			c.add(c.module, start, end, sev, CodeHarnessImport, msg)
 			if atLoad {
 				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.path))

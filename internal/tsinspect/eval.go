@@ -203,7 +203,7 @@ func (e *evaluator) unary(m *modFile, i int) (*value, int) {
 				if t.text == "+" {
 					v.str = n.text
 				}
-				return e.postfix(m, v, i+2)
+				return e.postfix(m, v, t.start, i+2)
 			}
 			fallthrough
 		case "!", "~", "++", "--":
@@ -219,7 +219,7 @@ func (e *evaluator) unary(m *modFile, i int) (*value, int) {
 		}
 	}
 	v, j := e.primary(m, i)
-	return e.postfix(m, v, j)
+	return e.postfix(m, v, t.start, j)
 }
 
 func (e *evaluator) primary(m *modFile, i int) (*value, int) {
@@ -394,8 +394,9 @@ func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
 	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
 }
 
-func (e *evaluator) postfix(m *modFile, v *value, j int) (*value, int) {
-	start := v.start
+// postfix applies member reads, calls and type assertions to v, whose
+// expression starts at byte start of m.
+func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 	for {
 		t := m.tok(j)
 		switch {

@@ -29,13 +29,13 @@ func init() {
 type resolveOutcome int
 
 const (
-	resolvedBuiltin  resolveOutcome = iota // node:*, a Node builtin, bun, bun:*
-	resolvedFile                           // a relative file
-	resolvedPackage                        // a package from a node_modules
-	resolveHarness                         // a harness package: never allowed
-	resolveMissing                         // will not resolve
-	resolveOutside                         // a relative path leaving the repository
-	resolveUnknown                         // cannot be known statically (URL, absolute path)
+	resolvedBuiltin resolveOutcome = iota // node:*, a Node builtin, bun, bun:*
+	resolvedFile                          // a relative file
+	resolvedPackage                       // a package from a node_modules
+	resolveHarness                        // a harness package: never allowed
+	resolveMissing                        // will not resolve
+	resolveOutside                        // a relative path leaving the repository
+	resolveUnknown                        // cannot be known statically (URL, absolute path)
 )
 
 type resolution struct {
