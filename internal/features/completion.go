@@ -319,4 +319,3 @@ func contains(list []string, s string) bool {
 }
 
 func samePath(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
-

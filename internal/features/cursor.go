@@ -297,20 +297,20 @@ func contextAt(text []byte, offset int) cursorCtx {
 	switch {
 	case shape.hasColon && shapeBodyCol > len(shapeKeyText(cur, shape)):
 		// After the colon: the value of key.
-		if offset < cur.start+shape.valueCol && offset > cur.start+shape.keyCol+len(shapeKeyText(cur, shape))+1 {
-			return cursorCtx{}
-		}
 		ctx.slot = slotValue
 		ctx.key = shape.key
 		ctx.path = linePath(lines, li, shape)
-		if vs := cur.start + shape.valueCol; ctx.wordStart < vs {
+		if vs := cur.start + shape.valueCol; offset < vs {
+			// In the blanks between the colon and the value.
+			ctx.wordStart, ctx.wordEnd, ctx.prefix = offset, offset, ""
+		} else if ctx.wordStart < vs {
 			ctx.wordStart = vs
-			if ctx.wordEnd < vs {
-				ctx.wordEnd = vs
-			}
 			ctx.prefix = string(text[ctx.wordStart:offset])
 		}
 		ctx.colonBefore = ctx.wordStart > 0 && text[ctx.wordStart-1] == ':'
+		if shape.dashes == 0 {
+			ctx.siblings, ctx.siblingValues = keySiblings(lines, li, shape.keyCol)
+		}
 	case shape.dashes > 0 && !shape.hasColon && offset >= cur.start+shape.keyCol:
 		// A sequence item (the last dash's item).
 		ctx.slot = slotItem
