@@ -338,7 +338,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 				msg += "; `args` is the standard harness's field: " + migrationSteps
 			}
 			c.add(obj.file, brace[0], brace[1], diag.Error, CodeParameters, msg)
-			c.fail(obj.file, brace[0], brace[1], "`parameters` is not an object schema (it is missing)")
+			c.fail(obj.file, brace[0], brace[1], "no `parameters` (the daemon needs an object schema)")
 		}
 	} else {
 		in.checkParameters(c, p)
