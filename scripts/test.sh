@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs every test of the project: Go (race detector on), a short run of each
+# fuzz target, the latency benchmark on the small workspace, and the editor
+# clients in real editors. Installs what the editor tests need first (Debian
+# packages and npm modules; needs root for apt-get, as CI has).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "install editor test dependencies"
+bash scripts/install-editor-deps.sh
+
+step "gofmt and go vet"
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+go vet ./...
+
+step "go test -race"
+go test -race -count=1 ./...
+
+step "fuzz targets, briefly"
+bash scripts/fuzz-smoke.sh
+
+step "latency benchmark on the small workspace"
+bash scripts/bench-smoke.sh
+
+step "editor clients"
+bash scripts/test-editors.sh
+
+echo
+echo "all tests passed"
