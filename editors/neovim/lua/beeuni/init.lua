@@ -7,7 +7,7 @@
 -- Commands (plugin/beeuni.lua, also defined by setup): :BeeuniEject[!] [name], :BeeuniTools.
 local M = {}
 
-local uv = vim.loop or vim.uv
+local uv = vim.uv or vim.loop
 
 M.name = 'beeuni'
 M.filetypes = { 'yaml', 'typescript', 'javascript' }
@@ -19,6 +19,7 @@ local defaults = {
   -- to workspace/configuration (section "beeuni").
   settings = { inspectModules = true },
   on_attach = nil,
+  on_init = nil,
   capabilities = nil,
 }
 
@@ -209,9 +210,9 @@ end
 function M.open_float(lines, title)
   local buf = vim.api.nvim_create_buf(false, true)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-  vim.api.nvim_buf_set_option(buf, 'modifiable', false)
-  vim.api.nvim_buf_set_option(buf, 'bufhidden', 'wipe')
-  vim.api.nvim_buf_set_option(buf, 'filetype', 'beeunitools')
+  vim.bo[buf].modifiable = false
+  vim.bo[buf].bufhidden = 'wipe'
+  vim.bo[buf].filetype = 'beeunitools'
   local width = 20
   for _, line in ipairs(lines) do
     width = math.max(width, vim.fn.strdisplaywidth(line))
@@ -260,9 +261,48 @@ function M.create_commands()
   end, { nargs = 0, desc = 'Show the tools a session of this project gets' })
 end
 
+local server_info = {} -- client id -> initialize result's serverInfo
+
+--- The server's name and version ({ name, version }) as it answered initialize.
+function M.server_info(client)
+  return client.server_info or server_info[client.id]
+end
+
+-- window/showDocument for releases without a handler (0.7): the server shows
+-- an ejected tool's new file with it.
+local function show_document(_, params, ctx)
+  if params.external then
+    return { success = false }
+  end
+  local target = vim.uri_to_bufnr(params.uri)
+  vim.fn.bufload(target)
+  vim.bo[target].buflisted = true
+  if not pcall(vim.api.nvim_win_set_buf, 0, target) then
+    vim.cmd('sbuffer ' .. target)
+  end
+  if params.selection then
+    local client = vim.lsp.get_client_by_id(ctx.client_id)
+    local pos = params.selection.start
+    local line = vim.api.nvim_buf_get_lines(target, pos.line, pos.line + 1, false)[1] or ''
+    local col = pos.character
+    if client and client.offset_encoding ~= 'utf-8' then
+      local ok, byte = pcall(vim.str_byteindex, line, pos.character, client.offset_encoding == 'utf-16')
+      col = ok and byte or #line
+    end
+    pcall(vim.api.nvim_win_set_cursor, 0, { pos.line + 1, col })
+  end
+  return { success = true }
+end
+
 --- The client configuration for the project at root.
 function M.client_config(root)
   local opts = M.options
+  local capabilities = opts.capabilities or vim.lsp.protocol.make_client_capabilities()
+  local handlers = {}
+  if vim.lsp.handlers['window/showDocument'] == nil then
+    handlers['window/showDocument'] = show_document
+    capabilities = vim.tbl_deep_extend('force', capabilities, { window = { showDocument = { support = true } } })
+  end
   local config = {
     name = M.name,
     cmd = opts.cmd,
@@ -271,7 +311,14 @@ function M.client_config(root)
     init_options = opts.settings,
     settings = { beeuni = opts.settings },
     on_attach = opts.on_attach,
-    capabilities = opts.capabilities or vim.lsp.protocol.make_client_capabilities(),
+    on_init = function(client, result)
+      server_info[client.id] = result and result.serverInfo
+      if opts.on_init then
+        opts.on_init(client, result)
+      end
+    end,
+    capabilities = capabilities,
+    handlers = handlers,
   }
   return config
 end

@@ -1,0 +1,182 @@
+-- The plugin against the real server, headless, no plugin manager:
+--   BEEUNI_LSP=/path/to/beeuni-lsp nvim --headless -u NONE -i NONE -n -c 'luafile editors/neovim/test/server.lua'
+-- It opens a copy of the fixture project, waits for diagnostics, requests
+-- hover and completion, runs the eject code action, :BeeuniEject and :BeeuniTools.
+local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helpers.lua')
+H.stop_on_failure = true -- each step builds on the previous one
+
+local server = os.getenv('BEEUNI_LSP')
+if not server or server == '' or vim.fn.executable(server) ~= 1 then
+  io.stdout:write('BEEUNI_LSP must name the beeuni-lsp binary (got ' .. tostring(server) .. ')\n')
+  vim.cmd('cquit 1')
+end
+
+-- The T3 message for `web_search: beeuni:web_serch` (SPEC section 4, exact).
+local T3 = 'must be `beeuni:web_search` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. `tools/web_search.ts`) that replaces it.'
+
+local beeuni = require('beeuni')
+local project = H.copy_fixture('project')
+local manifest = project .. '/beeuni.yaml'
+local bufnr, client
+
+vim.cmd('filetype on')
+vim.o.hidden = true
+vim.cmd('runtime plugin/beeuni.lua')
+
+-- The eject's window/showDocument and applied edits leave buffers behind;
+-- this writes them all, as a user would with :wall.
+local function write_all()
+  vim.cmd('silent! wall')
+end
+
+local function disk_lines(path)
+  local s = H.read_file(path)
+  return s and H.lines(s) or nil
+end
+
+local function exec_sync(command, args)
+  local resp = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = command, arguments = { args } }, 10000)
+  H.truthy(resp and resp[client.id], command .. ': no answer')
+  local r = resp[client.id]
+  if r.err or r.error then
+    H.fail(command .. ': ' .. vim.inspect(r.err or r.error))
+  end
+  return r.result
+end
+
+H.run({
+  { 'the client starts and attaches to beeuni.yaml', function()
+    beeuni.setup({ cmd = { server, 'serve' } })
+    vim.cmd('edit ' .. manifest)
+    bufnr = vim.api.nvim_get_current_buf()
+    H.eq('yaml', vim.bo[bufnr].filetype, 'filetype')
+    client = H.wait_for(10000, function()
+      local c = beeuni.client_for(bufnr)
+      return c and vim.lsp.buf_is_attached(bufnr, c.id) and c.initialized ~= false and c
+    end, 'the beeuni client to attach')
+    H.eq(project, client.config.root_dir, 'root_dir')
+    local info = H.wait_for(10000, function()
+      return beeuni.server_info(client)
+    end, 'serverInfo')
+    H.eq('beeuni-lsp', info.name, 'serverInfo.name')
+    H.truthy(type(info.version) == 'string' and info.version ~= '', 'serverInfo.version')
+  end },
+
+  { 'a diagnostic with the exact message at its position', function()
+    local d = H.wait_for(20000, function()
+      for _, diag in ipairs(vim.diagnostic.get(bufnr)) do
+        if diag.message == T3 then
+          return diag
+        end
+      end
+    end, 'the T3 diagnostic')
+    -- Line 3 of the file (0-based 2), on the value `beeuni:web_serch` (column 14).
+    H.eq({ 2, 14, vim.diagnostic.severity.ERROR }, { d.lnum, d.col, d.severity }, 'position and severity')
+  end },
+
+  { 'hover on a Beeuni tool name', function()
+    local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = 3, character = 4 } }
+    local resp = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', params, 10000)
+    local r = H.truthy(resp and resp[client.id] and resp[client.id].result, 'a hover result')
+    local text = r.contents
+    if type(text) == 'table' then
+      text = text.value or vim.inspect(text)
+    end
+    H.contains(text, 'image_search', 'hover text')
+  end },
+
+  { 'completion in an agent tools list offers the project tools', function()
+    -- `    tools: [read, lookup_order, web_search]`: at the start of `read`.
+    local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = 9, character = 12 } }
+    local resp = vim.lsp.buf_request_sync(bufnr, 'textDocument/completion', params, 10000)
+    local r = H.truthy(resp and resp[client.id] and resp[client.id].result, 'a completion result')
+    local items = r.items or r
+    local labels = {}
+    for _, item in ipairs(items) do
+      labels[item.label] = true
+    end
+    for _, want in ipairs({ 'lookup_order', 'web_search', 'bash' }) do
+      H.truthy(labels[want], 'completion lacks ' .. want .. ': ' .. vim.inspect(vim.tbl_keys(labels)))
+    end
+  end },
+
+  { 'the eject code action on `memory` writes tools/memory.ts and rewrites the line', function()
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      range = { start = { line = 4, character = 3 }, ['end'] = { line = 4, character = 3 } },
+      context = { diagnostics = {} },
+    }
+    local resp = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', params, 10000)
+    local actions = H.truthy(resp and resp[client.id] and resp[client.id].result, 'code actions')
+    local action
+    for _, a in ipairs(actions) do
+      if a.title:find('memory', 1, true) and a.title:lower():find('eject', 1, true) then
+        action = a
+      end
+    end
+    H.truthy(action, 'no eject action among ' .. vim.inspect(vim.tbl_map(function(a) return a.title end, actions)))
+    if action.edit then
+      vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
+    end
+    local command = action.command
+    if type(command) == 'table' then
+      exec_sync(command.command, (command.arguments or {})[1])
+    end
+    H.wait_for(10000, function()
+      write_all()
+      local lines = disk_lines(project .. '/tools/memory.ts')
+      return lines and #lines > 0
+    end, 'tools/memory.ts')
+    H.contains(H.read_file(project .. '/tools/memory.ts'), 'export default', 'tools/memory.ts')
+    local line = disk_lines(manifest)[5]
+    H.truthy(line:match('^  memory: tools/memory%.ts +# ejected from beeuni:memory$'), 'line 5 is ' .. vim.inspect(line))
+  end },
+
+  { ':BeeuniEject completes the ejectable names', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    local names = vim.fn.getcompletion('BeeuniEject ', 'cmdline')
+    H.truthy(vim.tbl_contains(names, 'image_search'), 'image_search in ' .. vim.inspect(names))
+    H.truthy(vim.tbl_contains(names, 'show'), 'show in ' .. vim.inspect(names))
+    H.truthy(not vim.tbl_contains(names, 'memory'), 'memory (already ejected) in ' .. vim.inspect(names))
+    H.eq({ 'show' }, vim.fn.getcompletion('BeeuniEject sh', 'cmdline'), 'prefix')
+  end },
+
+  { ':BeeuniEject image_search replaces the template comment', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    vim.cmd('BeeuniEject image_search')
+    H.wait_for(10000, function()
+      write_all()
+      local lines = disk_lines(project .. '/tools/image_search.ts')
+      return lines and #lines > 0
+    end, 'tools/image_search.ts')
+    local line = disk_lines(manifest)[4]
+    H.truthy(line:match('^  image_search: tools/image_search%.ts +# ejected from beeuni:image_search$'), 'line 4 is ' .. vim.inspect(line))
+    -- The other lines stay as they were.
+    H.eq('# A small project for the editor tests: one mistake (line 3) and tools to eject.', disk_lines(manifest)[1], 'line 1')
+  end },
+
+  { ':BeeuniTools shows the tools ls table in a floating window', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    vim.cmd('BeeuniTools')
+    local win = H.wait_for(10000, function()
+      local w = vim.api.nvim_get_current_win()
+      return vim.api.nvim_win_get_config(w).relative ~= '' and w
+    end, 'a floating window')
+    local text = table.concat(vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), 0, -1, false), '\n')
+    H.truthy(text:match('NAME%s+KIND%s+SOURCE'), 'header in ' .. text)
+    H.truthy(text:match('image_search%s+beeuni %(overridden%)%s+tools/image_search%.ts'), 'image_search row in ' .. text)
+    H.truthy(text:match('lookup_order%s+project%s+tools/lookup_order%.ts'), 'lookup_order row in ' .. text)
+    H.contains(text, 'AGENT TOOLS', 'agents')
+    H.truthy(text:match('support%s+read, lookup_order, web_search'), 'support agent in ' .. text)
+    vim.api.nvim_win_close(win, true)
+  end },
+
+  { ':checkhealth beeuni finds the binary, its version and the root', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    vim.cmd('checkhealth beeuni')
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+    H.contains(text, 'binary found: ' .. server, 'health')
+    H.contains(text, 'version: beeuni-lsp ', 'health')
+    H.contains(text, 'project root: ' .. project, 'health')
+  end },
+})
