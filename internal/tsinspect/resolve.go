@@ -54,6 +54,27 @@ type resolver struct {
 	t        *tracker
 	repoRoot string
 	harness  map[string]bool
+	realRoot string // repoRoot with symbolic links resolved, computed once
+}
+
+// inside reports whether p, with symbolic links resolved, is inside the
+// repository. Nothing outside it is read: a config release holds only the
+// repository's files.
+func (r *resolver) inside(p string) bool {
+	if !vfs.Within(r.repoRoot, p) {
+		return false
+	}
+	if r.realRoot == "" {
+		r.realRoot = r.repoRoot
+		if real, err := r.t.fsys.EvalSymlinks(r.repoRoot); err == nil {
+			r.realRoot = real
+		}
+	}
+	real, err := r.t.fsys.EvalSymlinks(p)
+	if err != nil {
+		return true // does not exist: nothing to read
+	}
+	return vfs.Within(r.realRoot, real) || vfs.Within(r.repoRoot, real)
 }
 
 // packageName splits a bare specifier into its package name and subpath
@@ -143,10 +164,8 @@ func (r *resolver) relative(spec, fromDir string) resolution {
 		return resolution{outcome: resolveOutside, message: fmt.Sprintf("Cannot find module '%s': it is outside the repository, and a config release holds only the repository's files", spec)}
 	}
 	if f, ok := r.probe(target); ok {
-		if real, err := r.t.fsys.EvalSymlinks(f); err == nil && !vfs.Within(r.repoRoot, real) {
-			if realRoot, err := r.t.fsys.EvalSymlinks(r.repoRoot); err != nil || !vfs.Within(realRoot, real) {
-				return resolution{outcome: resolveOutside, message: fmt.Sprintf("Cannot find module '%s': it leaves the repository through a symbolic link", spec)}
-			}
+		if !r.inside(f) {
+			return resolution{outcome: resolveOutside, message: fmt.Sprintf("Cannot find module '%s': it leaves the repository through a symbolic link, and a config release holds only the repository's files", spec)}
 		}
 		return resolution{outcome: resolvedFile, file: f}
 	}
@@ -160,9 +179,12 @@ func (r *resolver) bare(spec, fromDir string) resolution {
 	dir := fromDir
 	for vfs.Within(r.repoRoot, dir) {
 		nm := filepath.Join(dir, "node_modules")
-		if r.t.isDir(nm) {
+		// A node_modules (or a package in it) linked from outside the
+		// repository is not in a config release: it provides nothing, and
+		// it is never read.
+		if r.t.isDir(nm) && r.insideReal(nm) {
 			pkgDir := filepath.Join(nm, filepath.FromSlash(name))
-			if r.t.isDir(pkgDir) {
+			if r.t.isDir(pkgDir) && r.insideReal(pkgDir) {
 				if f, ok := r.packageEntry(pkgDir, sub); ok {
 					return resolution{outcome: resolvedPackage, file: f, nodeModules: nm}
 				}
@@ -180,6 +202,20 @@ func (r *resolver) bare(spec, fromDir string) resolution {
 		dir = parent
 	}
 	return resolution{outcome: resolveMissing, message: fmt.Sprintf("Cannot find package '%s'", name)}
+}
+
+// insideReal reports whether p, with its symbolic links resolved, stays
+// inside the repository. A path that does not resolve is judged by its name.
+func (r *resolver) insideReal(p string) bool {
+	real, err := r.t.fsys.EvalSymlinks(p)
+	if err != nil {
+		return vfs.Within(r.repoRoot, p)
+	}
+	if vfs.Within(r.repoRoot, real) {
+		return true
+	}
+	realRoot, err := r.t.fsys.EvalSymlinks(r.repoRoot)
+	return err == nil && vfs.Within(realRoot, real)
 }
 
 func (r *resolver) rel(p string) string {
@@ -203,19 +239,22 @@ var conditions = []string{"bun", "import", "require", "node", "module", "default
 // uses a form this resolver does not follow, it answers "found" rather than
 // risk a false error.
 func (r *resolver) packageEntry(pkgDir, sub string) (string, bool) {
+	if !r.insideReal(pkgDir) {
+		return "", false // never read a package.json outside the repository
+	}
 	data, err := r.t.readFile(filepath.Join(pkgDir, "package.json"))
-	var pj packageJSON
+	var pkg packageJSON
 	if err == nil {
-		if json.Unmarshal(data, &pj) != nil {
+		if json.Unmarshal(data, &pkg) != nil {
 			return pkgDir, true // a broken package.json: not ours to judge
 		}
 	}
-	if len(pj.Exports) > 0 && string(pj.Exports) != "null" {
+	if len(pkg.Exports) > 0 && string(pkg.Exports) != "null" {
 		key := "."
 		if sub != "" {
 			key = "./" + sub
 		}
-		target, decided := exportsTarget(pj.Exports, key)
+		target, decided := exportsTarget(pkg.Exports, key)
 		if !decided {
 			return pkgDir, true
 		}
@@ -231,7 +270,7 @@ func (r *resolver) packageEntry(pkgDir, sub string) (string, bool) {
 	if sub != "" {
 		return r.probe(filepath.Join(pkgDir, filepath.FromSlash(sub)))
 	}
-	for _, m := range []string{pj.Module, pj.Main} {
+	for _, m := range []string{pkg.Module, pkg.Main} {
 		if m == "" {
 			continue
 		}
