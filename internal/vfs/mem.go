@@ -196,7 +196,7 @@ func (m *Mem) ReadDir(p string) ([]fs.DirEntry, error) {
 		switch {
 		case isLink && path.Base(filepath.ToSlash(full)) == first:
 			seen[first] = fs.FileInfoToDirEntry(memInfo{name: first, link: true})
-		case m.files[child] != nil:
+		case hasFile(m.files, child): // an empty file is stored as nil
 			seen[first] = fs.FileInfoToDirEntry(memInfo{name: first, size: int64(len(m.files[child]))})
 		default:
 			seen[first] = fs.FileInfoToDirEntry(memInfo{name: first, dir: true})
@@ -251,3 +251,8 @@ func (i memInfo) Mode() fs.FileMode {
 func (i memInfo) ModTime() time.Time { return time.Time{} }
 func (i memInfo) IsDir() bool        { return i.dir }
 func (i memInfo) Sys() any           { return nil }
+
+func hasFile(files map[string][]byte, p string) bool {
+	_, ok := files[p]
+	return ok
+}
