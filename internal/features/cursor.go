@@ -311,13 +311,17 @@ func contextAt(text []byte, offset int) cursorCtx {
 		if shape.dashes == 0 {
 			ctx.siblings, ctx.siblingValues = keySiblings(lines, li, shape.keyCol)
 		}
-	case shape.dashes > 0 && !shape.hasColon && offset >= cur.start+shape.keyCol:
+	case shape.dashes > 0 && !shape.hasColon && offset > cur.start+lastDashCol(cur, shape):
 		// A sequence item (the last dash's item).
 		ctx.slot = slotItem
 		dashCol := lastDashCol(cur, shape)
+		if offset < cur.start+shape.keyCol {
+			// In the blanks after the dash.
+			ctx.wordStart, ctx.wordEnd, ctx.prefix = offset, offset, ""
+		}
 		ctx.path = parentPath(lines, li, dashCol, true)
 		ctx.siblings = itemSiblings(lines, li, dashCol, shape.dashes)
-	case shape.dashes > 0 && offset < cur.start+shape.keyCol:
+	case shape.dashes > 0 && offset <= cur.start+lastDashCol(cur, shape):
 		return cursorCtx{} // on the dashes
 	default:
 		// A key, typed with or without its colon.

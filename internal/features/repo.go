@@ -38,7 +38,8 @@ func skipDir(rel string) bool {
 }
 
 // ScanRepo walks root through fsys. Symbolic links are not followed (a link
-// may leave the repository or loop). Unreadable folders are skipped.
+// may leave the repository or loop), unreadable folders are skipped, and so
+// is a sub-folder holding its own beeuni.yaml: it is another project.
 func ScanRepo(ctx context.Context, fsys vfs.FS, root string) (*RepoFiles, error) {
 	rf := &RepoFiles{Root: root}
 	if _, err := fsys.ReadDir(root); err != nil {
@@ -68,8 +69,12 @@ func ScanRepo(ctx context.Context, fsys vfs.FS, root string) (*RepoFiles, error)
 			case e.Type()&fs.ModeSymlink != 0:
 				continue
 			case e.IsDir():
+				sub := filepath.Join(dir, name)
+				if _, err := fsys.Stat(filepath.Join(sub, analysis.ManifestName)); err == nil {
+					continue // another project of a monorepo
+				}
 				if !skipDir(r) {
-					if err := walk(filepath.Join(dir, name), r); err != nil {
+					if err := walk(sub, r); err != nil {
 						return err
 					}
 				}
