@@ -1,0 +1,323 @@
+package edit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/beeunitools"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// Refusal is why an eject or a return cannot run: one line, saying what to
+// change. Forceable refusals are lifted by --force (the overwrite action).
+type Refusal struct {
+	Reason    string
+	Forceable bool
+}
+
+func (r *Refusal) Error() string { return r.Reason }
+
+func refuse(format string, args ...any) error {
+	return &Refusal{Reason: fmt.Sprintf(format, args...)}
+}
+
+// EjectedComment is the comment that ends an ejected entry's line.
+func EjectedComment(name string) string { return "# ejected from beeuni:" + name }
+
+// EjectedPath is the module path eject writes, repo-relative.
+func EjectedPath(name string) string { return "tools/" + name + ".ts" }
+
+// EjectTitle is the menu title of the eject action.
+func EjectTitle(name string, overwrite bool) string {
+	if overwrite {
+		return fmt.Sprintf("Eject %s (overwrite %s)", name, EjectedPath(name))
+	}
+	return "Eject " + name
+}
+
+// Eject plans giving the project its own copy of a Beeuni tool (SPEC
+// section 7): create tools/<name>.ts with the embedded source and set
+// `<name>: tools/<name>.ts  # ejected from beeuni:<name>` in the file that
+// declares the entry. With no tools: key anywhere, the root file gets one
+// listing the other four Beeuni tools too. The error, a *Refusal, is one
+// line; force lifts the refusals for an existing file or another module.
+func Eject(p *analysis.Project, fsys vfs.FS, name string, force bool) (*Change, error) {
+	if !analysis.IsBeeuniTool(name) {
+		return nil, refuse("%q is not a Beeuni tool: eject one of %s", name, strings.Join(analysis.BeeuniTools(), ", "))
+	}
+	src, ok := beeunitools.Source(name)
+	if !ok {
+		return nil, refuse("no embedded source for %s", name)
+	}
+	rel := EjectedPath(name)
+	target := filepath.Join(p.Root, filepath.FromSlash(rel))
+	if err := checkToolsFolder(fsys, p.Root); err != nil {
+		return nil, err
+	}
+	exists := false
+	if _, err := fsys.Stat(target); err == nil {
+		exists = true
+	} else if _, lerr := fsys.EvalSymlinks(target); lerr == nil {
+		exists = true // a dangling link: writing would follow it
+	}
+	if exists && !force {
+		return nil, &Refusal{Reason: fmt.Sprintf("%s exists: edit it, or pass --force to overwrite it with the Beeuni source", rel), Forceable: true}
+	}
+
+	m := prepare(p)
+	if bad := m.unparsed(); bad != "" {
+		return nil, refuse("%s does not parse: fix its YAML first", bad)
+	}
+	comment := EjectedComment(name)
+	var f *yfile
+	var edits []TextEdit
+	var intend func(map[string]any) bool
+	switch ds := m.decls(name); {
+	case len(ds) > 1:
+		files := make([]string, len(ds))
+		for i, d := range ds {
+			files[i] = d.rel
+		}
+		return nil, refuse("%s is declared %d times (%s): keep one declaration, then eject", name, len(ds), strings.Join(files, ", "))
+	case len(ds) == 1:
+		d := ds[0]
+		f = d.file
+		if d.value.Kind != yaml.ScalarNode || d.value.Tag != "!!str" {
+			return nil, refuse("tools.%s in %s is not a string: set it to beeuni:%s first", name, d.rel, name)
+		}
+		value := d.value.Value
+		if !strings.HasPrefix(value, analysis.BeeuniPrefix) && !force {
+			if value == rel {
+				return nil, &Refusal{Reason: fmt.Sprintf("%s is already ejected to %s: edit that file, or pass --force to overwrite it with the Beeuni source", name, rel), Forceable: true}
+			}
+			return nil, &Refusal{Reason: fmt.Sprintf("%s already points to %s: edit that module, or pass --force to point it at %s instead", name, value, rel), Forceable: true}
+		}
+		e, err := setValueWithComment(f, d, rel, comment)
+		if err != nil {
+			return nil, refuse("cannot rewrite tools.%s in %s safely: %v", name, d.rel, err)
+		}
+		edits = e
+		intend = func(doc map[string]any) bool {
+			tools, ok := child(doc, "tools", false)
+			if !ok {
+				return false
+			}
+			tools[name] = rel
+			return true
+		}
+	case m.hasToolsKey():
+		// The project removed the tool: add it back, as the project's copy.
+		var key, tools *yaml.Node
+		f, key, tools = m.toolsTarget()
+		e, err := f.addEntries(tools, key, []entry{{key: name, value: rel, comment: comment}})
+		if err != nil {
+			return nil, refuse("cannot add %s to tools: in %s safely: %v", name, p.Rel(f.path), err)
+		}
+		edits = e
+		intend = func(doc map[string]any) bool {
+			tools, ok := child(doc, "tools", true)
+			if !ok {
+				return false
+			}
+			tools[name] = rel
+			return true
+		}
+	default:
+		// No tools: key: the session gets all five. Write all five, so that
+		// ejecting removes nothing.
+		f = m.files[0]
+		var entries []entry
+		for _, n := range analysis.BeeuniTools() {
+			if n == name {
+				entries = append(entries, entry{key: n, value: rel, comment: comment})
+			} else {
+				entries = append(entries, entry{key: n, value: analysis.BeeuniPrefix + n})
+			}
+		}
+		e, err := f.addTopKey("tools", entries)
+		if err != nil {
+			return nil, refuse("cannot add a tools: key to %s safely: %v", p.Files[0].Rel, err)
+		}
+		edits = e
+		intend = func(doc map[string]any) bool {
+			if _, had := doc["tools"]; had {
+				return false
+			}
+			tools := map[string]any{}
+			for _, e := range entries {
+				tools[e.key] = e.value
+			}
+			doc["tools"] = tools
+			return true
+		}
+	}
+	if _, err := checked(f, edits, intend); err != nil {
+		return nil, refuse("cannot eject %s: %v", name, err)
+	}
+	return &Change{
+		Title:  EjectTitle(name, exists),
+		Kind:   KindRefactor,
+		Edits:  edits,
+		Create: []NewFile{{Path: target, Content: src, Overwrite: force}},
+		Show:   target,
+		Base:   map[string]string{f.path: digest(f.content)},
+	}, nil
+}
+
+// EjectActions returns the eject actions the editor offers for name: the
+// action itself, or, when it is refused, the refused action disabled with
+// its reason and, where --force would help, the explicit overwrite action.
+func EjectActions(p *analysis.Project, fsys vfs.FS, name string) []*Change {
+	c, err := Eject(p, fsys, name, false)
+	if err == nil {
+		return []*Change{c}
+	}
+	out := []*Change{{Title: EjectTitle(name, false), Kind: KindRefactor, Disabled: err.Error()}}
+	var r *Refusal
+	if errors.As(err, &r) && r.Forceable {
+		if fc, ferr := Eject(p, fsys, name, true); ferr == nil {
+			fc.Title = EjectTitle(name, true)
+			out = append(out, fc)
+		}
+	}
+	return out
+}
+
+// checkToolsFolder refuses a tools folder (or file) that leads out of the
+// repository or is not a folder.
+func checkToolsFolder(fsys vfs.FS, root string) error {
+	dir := filepath.Join(root, "tools")
+	real, err := fsys.EvalSymlinks(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return refuse("cannot check tools/: %v", err)
+	}
+	realRoot, err := fsys.EvalSymlinks(root)
+	if err != nil {
+		return refuse("cannot resolve the repository folder: %v", err)
+	}
+	if !vfs.Within(realRoot, real) {
+		return refuse("tools/ is a symbolic link out of the repository (to %s): eject writes only inside the repository", real)
+	}
+	info, err := fsys.Stat(dir)
+	if err != nil {
+		return refuse("cannot check tools/: %v", err)
+	}
+	if !info.IsDir() {
+		return refuse("tools is a file, not a folder: move it away, then eject")
+	}
+	return nil
+}
+
+// setValueWithComment rewrites an entry's value and ends its line with
+// comment, replacing a comment that stood there (a flow mapping's `,` or `}`
+// stays before the comment).
+func setValueWithComment(f *yfile, d decl, value, comment string) ([]TextEdit, error) {
+	s, e, err := f.scalarSpan(d.value, isFlow(d.tools))
+	if err != nil {
+		return nil, err
+	}
+	if e == s {
+		return nil, errUnsupported
+	}
+	edits := []TextEdit{{File: f.path, Start: s, End: e, NewText: requote(d.value, value)}}
+	if comment != "" {
+		if c, ok := f.setLineComment(e, comment); ok {
+			edits = append(edits, c)
+		}
+	}
+	return edits, nil
+}
+
+// ReturnTitle is the menu title of the return action.
+func ReturnTitle(name string) string { return "Return to beeuni:" + name }
+
+// ReturnToBeeuni plans going back to the maintained tool (SPEC section 7):
+// the entry becomes `<name>: beeuni:<name>` (dropping the `# ejected from`
+// comment) and the module file is deleted, unless another entry uses it.
+func ReturnToBeeuni(p *analysis.Project, name string) (*Change, error) {
+	if !analysis.IsBeeuniTool(name) {
+		return nil, refuse("%q is not a Beeuni tool: only %s can return to beeuni:", name, strings.Join(analysis.BeeuniTools(), ", "))
+	}
+	m := prepare(p)
+	ds := m.decls(name)
+	switch {
+	case len(ds) == 0:
+		if bad := m.unparsed(); bad != "" {
+			return nil, refuse("%s does not parse: fix its YAML first", bad)
+		}
+		return nil, refuse("%s is not declared under tools:", name)
+	case len(ds) > 1:
+		return nil, refuse("%s is declared %d times: keep one declaration first", name, len(ds))
+	}
+	d := ds[0]
+	if d.value.Kind != yaml.ScalarNode || d.value.Tag != "!!str" {
+		return nil, refuse("tools.%s in %s is not a string", name, d.rel)
+	}
+	module := d.value.Value
+	if strings.HasPrefix(module, analysis.BeeuniPrefix) {
+		return nil, refuse("%s is not ejected: it is %s", name, module)
+	}
+	f := d.file
+	target := analysis.BeeuniPrefix + name
+	s, e, err := f.scalarSpan(d.value, isFlow(d.tools))
+	if err != nil || s == e {
+		return nil, refuse("cannot rewrite tools.%s in %s safely", name, d.rel)
+	}
+	edits := []TextEdit{{File: f.path, Start: s, End: e, NewText: requote(d.value, target)}}
+	if cs, ce, found, ok := f.commentAfter(e); ok && found && strings.TrimSpace(string(f.content[cs:ce])) == EjectedComment(name) {
+		for cs > e && isBlank(f.content[cs-1]) {
+			cs--
+		}
+		edits = append(edits, TextEdit{File: f.path, Start: cs, End: ce})
+	}
+	if _, err := checked(f, edits, func(doc map[string]any) bool {
+		tools, ok := child(doc, "tools", false)
+		if ok {
+			tools[name] = target
+		}
+		return ok
+	}); err != nil {
+		return nil, refuse("cannot return %s: %v", name, err)
+	}
+	c := &Change{
+		Title: ReturnTitle(name),
+		Kind:  KindRefactor,
+		Edits: edits,
+		Base:  map[string]string{f.path: digest(f.content)},
+	}
+	if abs := repoPath(p.Root, module); abs != "" && !m.moduleUsedElsewhere(module, d) {
+		c.Delete = []string{abs}
+	}
+	return c, nil
+}
+
+// moduleUsedElsewhere reports whether another tools entry names module.
+func (m *manifests) moduleUsedElsewhere(module string, self decl) bool {
+	for _, f := range m.files {
+		_, tools := toolsOf(f)
+		if tools == nil || tools.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(tools.Content); j += 2 {
+			v := tools.Content[j+1]
+			if v == self.value || v.Kind != yaml.ScalarNode {
+				continue
+			}
+			if filepathCleanSlash(v.Value) == filepathCleanSlash(module) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func filepathCleanSlash(p string) string { return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))) }

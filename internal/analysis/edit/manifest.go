@@ -1,0 +1,194 @@
+package edit
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+)
+
+// manifests is the project's YAML files prepared for editing, root first.
+type manifests struct {
+	p     *analysis.Project
+	files []*yfile // nil where a file does not parse
+}
+
+func prepare(p *analysis.Project) *manifests {
+	m := &manifests{p: p, files: make([]*yfile, len(p.Files))}
+	for i, f := range p.Files {
+		if yf, err := parseYFile(f.Path, f.Content); err == nil {
+			m.files[i] = yf
+		}
+	}
+	return m
+}
+
+// file returns the prepared file of an absolute path, or nil.
+func (m *manifests) file(abs string) *yfile {
+	for i, f := range m.p.Files {
+		if f.Path == abs {
+			return m.files[i]
+		}
+	}
+	return nil
+}
+
+// unparsed returns the repo path of the first file that does not parse.
+func (m *manifests) unparsed() string {
+	for i, f := range m.files {
+		if f == nil {
+			return m.p.Files[i].Rel
+		}
+	}
+	return ""
+}
+
+// decl is one entry under a top-level tools: mapping.
+type decl struct {
+	file       *yfile
+	rel        string
+	key, value *yaml.Node
+	tools      *yaml.Node // the tools mapping
+}
+
+// toolsOf returns a file's top-level `tools` key and value.
+func toolsOf(f *yfile) (key, value *yaml.Node) {
+	if f == nil {
+		return nil, nil
+	}
+	k, v, _ := mapGet(f.root, "tools")
+	return k, v
+}
+
+// hasToolsKey reports whether any file has a top-level tools: key.
+func (m *manifests) hasToolsKey() bool {
+	for _, f := range m.files {
+		if k, _ := toolsOf(f); k != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// decls returns every declaration of name, root file first.
+func (m *manifests) decls(name string) []decl {
+	var out []decl
+	for i, f := range m.files {
+		_, tools := toolsOf(f)
+		if tools == nil || tools.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(tools.Content); j += 2 {
+			if k := tools.Content[j]; k.Kind == yaml.ScalarNode && k.Value == name {
+				out = append(out, decl{file: f, rel: m.p.Files[i].Rel, key: k, value: tools.Content[j+1], tools: tools})
+			}
+		}
+	}
+	return out
+}
+
+// toolsTarget returns the file and tools mapping new entries go to: the
+// root file's when it has one, else the first import's.
+func (m *manifests) toolsTarget() (f *yfile, key, tools *yaml.Node) {
+	for _, f := range m.files {
+		if k, v := toolsOf(f); k != nil {
+			return f, k, v
+		}
+	}
+	return nil, nil, nil
+}
+
+// repoPath turns a module path as written into an absolute path inside the
+// project, or "" when it is not a clean repo-relative path.
+func repoPath(root, value string) string {
+	if value == "" || strings.HasPrefix(value, "/") || strings.Contains(value, "\\") || strings.Contains(value, ":") {
+		return ""
+	}
+	clean := path.Clean(value)
+	if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
+		return ""
+	}
+	return filepath.Join(root, filepath.FromSlash(clean))
+}
+
+// checked applies edits to one file and checks the result: it parses, it
+// holds as many documents as before, and, where the original decodes, it
+// decodes to exactly what intend makes of the original (so that the edit
+// changed what it meant to and nothing else).
+func checked(f *yfile, edits []TextEdit, intend func(doc map[string]any) bool) ([]byte, error) {
+	out, err := ApplyText(f.content, edits)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := parseYFile(f.path, out); err != nil {
+		return nil, fmt.Errorf("the edit would break the YAML of %s: %w", f.path, err)
+	}
+	if before := countDocs(f.content); before != countDocs(out) && !(before == 0 && f.doc == nil) {
+		return nil, fmt.Errorf("the edit would change the documents of %s", f.path)
+	}
+	if intend == nil {
+		return out, nil
+	}
+	before, ok := decodeMap(f.content)
+	if !ok {
+		return out, nil // duplicate keys or another shape: the parse check stands
+	}
+	if !intend(before) {
+		return nil, errUnsupported
+	}
+	after, ok := decodeMap(out)
+	if !ok || !reflect.DeepEqual(before, after) {
+		return nil, fmt.Errorf("the edit of %s would not mean what it should: %w", f.path, errUnsupported)
+	}
+	return out, nil
+}
+
+func countDocs(content []byte) int {
+	dec := yaml.NewDecoder(bytes.NewReader(content))
+	n := 0
+	for ; n < 1000; n++ {
+		var node yaml.Node
+		if err := dec.Decode(&node); err != nil {
+			if err == io.EOF {
+				return n
+			}
+			return -1
+		}
+	}
+	return n
+}
+
+// decodeMap decodes a file's first document; an empty file is an empty map.
+func decodeMap(content []byte) (map[string]any, bool) {
+	var v any
+	if err := yaml.Unmarshal(content, &v); err != nil {
+		return nil, false
+	}
+	if v == nil {
+		return map[string]any{}, true
+	}
+	m, ok := v.(map[string]any)
+	return m, ok
+}
+
+// child returns doc[key] as a map, creating it when create is set.
+func child(doc map[string]any, key string, create bool) (map[string]any, bool) {
+	v, ok := doc[key]
+	if !ok || v == nil {
+		if !create {
+			return nil, false
+		}
+		m := map[string]any{}
+		doc[key] = m
+		return m, true
+	}
+	m, ok := v.(map[string]any)
+	return m, ok
+}

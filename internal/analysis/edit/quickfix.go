@@ -1,0 +1,460 @@
+package edit
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// QuickFixes returns the fixes of one finding, the obvious one first and
+// marked Preferred. Each fix is checked before it is offered: applied over
+// fsys, the project re-loads with the fixed finding gone and no new finding.
+// A finding with no clear fix gets none.
+func QuickFixes(p *analysis.Project, fsys vfs.FS, f diag.Finding) []*Change {
+	m := prepare(p)
+	var candidates []*Change
+	switch f.Code {
+	case analysis.CodeBeeuniValue:
+		candidates = append(candidates, m.fixBeeuniValue(f))
+	case analysis.CodeNoBeeuni:
+		candidates = append(candidates, m.fixNoBeeuni(f))
+	case analysis.CodeNotLoaded:
+		candidates = append(candidates, m.fixAddToTools(f), m.fixRemoveFromAgent(f))
+	case analysis.CodeUnknownTool:
+		candidates = append(candidates, m.fixReplaceName(f))
+	case analysis.CodeName:
+		candidates = append(candidates, m.fixRename(f))
+	case analysis.CodeMissing:
+		candidates = append(candidates, m.fixCreateModule(fsys, f))
+	case analysis.CodeShadow:
+		candidates = append(candidates, m.fixDeleteCopy(f))
+	}
+	var out []*Change
+	for _, c := range candidates {
+		if c == nil {
+			continue
+		}
+		fixed := f
+		c.Fixes = &fixed
+		c.Kind = KindQuickFix
+		if Verify(context.Background(), p, fsys, c) != nil {
+			continue
+		}
+		out = append(out, c)
+	}
+	if len(out) > 0 {
+		out[0].Preferred = true
+	}
+	return out
+}
+
+// fileOf returns the prepared file a finding is in.
+func (m *manifests) fileOf(f diag.Finding) *yfile { return m.file(f.File) }
+
+// nodeAt returns the scalar node whose text starts at offset in file, with
+// its ancestors (document first).
+func (y *yfile) nodeAt(offset int) (*yaml.Node, []*yaml.Node) {
+	if y == nil || y.doc == nil {
+		return nil, nil
+	}
+	type frame struct {
+		n       *yaml.Node
+		parents []*yaml.Node
+	}
+	stack := []frame{{n: y.doc}}
+	for steps := 0; len(stack) > 0 && steps < 1000000; steps++ {
+		fr := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if fr.n.Kind == yaml.ScalarNode && y.start(fr.n) == offset {
+			return fr.n, fr.parents
+		}
+		parents := append(append([]*yaml.Node(nil), fr.parents...), fr.n)
+		for _, c := range fr.n.Content {
+			stack = append(stack, frame{n: c, parents: parents})
+		}
+	}
+	return nil, nil
+}
+
+// fixBeeuniValue (T3) sets `<key>: beeuni:<key>`.
+func (m *manifests) fixBeeuniValue(f diag.Finding) *Change {
+	key := f.Data[analysis.DataKey]
+	if !analysis.IsBeeuniTool(key) {
+		return nil
+	}
+	y := m.fileOf(f)
+	n, parents := y.nodeAt(f.Range.Start.Offset)
+	if n == nil || len(parents) == 0 {
+		return nil
+	}
+	tools := parents[len(parents)-1]
+	s, e, err := y.scalarSpan(n, isFlow(tools))
+	if err != nil || s == e {
+		return nil
+	}
+	value := analysis.BeeuniPrefix + key
+	edits := []TextEdit{{File: y.path, Start: s, End: e, NewText: requote(n, value)}}
+	if _, err := checked(y, edits, func(doc map[string]any) bool {
+		t, ok := child(doc, "tools", false)
+		if ok {
+			t[key] = value
+		}
+		return ok
+	}); err != nil {
+		return nil
+	}
+	return &Change{Title: "Set to " + value, Edits: edits, Base: map[string]string{y.path: digest(y.content)}}
+}
+
+// fixNoBeeuni (T8) adds the five Beeuni tools to the tools: mapping the
+// finding is on.
+func (m *manifests) fixNoBeeuni(f diag.Finding) *Change {
+	y := m.fileOf(f)
+	key, tools := toolsOf(y)
+	if key == nil {
+		y, key, tools = m.toolsTarget()
+		if key == nil {
+			return nil
+		}
+	}
+	var entries []entry
+	for _, n := range analysis.BeeuniTools() {
+		if len(m.decls(n)) == 0 {
+			entries = append(entries, entry{key: n, value: analysis.BeeuniPrefix + n})
+		}
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	edits, err := y.addEntries(tools, key, entries)
+	if err != nil {
+		return nil
+	}
+	if _, err := checked(y, edits, addIntent(entries)); err != nil {
+		return nil
+	}
+	title := "Add the five Beeuni tools"
+	if len(entries) < 5 {
+		title = fmt.Sprintf("Add the Beeuni tools (%s)", entryNames(entries))
+	}
+	return &Change{Title: title, Edits: edits, Base: map[string]string{y.path: digest(y.content)}}
+}
+
+func addIntent(entries []entry) func(map[string]any) bool {
+	return func(doc map[string]any) bool {
+		t, ok := child(doc, "tools", true)
+		if !ok {
+			return false
+		}
+		for _, e := range entries {
+			if _, had := t[e.key]; had {
+				return false
+			}
+			t[e.key] = e.value
+		}
+		return true
+	}
+}
+
+func entryNames(entries []entry) string {
+	names := make([]string, len(entries))
+	for i, e := range entries {
+		names[i] = e.key
+	}
+	return strings.Join(names, ", ")
+}
+
+// fixAddToTools (A2) adds `<name>: beeuni:<name>` under the top-level tools.
+func (m *manifests) fixAddToTools(f diag.Finding) *Change {
+	name := f.Data[analysis.DataName]
+	if !analysis.IsBeeuniTool(name) || len(m.decls(name)) > 0 {
+		return nil
+	}
+	y, key, tools := m.toolsTarget()
+	if y == nil {
+		return nil
+	}
+	entries := []entry{{key: name, value: analysis.BeeuniPrefix + name}}
+	edits, err := y.addEntries(tools, key, entries)
+	if err != nil {
+		return nil
+	}
+	if _, err := checked(y, edits, addIntent(entries)); err != nil {
+		return nil
+	}
+	return &Change{
+		Title: fmt.Sprintf("Add `%s: beeuni:%s` under tools: in %s", name, name, m.p.Rel(y.path)),
+		Edits: edits,
+		Base:  map[string]string{y.path: digest(y.content)},
+	}
+}
+
+// agentList finds the agent tools list a finding's name is in: the list
+// item node, its sequence, the key the sequence is the value of, and the
+// path of keys from the top (agents, <agent>, tools[, exclude]).
+func (y *yfile) agentListItem(offset int) (item, seq, key *yaml.Node, keys []string, ok bool) {
+	n, parents := y.nodeAt(offset)
+	if n == nil || len(parents) < 2 {
+		return nil, nil, nil, nil, false
+	}
+	seq = parents[len(parents)-1]
+	if seq.Kind != yaml.SequenceNode {
+		return nil, nil, nil, nil, false
+	}
+	// Collect the mapping keys on the way down.
+	for i := 0; i+1 < len(parents); i++ {
+		p, c := parents[i], parents[i+1]
+		if p.Kind != yaml.MappingNode {
+			continue
+		}
+		for j := 0; j+1 < len(p.Content); j += 2 {
+			if p.Content[j+1] == c {
+				keys = append(keys, p.Content[j].Value)
+				if c == seq {
+					key = p.Content[j]
+				}
+			}
+		}
+	}
+	if len(keys) < 3 || keys[0] != "agents" || keys[2] != "tools" || key == nil {
+		return nil, nil, nil, nil, false
+	}
+	return n, seq, key, keys, true
+}
+
+// fixRemoveFromAgent (A2) removes the name from the agent's list.
+func (m *manifests) fixRemoveFromAgent(f diag.Finding) *Change {
+	name := f.Data[analysis.DataName]
+	y := m.fileOf(f)
+	item, seq, key, keys, ok := y.agentListItem(f.Range.Start.Offset)
+	if !ok || item.Value != name {
+		return nil
+	}
+	idx := -1
+	for i, c := range seq.Content {
+		if c == item {
+			idx = i
+		}
+	}
+	edits, err := y.removeSeqItem(key, seq, idx)
+	if err != nil {
+		return nil
+	}
+	if _, err := checked(y, edits, func(doc map[string]any) bool {
+		var cur any = doc
+		for _, k := range keys {
+			mm, ok := cur.(map[string]any)
+			if !ok {
+				return false
+			}
+			parent := mm
+			cur = mm[k]
+			if k == keys[len(keys)-1] {
+				list, ok := cur.([]any)
+				if !ok || idx >= len(list) {
+					return false
+				}
+				parent[k] = append(append([]any{}, list[:idx]...), list[idx+1:]...)
+				return true
+			}
+		}
+		return false
+	}); err != nil {
+		return nil
+	}
+	return &Change{
+		Title: fmt.Sprintf("Remove %s from the tools of agent %s", name, keys[1]),
+		Edits: edits,
+		Base:  map[string]string{y.path: digest(y.content)},
+	}
+}
+
+// fixReplaceName (A1) replaces a misspelt name with the close real one.
+func (m *manifests) fixReplaceName(f diag.Finding) *Change {
+	suggest := f.Data[analysis.DataSuggest]
+	if suggest == "" || !analysis.ValidToolName(suggest) {
+		return nil
+	}
+	y := m.fileOf(f)
+	n, parents := y.nodeAt(f.Range.Start.Offset)
+	if n == nil || len(parents) == 0 {
+		return nil
+	}
+	flow := false
+	for _, p := range parents {
+		flow = flow || (p.Kind != yaml.DocumentNode && isFlow(p))
+	}
+	s, e, err := y.scalarSpan(n, flow)
+	if err != nil || s == e {
+		return nil
+	}
+	edits := []TextEdit{{File: y.path, Start: s, End: e, NewText: requote(n, suggest)}}
+	if _, err := checked(y, edits, nil); err != nil {
+		return nil
+	}
+	return &Change{
+		Title: fmt.Sprintf("Replace %s with %s", n.Value, suggest),
+		Edits: edits,
+		Base:  map[string]string{y.path: digest(y.content)},
+	}
+}
+
+// fixRename (T1) renames a tool to its snake_case name, with every agent
+// list that names it.
+func (m *manifests) fixRename(f diag.Finding) *Change {
+	name, suggest := f.Data[analysis.DataName], f.Data[analysis.DataSuggest]
+	if suggest == "" || !analysis.ValidToolName(suggest) || len(m.decls(suggest)) > 0 {
+		return nil
+	}
+	ds := m.decls(name)
+	if len(ds) != 1 {
+		return nil
+	}
+	c := &Change{Title: "Rename to " + suggest, Base: map[string]string{}}
+	byFile := map[*yfile][]TextEdit{}
+	d := ds[0]
+	s, e, err := d.file.scalarSpan(d.key, isFlow(d.tools))
+	if err != nil || s == e {
+		return nil
+	}
+	byFile[d.file] = append(byFile[d.file], TextEdit{File: d.file.path, Start: s, End: e, NewText: requote(d.key, suggest)})
+	for _, y := range m.files {
+		for _, ref := range agentRefs(y, name) {
+			s, e, err := y.scalarSpan(ref.node, ref.flow)
+			if err != nil || s == e {
+				return nil
+			}
+			byFile[y] = append(byFile[y], TextEdit{File: y.path, Start: s, End: e, NewText: requote(ref.node, suggest)})
+		}
+	}
+	for _, y := range m.files {
+		edits := byFile[y]
+		if len(edits) == 0 {
+			continue
+		}
+		if _, err := checked(y, edits, nil); err != nil {
+			return nil
+		}
+		c.Edits = append(c.Edits, edits...)
+		c.Base[y.path] = digest(y.content)
+	}
+	return c
+}
+
+type agentRef struct {
+	node *yaml.Node
+	flow bool
+}
+
+// agentRefs returns the scalars naming a tool in a file's agents' tools
+// values (list items, exclude items, legacy map keys).
+func agentRefs(y *yfile, name string) []agentRef {
+	if y == nil {
+		return nil
+	}
+	_, agents, _ := mapGet(y.root, "agents")
+	if agents == nil || agents.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out []agentRef
+	for i := 1; i < len(agents.Content); i += 2 {
+		_, tools, _ := mapGet(agents.Content[i], "tools")
+		if tools == nil {
+			continue
+		}
+		flow := isFlow(agents.Content[i])
+		var items []*yaml.Node
+		switch tools.Kind {
+		case yaml.SequenceNode:
+			items = tools.Content
+		case yaml.MappingNode:
+			flow = flow || isFlow(tools)
+			if _, ex, _ := mapGet(tools, "exclude"); ex != nil && ex.Kind == yaml.SequenceNode {
+				items = ex.Content
+				flow = flow || isFlow(ex)
+			} else {
+				for j := 0; j+1 < len(tools.Content); j += 2 {
+					items = append(items, tools.Content[j])
+				}
+			}
+		}
+		if tools.Kind == yaml.SequenceNode {
+			flow = flow || isFlow(tools)
+		}
+		for _, it := range items {
+			if it.Kind == yaml.ScalarNode && it.Value == name {
+				out = append(out, agentRef{node: it, flow: flow})
+			}
+		}
+	}
+	return out
+}
+
+// fixCreateModule (T6) creates the missing module from a template that
+// loads.
+func (m *manifests) fixCreateModule(fsys vfs.FS, f diag.Finding) *Change {
+	name, written := f.Data[analysis.DataName], f.Data[analysis.DataPath]
+	abs := repoPath(m.p.Root, written)
+	if abs == "" || !analysis.HasModuleExtension(written) || !analysis.ValidToolName(name) {
+		return nil
+	}
+	if _, err := fsys.Stat(abs); err == nil {
+		return nil
+	}
+	if _, err := fsys.EvalSymlinks(abs); err == nil {
+		return nil // a dangling link
+	}
+	return &Change{
+		Title:  "Create " + path.Clean(written) + " from a template",
+		Create: []NewFile{{Path: abs, Content: ModuleTemplate(name, path.Ext(written))}},
+		Show:   abs,
+	}
+}
+
+// fixDeleteCopy (H1) deletes a Beeuni tool's copy under
+// harnesses/opencode/tools/.
+func (m *manifests) fixDeleteCopy(f diag.Finding) *Change {
+	name, rel := f.Data[analysis.DataName], f.Data[analysis.DataPath]
+	if !analysis.IsBeeuniTool(name) || !strings.HasPrefix(rel, analysis.HarnessToolsDir+"/") {
+		return nil
+	}
+	abs := repoPath(m.p.Root, rel)
+	if abs == "" || filepath.Dir(abs) != filepath.Join(m.p.Root, filepath.FromSlash(analysis.HarnessToolsDir)) {
+		return nil
+	}
+	return &Change{Title: fmt.Sprintf("Delete %s (a copy of the Beeuni tool %s)", rel, name), Delete: []string{abs}}
+}
+
+// ModuleTemplate is the source of a new project tool module: a plain object
+// with a JSON Schema, which loads as is (CommonJS for .cjs and .cts).
+func ModuleTemplate(name, ext string) []byte {
+	body := fmt.Sprintf(`{
+  description: 'Say what %[1]s does and when the model should call it.',
+  parameters: {
+    type: 'object',
+    properties: {
+      input: { type: 'string', description: 'What %[1]s works on.' },
+    },
+    required: ['input'],
+  },
+  async execute(args, context) {
+    // Read secrets from context.env and pass context.signal to fetch.
+    // Throw an Error whose message says what to change.
+    return { input: args.input }
+  },
+}
+`, name)
+	header := fmt.Sprintf("// %s: a project tool. The model reads description and parameters;\n// execute(args, context) returns a string or any JSON value.\n", name)
+	if ext == ".cjs" || ext == ".cts" {
+		return []byte(header + "module.exports = " + body)
+	}
+	return []byte(header + "export default " + body)
+}
