@@ -121,10 +121,10 @@ const validModule = `export default {
 func TestHostileModules(t *testing.T) {
 	big := "// filler\n" + strings.Repeat("const x = 1;\n", (50<<20)/13) + validModule
 	root := hostileRepo(t, map[string]string{
-		"tools/big.ts":    big,
-		"tools/binary.ts": "\x7fELF\x02\x01\x01\x00\x00\x00" + strings.Repeat("\x00\xff", 1000),
-		"tools/utf8.ts":   "export default { description: '\xff\xfe' }\n",
-		"tools/zero.ts":   "-> /dev/zero",
+		"tools/big.ts":             big,
+		"tools/binary.ts":          "\x7fELF\x02\x01\x01\x00\x00\x00" + strings.Repeat("\x00\xff", 1000),
+		"tools/utf8.ts":            "export default { description: '\xff\xfe' }\n",
+		"tools/zero.ts":            "-> /dev/zero",
 		"tools/folder.ts/index.ts": validModule,
 	})
 	if err := syscall.Mkfifo(filepath.Join(root, "tools/fifo.ts"), 0o644); err != nil {
@@ -161,11 +161,11 @@ func TestHostileImportsStayInsideTheRepository(t *testing.T) {
 		"tools/link.ts": "import './linked/secret.ts'\n" + validModule,
 		"tools/loop.ts": "import 'loop'\nimport 'loop/deeper/x'\n" + validModule,
 		// node_modules that point out of the repository, or into themselves.
-		"tools/node_modules":          "-> ../../outside/node_modules",
-		"tools/linked":                "-> ../../outside",
-		"other/node_modules/loop":     "-> ../node_modules",
-		"other/loop.ts":               "import 'loop'\nimport 'loop/loop/loop/x'\n" + validModule,
-		"other/node_modules/.keep":    "",
+		"tools/node_modules":                   "-> ../../outside/node_modules",
+		"tools/linked":                         "-> ../../outside",
+		"other/node_modules/loop":              "-> ../node_modules",
+		"other/loop.ts":                        "import 'loop'\nimport 'loop/loop/loop/x'\n" + validModule,
+		"other/node_modules/.keep":             "",
 		"third/node_modules/loop/package.json": `{"main": "../loop/../loop/index.js", "exports": {".": "./self/self/index.js"}}`,
 		"third/node_modules/loop/self":         "-> .",
 		"third/x.ts":                           "import 'loop'\n" + validModule,
@@ -186,15 +186,22 @@ func TestHostileImportsStayInsideTheRepository(t *testing.T) {
 	}
 	fsys := &recordingFS{FS: vfs.NewDisk()}
 	in := tsinspect.New(fsys, tsinspect.Options{})
-	for _, m := range []string{"tools/up.ts", "tools/abs.ts", "tools/pkg.ts", "tools/link.ts", "tools/loop.ts", "other/loop.ts", "third/x.ts"} {
-		t.Run(m, func(t *testing.T) {
-			r := inspectGuarded(t, in, root, filepath.Join(root, m))
+	tests := []struct{ module, code, says string }{
+		{"tools/up.ts", "M2", "Cannot find module '../../outside/secret.ts': it is outside the repository"},
+		{"tools/abs.ts", "M11", "'/etc/hostname' cannot be checked statically"},
+		{"tools/pkg.ts", "M2", "Cannot find package 'zod'"}, // only through a node_modules linked from outside
+		{"tools/link.ts", "M2", "Cannot find module './linked/secret.ts': it leaves the repository through a symbolic link"},
+		{"tools/loop.ts", "M2", "Cannot find package 'loop'"},
+		{"other/loop.ts", "M2", "Cannot find module 'loop/loop/loop/x'"},
+		{"third/x.ts", "M2", "Cannot find module 'loop'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.module, func(t *testing.T) {
+			r := inspectGuarded(t, in, root, filepath.Join(root, tc.module))
 			if r.Incomplete {
 				t.Errorf("incomplete inspection: %+v", r.Findings)
 			}
-			for _, f := range r.Findings {
-				t.Logf("%s %s", f.Code, f.Message)
-			}
+			wantModuleFinding(t, r, tc.code, tc.says)
 		})
 	}
 	fsys.assertReadsWithin(t, root)
