@@ -24,6 +24,12 @@ import (
 // back what was done: moved-aside files come back, replaced files get their
 // old bytes, new files and folders are removed.
 func Apply(ctx context.Context, root string, c *Change) error {
+	return apply(ctx, root, c, os.Rename)
+}
+
+// apply is Apply with the rename step given, so that tests can make it fail
+// half way.
+func apply(ctx context.Context, root string, c *Change, rename func(oldpath, newpath string) error) error {
 	if c.Disabled != "" {
 		return errors.New(c.Disabled)
 	}
@@ -104,7 +110,7 @@ func Apply(ctx context.Context, root string, c *Change) error {
 	}
 	// Commit: modules, then manifests, then deletions.
 	for _, w := range tx.writes {
-		if err := os.Rename(w.temp, w.target); err != nil {
+		if err := rename(w.temp, w.target); err != nil {
 			tx.rollback()
 			return fmt.Errorf("write %s: %w", rel(rootAbs, w.target), err)
 		}
@@ -114,7 +120,7 @@ func Apply(ctx context.Context, root string, c *Change) error {
 	for _, d := range tx.deletes {
 		aside, err := tempName(d, ".beeuni-deleted-")
 		if err == nil {
-			err = os.Rename(d, aside)
+			err = rename(d, aside)
 		}
 		if err != nil {
 			tx.rollback()

@@ -320,4 +320,6 @@ func (m *manifests) moduleUsedElsewhere(module string, self decl) bool {
 	return false
 }
 
-func filepathCleanSlash(p string) string { return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))) }
+func filepathCleanSlash(p string) string {
+	return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p)))
+}
