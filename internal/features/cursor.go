@@ -57,7 +57,7 @@ func isWordByte(c byte) bool {
 // textLine is one line of the document as the block scanner sees it.
 type textLine struct {
 	start, end int    // byte offsets of the line's text (no line break)
-	indent     int    // columns of leading spaces (bytes)
+	indent     int    // bytes of leading spaces and tabs
 	body       string // the text after the indentation
 	blank      bool   // empty, spaces only, or a comment only
 }
@@ -83,7 +83,9 @@ func splitLines(text []byte) []textLine {
 func newTextLine(text []byte, start, end int) textLine {
 	l := textLine{start: start, end: end}
 	i := start
-	for i < end && text[i] == ' ' {
+	// A tab is not YAML indentation, but a user may type one: count it as
+	// one column, like a space, so that completion still finds the block.
+	for i < end && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
 	l.indent = i - start

@@ -362,6 +362,10 @@ func (hv *hoverer) sees(a *agentEntry) string {
 	if len(ma.Sees) > 0 {
 		fmt.Fprintf(&b, "\n\n- harness: %s\n- Beeuni: %s\n- project: %s", codeList(harness), codeList(beeuni), codeList(project))
 	}
+	b.WriteString(sharedPermissionNote(ma))
+	if contains(ma.Sees, "bash") {
+		b.WriteString("\n\nOn the standard harness `bash` also covers the `pty_*` tools.")
+	}
 	if !contains(ma.Sees, "task") && ma.Form != analysis.FormNone {
 		b.WriteString("\n\nWithout `task` this agent cannot delegate to subagents.")
 	}
@@ -381,4 +385,38 @@ func (hv *hoverer) importEntry(e *importEntry) string {
 		fmt.Fprintf(&b, "\n\n- %s (%s)", fd.Message, fd.Code)
 	}
 	return b.String()
+}
+
+// countIn counts how many of names are in list.
+func countIn(list []string, names ...string) int {
+	n := 0
+	for _, x := range names {
+		if contains(list, x) {
+			n++
+		}
+	}
+	return n
+}
+
+// sharedPermissionNote says what the standard harness does when an agent's
+// list names only some of write, edit and apply_patch (one permission).
+func sharedPermissionNote(a analysis.Agent) string {
+	trio := []string{"write", "edit", "apply_patch"}
+	switch a.Form {
+	case analysis.FormList:
+		if n := countIn(a.Sees, trio...); n > 0 && n < 3 {
+			return "\n\nOn the standard harness `write`, `edit` and `apply_patch` share one permission: listing one shows all three, so this agent sees all three there."
+		}
+	case analysis.FormExclude, analysis.FormLegacy:
+		hidden := false
+		for _, r := range a.Refs {
+			if !r.Enabled || a.Form == analysis.FormExclude {
+				hidden = hidden || contains(trio, r.Name)
+			}
+		}
+		if hidden && countIn(a.Sees, trio...) > 0 {
+			return "\n\nOn the standard harness `write`, `edit` and `apply_patch` share one permission: excluding one hides all three, so this agent sees none of them there."
+		}
+	}
+	return ""
 }

@@ -59,9 +59,12 @@ func harnessDoc(name string) string {
 		return ""
 	}
 	var b strings.Builder
-	if certain {
-		b.WriteString("A tool of the harness (both harnesses implement it themselves).")
-	} else {
+	switch {
+	case strings.HasPrefix(name, "pty_"):
+		b.WriteString("A tool of the standard harness's terminal plugin.")
+	case certain:
+		b.WriteString("A tool the harness implements.")
+	default:
 		b.WriteString("A tool of the standard harness (opencode).")
 	}
 	switch {
@@ -70,7 +73,7 @@ func harnessDoc(name string) string {
 	case name == "bash":
 		b.WriteString("\n\nOn the standard harness `bash` also covers the terminal plugin's `pty_*` tools.")
 	case strings.HasPrefix(name, "pty_"):
-		b.WriteString("\n\nA tool of the standard harness's terminal plugin: `bash` covers it (list or exclude `bash`).")
+		b.WriteString("\n\nOn the standard harness `bash` covers it: list or exclude `bash`.")
 	case name == "task":
 		b.WriteString("\n\n`task` starts subagents. On the experimental harness a subagent gets only the tools allowed by both its own list and the session agent's list; on the standard harness, its own list. To stop an agent delegating, leave `task` out of its list.")
 	}
