@@ -3,8 +3,11 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // registerHandlers fills the method tables.
@@ -14,14 +17,248 @@ func registerHandlers(s *Server) {
 	s.notifies[protocol.MethodTextDocumentDidChange] = didChange
 	s.notifies[protocol.MethodTextDocumentDidClose] = didClose
 	s.notifies[protocol.MethodTextDocumentDidSave] = didSave
+	s.notifies[protocol.MethodWorkspaceDidChangeWatchedFiles] = didChangeWatchedFiles
+	s.notifies[protocol.MethodWorkspaceDidChangeConfiguration] = didChangeConfiguration
+	s.notifies[protocol.MethodWorkspaceDidChangeWorkspaceFolders] = didChangeWorkspaceFolders
+	registerFeatures(s)
 }
 
-// addFeatureCapabilities declares the features the server answers.
-func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {}
+// watchPatterns are the files whose changes on disk matter: manifests and
+// imported YAML files, tool modules, and packages modules import.
+var watchPatterns = []string{
+	"**/beeuni.yaml",
+	"**/*.{yaml,yml}",
+	"**/*.{ts,js,mts,mjs,cts,cjs}",
+	"**/node_modules/**/package.json",
+}
+
+// maxScanFolders bounds the first scan of a workspace folder.
+const maxScanFolders = 20000
 
 func initialized(ctx context.Context, s *Server, params json.RawMessage) error {
 	s.mu.Lock()
 	s.state = stateRunning
+	ci := s.client
 	s.mu.Unlock()
+	// Calls to the client wait for answers read on this goroutine: run
+	// them on another.
+	s.goBackground("initialized", func(ctx context.Context) {
+		if ci.watchDynamic {
+			s.registerWatchers(ctx)
+		}
+		if ci.configuration {
+			s.fetchSettings(ctx)
+		}
+		s.firstScan(ctx, ci)
+	})
+	return nil
+}
+
+func (s *Server) registerWatchers(ctx context.Context) {
+	var watchers []map[string]any
+	for _, p := range watchPatterns {
+		watchers = append(watchers, map[string]any{"globPattern": p})
+	}
+	params := map[string]any{"registrations": []map[string]any{{
+		"id":              "beeuni-watch",
+		"method":          protocol.MethodWorkspaceDidChangeWatchedFiles,
+		"registerOptions": map[string]any{"watchers": watchers},
+	}}}
+	if err := s.call(ctx, protocol.MethodClientRegisterCapability, params, nil); err != nil {
+		s.tracef("file watchers not registered: %v", err)
+		return
+	}
+	// The client now tells of every change: the server may remember what
+	// it read from disk.
+	s.disk.enable()
+}
+
+// fetchSettings asks the client for the "beeuni" section.
+func (s *Server) fetchSettings(ctx context.Context) {
+	var result []json.RawMessage
+	params := map[string]any{"items": []map[string]any{{"section": "beeuni"}}}
+	if err := s.call(ctx, protocol.MethodWorkspaceConfiguration, params, &result); err != nil {
+		s.tracef("workspace/configuration: %v", err)
+		return
+	}
+	if len(result) == 0 || !present(result[0]) {
+		return
+	}
+	s.applySettings(result[0])
+}
+
+func (s *Server) applySettings(raw json.RawMessage) {
+	s.mu.Lock()
+	before := s.settings
+	err := s.settings.merge(raw)
+	after := s.settings
+	s.mu.Unlock()
+	if err != nil {
+		s.logToClient(protocol.MessageTypeWarning, "beeuni-lsp: "+err.Error())
+		return
+	}
+	if before != after {
+		s.ws.markAllDirty()
+	}
+}
+
+func (s *Server) currentSettings() Settings {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.settings
+}
+
+// firstScan finds every beeuni.yaml of the workspace folders and analyses
+// them, under a work-done progress when the client shows one.
+func (s *Server) firstScan(ctx context.Context, ci clientInfo) {
+	prog := s.beginProgress(ctx, ci, "Beeuni: scanning the workspace")
+	v := s.currentView()
+	var roots []string
+	for _, folder := range ci.folders {
+		roots = append(roots, scanRoots(ctx, v.fs, folder, maxScanFolders)...)
+	}
+	prog.report(fmt.Sprintf("%d project(s) found", len(roots)))
+	for _, root := range roots {
+		s.ws.addProject(root)
+	}
+	if err := s.ws.waitIdle(ctx, false); err == nil {
+		prog.end(fmt.Sprintf("%d project(s) checked", len(roots)))
+	} else {
+		prog.end("cancelled")
+	}
+}
+
+// progress is one work-done progress; a zero progress reports nothing.
+type progress struct {
+	s     *Server
+	token string
+}
+
+func (s *Server) beginProgress(ctx context.Context, ci clientInfo, title string) progress {
+	if !ci.workDoneProgress {
+		return progress{}
+	}
+	token := "beeuni-scan"
+	if err := s.call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+		return progress{}
+	}
+	p := progress{s: s, token: token}
+	p.send(map[string]any{"kind": "begin", "title": title, "cancellable": false})
+	return p
+}
+
+func (p progress) send(value map[string]any) {
+	if p.s == nil {
+		return
+	}
+	p.s.notify(protocol.MethodProgress, map[string]any{"token": p.token, "value": value})
+}
+
+func (p progress) report(msg string) { p.send(map[string]any{"kind": "report", "message": msg}) }
+func (p progress) end(msg string)    { p.send(map[string]any{"kind": "end", "message": msg}) }
+
+func didChangeWatchedFiles(ctx context.Context, s *Server, params json.RawMessage) error {
+	var p struct {
+		Changes []struct {
+			URI  protocol.DocumentURI `json:"uri"`
+			Type int                  `json:"type"`
+		} `json:"changes"`
+	}
+	if err := decodeParams(protocol.MethodWorkspaceDidChangeWatchedFiles, params, &p); err != nil {
+		return err
+	}
+	byKind := map[changeKind][]string{}
+	for _, c := range p.Changes {
+		path, err := uriToPath(c.URI)
+		if err != nil {
+			continue
+		}
+		kind := changeDisk
+		switch c.Type {
+		case 1:
+			kind = changeCreated
+		case 3:
+			kind = changeDeleted
+		}
+		// Forget before the new view exists, so that it reads afresh.
+		s.disk.forget(path)
+		byKind[kind] = append(byKind[kind], path)
+	}
+	s.bumpView()
+	for _, kind := range []changeKind{changeCreated, changeDisk, changeDeleted} {
+		if len(byKind[kind]) > 0 {
+			s.ws.changed(byKind[kind], kind)
+		}
+	}
+	return nil
+}
+
+func didChangeConfiguration(ctx context.Context, s *Server, params json.RawMessage) error {
+	var p struct {
+		Settings json.RawMessage `json:"settings"`
+	}
+	if err := decodeParams(protocol.MethodWorkspaceDidChangeConfiguration, params, &p); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	pull := s.client.configuration
+	s.mu.Unlock()
+	if pull {
+		// The settings in the notification may be partial or absent: ask.
+		s.goBackground("configuration", s.fetchSettings)
+		return nil
+	}
+	if present(p.Settings) {
+		s.applySettings(p.Settings)
+	}
+	return nil
+}
+
+func didChangeWorkspaceFolders(ctx context.Context, s *Server, params json.RawMessage) error {
+	var p struct {
+		Event struct {
+			Added   []protocol.WorkspaceFolder `json:"added"`
+			Removed []protocol.WorkspaceFolder `json:"removed"`
+		} `json:"event"`
+	}
+	if err := decodeParams(protocol.MethodWorkspaceDidChangeWorkspaceFolders, params, &p); err != nil {
+		return err
+	}
+	var added []string
+	for _, f := range p.Event.Added {
+		if path, err := uriToPath(protocol.DocumentURI(f.URI)); err == nil {
+			added = append(added, path)
+		}
+	}
+	for _, f := range p.Event.Removed {
+		path, err := uriToPath(protocol.DocumentURI(f.URI))
+		if err != nil {
+			continue
+		}
+		v := s.currentView()
+		for _, proj := range s.ws.allProjects() {
+			if !vfs.Within(path, proj.root) {
+				continue
+			}
+			open := false
+			for docPath := range v.docs {
+				if proj.owns(docPath) {
+					open = true
+				}
+			}
+			if !open {
+				s.ws.removeProject(proj.root)
+			}
+		}
+	}
+	if len(added) > 0 {
+		s.goBackground("scan added folders", func(ctx context.Context) {
+			s.mu.Lock()
+			ci := s.client
+			s.mu.Unlock()
+			ci.folders = added
+			s.firstScan(ctx, ci)
+		})
+	}
 	return nil
 }

@@ -62,7 +62,8 @@ type notificationHandler func(ctx context.Context, s *Server, params json.RawMes
 // global state: several servers may run in one process.
 type Server struct {
 	opts Options
-	base vfs.FS
+	base vfs.FS // the disk (or Options.FS) behind a cache
+	disk *diskCache
 	conn jsonrpc2.Conn
 
 	mu       sync.Mutex
@@ -92,9 +93,11 @@ func New(opts Options) *Server {
 	if base == nil {
 		base = vfs.NewDisk()
 	}
+	disk := newDiskCache(base)
 	s := &Server{
 		opts:     opts,
-		base:     base,
+		base:     disk,
+		disk:     disk,
 		settings: defaultSettings(),
 		inflight: map[string]context.CancelFunc{},
 		exited:   make(chan struct{}),
@@ -104,7 +107,7 @@ func New(opts Options) *Server {
 	}
 	s.cur = newView(base, nil, 0)
 	s.bg, s.stopBg = context.WithCancel(context.Background())
-	s.ws = newWorkspace(s)
+	s.ws = newWorkspace(s, disk)
 	registerHandlers(s)
 	for name, h := range opts.extraRequests {
 		s.requests[name] = h

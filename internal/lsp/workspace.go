@@ -1,16 +1,580 @@
 package lsp
 
+import (
+	"bytes"
+	"context"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/features"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
 // changeKind says what happened to a file.
 type changeKind int
 
 const (
-	changeBuffer changeKind = iota // opened or edited in the editor
-	changeClosed                   // closed in the editor
-	changeDisk                     // created, changed or deleted on disk
+	changeBuffer  changeKind = iota // opened or edited in the editor
+	changeClosed                    // closed in the editor
+	changeCreated                   // created on disk
+	changeDisk                      // changed on disk
+	changeDeleted                   // deleted on disk
 )
 
-type workspace struct{ s *Server }
+// project is one beeuni.yaml root and what the server knows of it.
+type project struct {
+	root string
 
-func newWorkspace(s *Server) *workspace { return &workspace{s: s} }
+	mu       sync.Mutex
+	loaded   *analysis.Project // the latest load
+	gen      uint64            // the view generation it was loaded from
+	lastGood map[string]*analysis.Project
+	insp     *analysis.Inspection
+	repo     *features.RepoFiles
+}
 
-func (w *workspace) changed(paths []string, kind changeKind) {}
+func (p *project) latest() (*analysis.Project, uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.loaded, p.gen
+}
+
+func (p *project) inspection() *analysis.Inspection {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.insp
+}
+
+// store keeps a load if it is not older than the one kept.
+func (p *project) store(proj *analysis.Project, gen uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.loaded != nil && gen < p.gen {
+		return
+	}
+	p.loaded, p.gen = proj, gen
+	if p.lastGood == nil {
+		p.lastGood = map[string]*analysis.Project{}
+	}
+	for _, f := range proj.Files {
+		if f.SyntaxError == nil {
+			p.lastGood[f.Path] = proj
+		}
+	}
+}
+
+// owns reports whether path is one of the project's files: its manifest,
+// an imported file, or a tool module.
+func (p *project) owns(path string) bool {
+	if path == filepath.Join(p.root, analysis.ManifestName) {
+		return true
+	}
+	proj, _ := p.latest()
+	if proj == nil {
+		return false
+	}
+	if proj.File(path) != nil {
+		return true
+	}
+	if proj.Model != nil {
+		for _, t := range proj.Model.Tools {
+			if t.Module == path {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// workspace is the registry of projects and the diagnostics pipeline.
+//
+// Diagnostics run on two goroutines. The YAML worker loads each project
+// marked dirty and publishes its findings at once; a burst of changes
+// arriving while it works is coalesced into one more load of the latest
+// text. It then hands the project to the module worker, which inspects the
+// tool modules (rule T11) and publishes those findings after, so that a
+// slow inspection never delays the YAML findings.
+type workspace struct {
+	s     *Server
+	disk  *diskCache
+	cache *analysis.Cache
+	insp  *tsinspect.Inspector
+	pub   *publisher
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	folders  []string
+	projects map[string]*project
+	dirty    map[string]bool
+	yamlBusy bool
+	modJobs  map[string]moduleJob
+	modBusy  bool
+	lastLoad time.Duration // the last YAML pass, for the adaptive pause
+
+	yamlKick chan struct{}
+	modKick  chan struct{}
+	started  bool
+}
+
+type moduleJob struct {
+	v    *view
+	proj *analysis.Project
+}
+
+func newWorkspace(s *Server, disk *diskCache) *workspace {
+	w := &workspace{
+		s:        s,
+		disk:     disk,
+		cache:    analysis.NewCache(),
+		projects: map[string]*project{},
+		dirty:    map[string]bool{},
+		modJobs:  map[string]moduleJob{},
+		yamlKick: make(chan struct{}, 1),
+		modKick:  make(chan struct{}, 1),
+	}
+	w.cond = sync.NewCond(&w.mu)
+	w.insp = tsinspect.New(liveFS{s}, tsinspect.Options{})
+	w.pub = newPublisher(s)
+	return w
+}
+
+// liveFS reads through the current view: the disk with the editor's
+// buffers over it. The module inspector reads through it.
+type liveFS struct{ s *Server }
+
+func (l liveFS) fs() vfs.FS                              { return l.s.currentView().fs }
+func (l liveFS) ReadFile(p string) ([]byte, error)       { return l.fs().ReadFile(p) }
+func (l liveFS) Stat(p string) (fs.FileInfo, error)      { return l.fs().Stat(p) }
+func (l liveFS) ReadDir(p string) ([]fs.DirEntry, error) { return l.fs().ReadDir(p) }
+func (l liveFS) EvalSymlinks(p string) (string, error)   { return l.fs().EvalSymlinks(p) }
+
+// start runs the workers; called once, at initialize.
+func (w *workspace) start() {
+	w.mu.Lock()
+	if w.started {
+		w.mu.Unlock()
+		return
+	}
+	w.started = true
+	w.mu.Unlock()
+	w.s.goBackground("diagnostics", w.yamlLoop)
+	w.s.goBackground("module inspection", w.moduleLoop)
+}
+
+func kick(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// addProject registers a root (idempotent) and marks it dirty.
+func (w *workspace) addProject(root string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.addProjectLocked(root)
+	kick(w.yamlKick)
+}
+
+func (w *workspace) addProjectLocked(root string) {
+	root = filepath.Clean(root)
+	if w.projects[root] == nil {
+		w.projects[root] = &project{root: root}
+	}
+	w.dirty[root] = true
+}
+
+// project returns the registered project of root, or nil.
+func (w *workspace) project(root string) *project {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.projects[root]
+}
+
+func (w *workspace) allProjects() []*project {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]*project, 0, len(w.projects))
+	for _, p := range w.projects {
+		out = append(out, p)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].root < out[j].root })
+	return out
+}
+
+// ownerOf returns the project path belongs to: among the projects that
+// own it, the one with the nearest root above it. A YAML file no loaded
+// project owns is looked up by its nearest beeuni.yaml, which registers
+// that project. It returns nil when path belongs to no project.
+func (w *workspace) ownerOf(v *view, path string) *project {
+	var best *project
+	for _, p := range w.allProjects() {
+		if !p.owns(path) {
+			continue
+		}
+		if best == nil || vfs.Within(best.root, p.root) && vfs.Within(p.root, path) {
+			best = p
+		}
+	}
+	if best != nil {
+		return best
+	}
+	if !isYAML(path) {
+		return nil
+	}
+	root, ok := analysis.FindRoot(v.fs, path)
+	if !ok {
+		return nil
+	}
+	w.mu.Lock()
+	p := w.projects[root]
+	if p == nil {
+		w.addProjectLocked(root)
+		p = w.projects[root]
+		kick(w.yamlKick)
+	}
+	w.mu.Unlock()
+	return p
+}
+
+func isYAML(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".yaml" || ext == ".yml"
+}
+
+// changed routes a change of files to the projects it concerns and wakes
+// the YAML worker.
+func (w *workspace) changed(paths []string, kind changeKind) {
+	v := w.s.currentView()
+	for _, path := range paths {
+		path = filepath.Clean(path)
+		if kind >= changeCreated {
+			w.disk.forget(path)
+			w.cache.Forget(path)
+		}
+		marked := false
+		for _, p := range w.allProjects() {
+			concerned := p.owns(path)
+			if !concerned && kind >= changeCreated && vfs.Within(p.root, path) {
+				// A file created or deleted inside a project may be a
+				// missing module or import, or a package a module needs.
+				concerned = true
+				p.mu.Lock()
+				p.repo = nil
+				p.mu.Unlock()
+			}
+			if concerned {
+				w.markDirty(p.root)
+				marked = true
+			}
+		}
+		if filepath.Base(path) == analysis.ManifestName && kind != changeDeleted {
+			if _, err := v.fs.Stat(path); err == nil {
+				w.addProject(filepath.Dir(path))
+				marked = true
+			}
+		}
+		if !marked && kind == changeBuffer {
+			w.ownerOf(v, path)
+		}
+		if kind == changeClosed {
+			// A closed file that is not on disk loses its diagnostics
+			// (its project, if any, reloads and drops them too).
+			if _, err := v.fs.Stat(path); err != nil {
+				w.pub.forgetFile(path)
+			}
+		}
+	}
+	kick(w.yamlKick)
+}
+
+func (w *workspace) markDirty(root string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.projects[root] != nil {
+		w.dirty[root] = true
+	}
+}
+
+// markAllDirty reanalyses every project (settings changed).
+func (w *workspace) markAllDirty() {
+	w.mu.Lock()
+	for root := range w.projects {
+		w.dirty[root] = true
+	}
+	w.mu.Unlock()
+	kick(w.yamlKick)
+}
+
+// removeProject forgets a project whose manifest is gone and clears its
+// diagnostics.
+func (w *workspace) removeProject(root string) {
+	w.mu.Lock()
+	delete(w.projects, root)
+	delete(w.dirty, root)
+	delete(w.modJobs, root)
+	w.mu.Unlock()
+	w.pub.dropRoot(root)
+}
+
+// yamlLoop is the YAML worker.
+func (w *workspace) yamlLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.yamlKick:
+		}
+		w.mu.Lock()
+		// Adaptive pause: when loads are slow, a burst of keystrokes is
+		// still coming in; wait a little so that it costs one load. When
+		// they are fast (the usual case) publish at once.
+		pause := w.lastLoad / 2
+		w.mu.Unlock()
+		if pause > 2*time.Millisecond {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(min(pause, 100*time.Millisecond)):
+			}
+		}
+		w.mu.Lock()
+		roots := make([]string, 0, len(w.dirty))
+		for r := range w.dirty {
+			roots = append(roots, r)
+		}
+		w.dirty = map[string]bool{}
+		w.yamlBusy = len(roots) > 0
+		w.mu.Unlock()
+		sort.Strings(roots)
+		start := time.Now()
+		v := w.s.currentView()
+		for _, root := range roots {
+			if ctx.Err() != nil {
+				return
+			}
+			w.analyze(ctx, v, root)
+		}
+		w.mu.Lock()
+		if len(roots) > 0 {
+			w.lastLoad = time.Since(start)
+		}
+		w.yamlBusy = false
+		if len(w.dirty) > 0 {
+			kick(w.yamlKick)
+		}
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}
+}
+
+// analyze loads one project from v, publishes its YAML findings and queues
+// its module inspection.
+func (w *workspace) analyze(ctx context.Context, v *view, root string) {
+	p := w.project(root)
+	if p == nil {
+		return
+	}
+	proj, err := analysis.LoadCached(ctx, v.fs, root, w.cache)
+	if err != nil {
+		w.s.tracef("project %s: %v", root, err)
+		w.removeProject(root)
+		return
+	}
+	p.store(proj, v.gen)
+	w.pub.setYAML(v, proj)
+	w.mu.Lock()
+	w.modJobs[root] = moduleJob{v: v, proj: proj}
+	w.mu.Unlock()
+	kick(w.modKick)
+}
+
+// moduleLoop is the module worker.
+func (w *workspace) moduleLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.modKick:
+		}
+		w.mu.Lock()
+		jobs := w.modJobs
+		w.modJobs = map[string]moduleJob{}
+		w.modBusy = len(jobs) > 0
+		w.mu.Unlock()
+		roots := make([]string, 0, len(jobs))
+		for r := range jobs {
+			roots = append(roots, r)
+		}
+		sort.Strings(roots)
+		inspect := w.s.currentSettings().InspectModules
+		for _, root := range roots {
+			if ctx.Err() != nil {
+				return
+			}
+			job := jobs[root]
+			var insp *analysis.Inspection
+			if inspect {
+				insp = analysis.InspectModules(ctx, job.proj, w.insp)
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			if p := w.project(root); p != nil {
+				p.mu.Lock()
+				p.insp = insp
+				p.mu.Unlock()
+				w.pub.setModules(job.v, job.proj, insp)
+			}
+		}
+		w.mu.Lock()
+		w.modBusy = false
+		if len(w.modJobs) > 0 {
+			kick(w.modKick)
+		}
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}
+}
+
+// waitIdle waits until no analysis is pending or running (tests and the
+// first-scan progress use it).
+func (w *workspace) waitIdle(ctx context.Context, withModules bool) error {
+	stop := context.AfterFunc(ctx, func() {
+		w.mu.Lock()
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	})
+	defer stop()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for len(w.dirty) > 0 || w.yamlBusy || withModules && (len(w.modJobs) > 0 || w.modBusy) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		w.cond.Wait()
+	}
+	return nil
+}
+
+// load returns the project of path as of view v: the latest load when it
+// was made from v, else a fresh load from v (kept if newer). fallback is
+// the last load in which path parsed, for features that keep working on a
+// file with a syntax error.
+func (w *workspace) load(ctx context.Context, v *view, path string) (p *project, proj, fallback *analysis.Project) {
+	p = w.ownerOf(v, path)
+	if p == nil {
+		return nil, nil, nil
+	}
+	latest, gen := p.latest()
+	proj = latest
+	if latest == nil || gen != v.gen {
+		fresh, err := analysis.LoadCached(ctx, v.fs, p.root, w.cache)
+		if err != nil {
+			return nil, nil, nil
+		}
+		p.store(fresh, v.gen)
+		proj = fresh
+	}
+	fallback = proj
+	if f := proj.File(path); f != nil && f.SyntaxError != nil {
+		p.mu.Lock()
+		if good := p.lastGood[path]; good != nil {
+			fallback = good
+		}
+		p.mu.Unlock()
+	}
+	return p, proj, fallback
+}
+
+// repoFiles returns the project's scan of its files for completion,
+// scanning once until a file is created or deleted.
+func (w *workspace) repoFiles(ctx context.Context, v *view, p *project) *features.RepoFiles {
+	p.mu.Lock()
+	repo := p.repo
+	p.mu.Unlock()
+	if repo != nil {
+		return repo
+	}
+	repo, err := features.ScanRepo(ctx, v.fs, p.root)
+	if err != nil {
+		return nil
+	}
+	p.mu.Lock()
+	p.repo = repo
+	p.mu.Unlock()
+	return repo
+}
+
+// modules returns the latest module inspection results of p, nil when
+// inspection is off or has not finished.
+func (w *workspace) modules(p *project) features.Modules {
+	if insp := p.inspection(); insp != nil {
+		return insp.Results
+	}
+	return nil
+}
+
+// findingsAt returns the findings published for path whose range touches
+// [start, end] (for code actions).
+func (w *workspace) findingsAt(path string, content []byte, start, end int) []diag.Finding {
+	var out []diag.Finding
+	for _, f := range w.pub.current(path, content) {
+		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// scanRoots returns every folder under dir holding beeuni.yaml, skipping
+// dependencies, hidden folders and symbolic links, at most limit folders
+// visited.
+func scanRoots(ctx context.Context, fsys vfs.FS, dir string, limit int) []string {
+	var roots []string
+	queue := []string{dir}
+	for visited := 0; len(queue) > 0 && visited < limit; visited++ {
+		if ctx.Err() != nil {
+			break
+		}
+		cur := queue[0]
+		queue = queue[1:]
+		entries, err := fsys.ReadDir(cur)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			name := e.Name()
+			switch {
+			case e.Type()&fs.ModeSymlink != 0:
+			case e.IsDir():
+				if name == "node_modules" || strings.HasPrefix(name, ".") {
+					continue
+				}
+				queue = append(queue, filepath.Join(cur, name))
+			case name == analysis.ManifestName:
+				roots = append(roots, cur)
+			}
+		}
+	}
+	return roots
+}
+
+// sameContent reports whether a and b are the same bytes, quickly when
+// they are the same slice.
+func sameContent(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return bytes.Equal(a, b)
+}

@@ -1,0 +1,364 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/analysis/edit"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// workspaceEditJSON is the protocol's WorkspaceEdit with resource
+// operations, which protocol v0.12.0 cannot express.
+type workspaceEditJSON struct {
+	Changes         map[protocol.DocumentURI][]protocol.TextEdit `json:"changes,omitempty"`
+	DocumentChanges []any                                        `json:"documentChanges,omitempty"`
+}
+
+type codeActionJSON struct {
+	Title       string                `json:"title"`
+	Kind        string                `json:"kind,omitempty"`
+	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitempty"`
+	IsPreferred bool                  `json:"isPreferred,omitempty"`
+	Disabled    *struct {
+		Reason string `json:"reason"`
+	} `json:"disabled,omitempty"`
+	Edit    *workspaceEditJSON `json:"edit,omitempty"`
+	Command *protocol.Command  `json:"command,omitempty"`
+}
+
+type createFileJSON struct {
+	Kind    string `json:"kind"`
+	URI     string `json:"uri"`
+	Options *struct {
+		Overwrite bool `json:"overwrite,omitempty"`
+	} `json:"options,omitempty"`
+}
+
+type deleteFileJSON struct {
+	Kind string `json:"kind"`
+	URI  string `json:"uri"`
+}
+
+type textDocumentEditJSON struct {
+	TextDocument struct {
+		URI     protocol.DocumentURI `json:"uri"`
+		Version *int32               `json:"version"`
+	} `json:"textDocument"`
+	Edits []protocol.TextEdit `json:"edits"`
+}
+
+// ejectArgs are the arguments of beeuni.eject (a contract with the
+// editor clients).
+type ejectArgs struct {
+	URI   protocol.DocumentURI `json:"uri"`
+	Name  string               `json:"name"`
+	Force bool                 `json:"force"`
+}
+
+func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	var p struct {
+		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+		Range        protocol.Range                  `json:"range"`
+		Context      struct {
+			Only []string `json:"only"`
+		} `json:"context"`
+	}
+	if err := decodeParams(protocol.MethodTextDocumentCodeAction, params, &p); err != nil {
+		return nil, err
+	}
+	a, err := s.locate(ctx, v, p.TextDocument.URI, &p.Range.Start)
+	if err != nil {
+		return nil, err
+	}
+	out := []codeActionJSON{}
+	if a.p == nil || a.proj == nil {
+		return out, nil
+	}
+	start, end := a.mapper.Offsets(p.Range)
+	proj := a.proj
+	content := contentIn(v, proj, a.path)
+	var changes []*edit.Change
+	for _, f := range s.findingsFor(proj, a.path, content) {
+		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
+			changes = append(changes, edit.QuickFixes(proj, v.fs, f)...)
+		}
+	}
+	if proj.Model != nil {
+		for _, t := range proj.Model.Tools {
+			if t.File != a.path || !(t.Key.Contains(start) || t.Value.Contains(start)) {
+				continue
+			}
+			switch t.Kind {
+			case analysis.KindBeeuni:
+				changes = append(changes, edit.EjectActions(proj, v.fs, t.Name)...)
+			case analysis.KindOverridden:
+				if c, err := edit.ReturnToBeeuni(proj, t.Name); err == nil {
+					changes = append(changes, c)
+				}
+			}
+		}
+	}
+	s.mu.Lock()
+	ci := s.client
+	s.mu.Unlock()
+	for _, c := range changes {
+		if !kindWanted(c.Kind, p.Context.Only) {
+			continue
+		}
+		ca := codeActionJSON{Title: c.Title, Kind: c.Kind, IsPreferred: c.Preferred}
+		if c.Fixes != nil {
+			ca.Diagnostics = []protocol.Diagnostic{s.toDiagnostic(v, s.mapperIn(v, proj, c.Fixes.File), *c.Fixes)}
+		}
+		switch {
+		case c.Disabled != "":
+			ca.Disabled = &struct {
+				Reason string `json:"reason"`
+			}{c.Disabled}
+		case len(c.Create) > 0 || len(c.Delete) > 0:
+			if ci.supportsResourceOps(len(c.Delete) > 0) {
+				ca.Edit = s.workspaceEdit(v, proj, c, true)
+			} else if name, force, ok := ejectOf(c, proj); ok {
+				arg, _ := json.Marshal(ejectArgs{URI: pathToURI(a.path), Name: name, Force: force})
+				ca.Command = &protocol.Command{Title: c.Title, Command: CommandEject, Arguments: []any{json.RawMessage(arg)}}
+			} else {
+				continue // the client can apply neither the edit nor the command
+			}
+		default:
+			ca.Edit = s.workspaceEdit(v, proj, c, false)
+		}
+		out = append(out, ca)
+	}
+	return out, nil
+}
+
+// findingsFor returns the findings of path: the YAML findings of proj and
+// the module findings published for the same content.
+func (s *Server) findingsFor(proj *analysis.Project, path string, content []byte) []diag.Finding {
+	var out []diag.Finding
+	for _, f := range proj.Findings {
+		if f.File == path {
+			out = append(out, f)
+		}
+	}
+	for _, f := range s.ws.pub.current(path, content) {
+		if f.Code == analysis.CodeModuleLoad || !isYAML(path) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// ejectOf recognises an eject change, for clients that cannot create
+// files in a workspace edit: the command does it on the server.
+func ejectOf(c *edit.Change, proj *analysis.Project) (name string, force bool, ok bool) {
+	if len(c.Create) != 1 || len(c.Delete) != 0 {
+		return "", false, false
+	}
+	for _, n := range analysis.BeeuniTools() {
+		if c.Create[0].Path == joinRoot(proj.Root, edit.EjectedPath(n)) {
+			return n, c.Create[0].Overwrite, true
+		}
+	}
+	return "", false, false
+}
+
+func kindWanted(kind string, only []string) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(kind, o+".") {
+			return true
+		}
+	}
+	return false
+}
+
+// workspaceEdit converts a change. With resources, files are created and
+// deleted by the client (documentChanges); otherwise only text edits.
+func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, resources bool) *workspaceEditJSON {
+	we := &workspaceEditJSON{}
+	textEdits := map[string][]protocol.TextEdit{}
+	var order []string
+	for _, file := range c.Files() {
+		edits := c.EditsOf(file)
+		if len(edits) == 0 {
+			continue
+		}
+		m := s.mapperIn(v, proj, file)
+		for _, e := range edits {
+			textEdits[file] = append(textEdits[file], protocol.TextEdit{Range: m.Range(e.Start, e.End), NewText: e.NewText})
+		}
+		order = append(order, file)
+	}
+	if !resources {
+		we.Changes = map[protocol.DocumentURI][]protocol.TextEdit{}
+		for file, edits := range textEdits {
+			we.Changes[pathToURI(file)] = edits
+		}
+		return we
+	}
+	for _, nf := range c.Create {
+		cf := createFileJSON{Kind: "create", URI: string(pathToURI(nf.Path))}
+		if nf.Overwrite {
+			cf.Options = &struct {
+				Overwrite bool `json:"overwrite,omitempty"`
+			}{true}
+		}
+		we.DocumentChanges = append(we.DocumentChanges, cf)
+		if len(nf.Content) > 0 {
+			te := textDocumentEditJSON{Edits: []protocol.TextEdit{{NewText: string(nf.Content)}}}
+			te.TextDocument.URI = pathToURI(nf.Path)
+			we.DocumentChanges = append(we.DocumentChanges, te)
+		}
+	}
+	for _, file := range order {
+		te := textDocumentEditJSON{Edits: textEdits[file]}
+		te.TextDocument.URI = pathToURI(file)
+		if d := v.docs[file]; d != nil {
+			version := d.version
+			te.TextDocument.Version = &version
+		}
+		we.DocumentChanges = append(we.DocumentChanges, te)
+	}
+	for _, del := range c.Delete {
+		we.DocumentChanges = append(we.DocumentChanges, deleteFileJSON{Kind: "delete", URI: string(pathToURI(del))})
+	}
+	return we
+}
+
+func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	var p struct {
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	}
+	if err := decodeParams(protocol.MethodWorkspaceExecuteCommand, params, &p); err != nil {
+		return nil, err
+	}
+	var arg ejectArgs
+	if len(p.Arguments) > 0 {
+		if err := json.Unmarshal(p.Arguments[0], &arg); err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: invalid argument: %v", p.Command, err))
+		}
+	}
+	if arg.URI == "" {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the argument needs a uri", p.Command))
+	}
+	a, err := s.locate(ctx, v, arg.URI, nil)
+	if err != nil {
+		return nil, err
+	}
+	if a.p == nil || a.proj == nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
+	}
+	switch p.Command {
+	case CommandSessionTools:
+		return sessionTools(a.proj), nil
+	case CommandEjectableTools:
+		out := []string{}
+		for _, name := range analysis.BeeuniTools() {
+			if _, err := edit.Eject(a.proj, v.fs, name, false); err == nil {
+				out = append(out, name)
+			}
+		}
+		return out, nil
+	case CommandEject:
+		return nil, s.eject(ctx, v, a, arg)
+	}
+	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", p.Command))
+}
+
+// sessionTools is the answer of beeuni.sessionTools.
+func sessionTools(proj *analysis.Project) any {
+	type agent struct {
+		Name  string   `json:"name"`
+		Tools []string `json:"tools"`
+	}
+	list := analysis.ToolsLsJSON(proj)
+	agents := []agent{}
+	if proj.Model != nil {
+		for _, ag := range proj.Model.Agents {
+			agents = append(agents, agent{Name: ag.Name, Tools: append([]string{}, ag.Sees...)})
+		}
+	}
+	table := ""
+	if proj.Model != nil {
+		table = analysis.FormatToolsLs(proj.Model)
+	}
+	return map[string]any{
+		"manifest":  list.Manifest,
+		"tools_key": list.ToolsKey,
+		"tools":     list.Tools,
+		"removed":   list.Removed,
+		"table":     table,
+		"agents":    agents,
+	}
+}
+
+// eject runs beeuni.eject: the client applies the whole change when it
+// can create files; otherwise the server writes the new module itself
+// (edit.Apply, inside the repository only) and the client applies the
+// YAML edit, so that an open manifest keeps its undo history.
+func (s *Server) eject(ctx context.Context, v *view, a *at, arg ejectArgs) error {
+	c, err := edit.Eject(a.proj, v.fs, arg.Name, arg.Force)
+	if err != nil {
+		return jsonrpc2.NewError(codeRequestFailed, err.Error())
+	}
+	s.mu.Lock()
+	ci := s.client
+	s.mu.Unlock()
+	if !ci.applyEdit {
+		return jsonrpc2.NewError(codeRequestFailed, "the editor cannot apply workspace edits (workspace.applyEdit): run `beeuni-lsp tools eject "+arg.Name+"` instead")
+	}
+	var we *workspaceEditJSON
+	if ci.supportsResourceOps(false) {
+		we = s.workspaceEdit(v, a.proj, c, true)
+	} else {
+		files := &edit.Change{Title: c.Title, Kind: c.Kind, Create: c.Create}
+		if err := edit.Apply(ctx, a.proj.Root, files); err != nil {
+			return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("eject %s: %v", arg.Name, err))
+		}
+		var created []string
+		for _, nf := range c.Create {
+			created = append(created, nf.Path)
+			s.disk.forget(nf.Path)
+		}
+		s.bumpView()
+		s.ws.changed(created, changeCreated)
+		we = s.workspaceEdit(v, a.proj, c, false)
+	}
+	var res struct {
+		Applied       bool   `json:"applied"`
+		FailureReason string `json:"failureReason"`
+	}
+	if err := s.call(ctx, protocol.MethodWorkspaceApplyEdit, map[string]any{"label": c.Title, "edit": we}, &res); err != nil {
+		return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("eject %s: %v", arg.Name, err))
+	}
+	if !res.Applied {
+		reason := res.FailureReason
+		if reason == "" {
+			reason = "the editor did not apply the edit"
+		}
+		return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("eject %s: %s", arg.Name, reason))
+	}
+	if c.Show != "" && ci.showDocument {
+		var shown struct {
+			Success bool `json:"success"`
+		}
+		if err := s.call(ctx, "window/showDocument", map[string]any{"uri": pathToURI(c.Show), "takeFocus": true}, &shown); err != nil {
+			s.tracef("showDocument: %v", err)
+		}
+	}
+	return nil
+}
+
+// joinRoot joins a repository-relative slash path to root.
+func joinRoot(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }

@@ -1,0 +1,302 @@
+package lsp
+
+import (
+	"encoding/json"
+	"sort"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// source says which pass produced a set of findings.
+type source int
+
+const (
+	sourceYAML    source = iota // the project load (YAML rules)
+	sourceModules               // the module inspection (T11)
+)
+
+type setKey struct {
+	root string
+	src  source
+}
+
+// findingSet is what one pass found in one file, with the content its
+// ranges are in.
+type findingSet struct {
+	gen      uint64
+	content  []byte
+	version  int32
+	versions bool // version is known (the file was open)
+	findings []diag.Finding
+}
+
+// fileState is what the publisher knows of one file.
+type fileState struct {
+	sets     map[setKey]*findingSet
+	last     string // the last params sent, as JSON
+	nonEmpty bool   // the last publish had diagnostics
+	gen      uint64 // the generation of the last publish
+}
+
+// publisher merges the finding sets of every project and pass into one
+// publishDiagnostics per file. For each file it publishes the findings of
+// the newest content it has seen, adding another pass's findings only when
+// they were made on that same content; it never publishes a version older
+// than one it published, nor the same params twice in a row.
+type publisher struct {
+	s *Server
+
+	mu    sync.Mutex
+	files map[string]*fileState
+	byKey map[setKey]map[string]bool
+}
+
+func newPublisher(s *Server) *publisher {
+	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}}
+}
+
+// contentIn returns a file's content as proj loaded it, else as v has it.
+func contentIn(v *view, proj *analysis.Project, path string) []byte {
+	if proj != nil {
+		if f := proj.File(path); f != nil {
+			return f.Content
+		}
+	}
+	if d := v.docs[path]; d != nil {
+		return d.content()
+	}
+	data, _ := v.fs.ReadFile(path)
+	return data
+}
+
+func groupByFile(fs []diag.Finding) map[string][]diag.Finding {
+	out := map[string][]diag.Finding{}
+	for _, f := range fs {
+		out[f.File] = append(out[f.File], f)
+	}
+	return out
+}
+
+// setYAML replaces the YAML findings of proj's root.
+func (pb *publisher) setYAML(v *view, proj *analysis.Project) {
+	groups := groupByFile(proj.Findings)
+	// Open files of the project get a set even when clean, so that each
+	// version they reach is confirmed.
+	for _, f := range proj.Files {
+		if _, open := v.docs[f.Path]; open {
+			if _, ok := groups[f.Path]; !ok {
+				groups[f.Path] = nil
+			}
+		}
+	}
+	pb.replace(setKey{proj.Root, sourceYAML}, v, proj, groups)
+}
+
+// setModules replaces the module findings of proj's root (insp nil: none).
+func (pb *publisher) setModules(v *view, proj *analysis.Project, insp *analysis.Inspection) {
+	var groups map[string][]diag.Finding
+	if insp != nil {
+		groups = groupByFile(insp.Findings)
+		for path, r := range insp.Results {
+			if _, open := v.docs[path]; open && r != nil {
+				if _, ok := groups[path]; !ok {
+					groups[path] = nil
+				}
+			}
+		}
+	}
+	pb.replace(setKey{proj.Root, sourceModules}, v, proj, groups)
+}
+
+func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding) {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	touched := map[string]bool{}
+	for path := range pb.byKey[key] {
+		if _, still := groups[path]; !still {
+			if st := pb.files[path]; st != nil {
+				delete(st.sets, key)
+			}
+			touched[path] = true
+		}
+	}
+	files := map[string]bool{}
+	for path, fs := range groups {
+		set := &findingSet{gen: v.gen, content: contentIn(v, proj, path), findings: fs}
+		if d := v.docs[path]; d != nil && sameContent(d.content(), set.content) {
+			set.version, set.versions = d.version, true
+		}
+		st := pb.files[path]
+		if st == nil {
+			st = &fileState{sets: map[setKey]*findingSet{}}
+			pb.files[path] = st
+		}
+		st.sets[key] = set
+		files[path] = true
+		touched[path] = true
+	}
+	if len(files) == 0 {
+		delete(pb.byKey, key)
+	} else {
+		pb.byKey[key] = files
+	}
+	pb.publishLocked(sortedKeys(touched))
+}
+
+// dropRoot removes every set of a project (its manifest is gone).
+func (pb *publisher) dropRoot(root string) {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	touched := map[string]bool{}
+	for _, src := range []source{sourceYAML, sourceModules} {
+		key := setKey{root, src}
+		for path := range pb.byKey[key] {
+			if st := pb.files[path]; st != nil {
+				delete(st.sets, key)
+			}
+			touched[path] = true
+		}
+		delete(pb.byKey, key)
+	}
+	pb.publishLocked(sortedKeys(touched))
+}
+
+// forgetFile clears a file's diagnostics (closed and not on disk).
+func (pb *publisher) forgetFile(path string) {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	st := pb.files[path]
+	if st == nil {
+		return
+	}
+	for key := range st.sets {
+		delete(pb.byKey[key], path)
+	}
+	st.sets = map[setKey]*findingSet{}
+	pb.publishLocked([]string{path})
+}
+
+// current returns the findings in effect for path when its content is
+// content.
+func (pb *publisher) current(path string, content []byte) []diag.Finding {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	st := pb.files[path]
+	if st == nil {
+		return nil
+	}
+	var out []diag.Finding
+	for _, set := range st.sets {
+		if sameContent(set.content, content) {
+			out = append(out, set.findings...)
+		}
+	}
+	diag.Sort(out)
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// publishLocked sends the merged diagnostics of each path.
+func (pb *publisher) publishLocked(paths []string) {
+	enc := pb.s.encoding()
+	v := pb.s.currentView()
+	for _, path := range paths {
+		st := pb.files[path]
+		if st == nil {
+			continue
+		}
+		var newest *findingSet
+		for _, set := range st.sets {
+			if newest == nil || set.gen > newest.gen {
+				newest = set
+			}
+		}
+		params := protocol.PublishDiagnosticsParams{URI: pathToURI(path), Diagnostics: []protocol.Diagnostic{}}
+		var findings []diag.Finding
+		if newest != nil {
+			if newest.gen < st.gen {
+				continue // never an older analysis after a newer one
+			}
+			if newest.versions {
+				params.Version = uint32(newest.version)
+			}
+			for _, set := range st.sets {
+				if sameContent(set.content, newest.content) {
+					findings = append(findings, set.findings...)
+				}
+			}
+			diag.Sort(findings)
+			var m *Mapper
+			if d := v.docs[path]; d != nil && sameContent(d.content(), newest.content) {
+				m = d.mapper
+			} else {
+				m = NewMapper(newest.content, enc)
+			}
+			for _, f := range findings {
+				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnostic(v, m, f))
+			}
+		}
+		if len(params.Diagnostics) == 0 && !st.nonEmpty && (newest == nil || !newest.versions) {
+			if len(st.sets) == 0 {
+				delete(pb.files, path)
+			}
+			continue // nothing shown, nothing to confirm
+		}
+		data, err := json.Marshal(params)
+		if err != nil {
+			continue
+		}
+		if string(data) == st.last {
+			continue
+		}
+		st.last = string(data)
+		st.nonEmpty = len(params.Diagnostics) > 0
+		if newest != nil {
+			st.gen = newest.gen
+		}
+		pb.s.notify(protocol.MethodTextDocumentPublishDiagnostics, json.RawMessage(data))
+		if len(st.sets) == 0 && !st.nonEmpty {
+			delete(pb.files, path)
+		}
+	}
+}
+
+// toDiagnostic converts a finding; m maps the finding's file.
+func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagnostic {
+	d := protocol.Diagnostic{
+		Range:    m.Range(f.Range.Start.Offset, f.Range.End.Offset),
+		Severity: protocol.DiagnosticSeverity(f.Severity),
+		Code:     f.Code,
+		Source:   "beeuni",
+		Message:  f.Message,
+	}
+	if len(f.Data) > 0 {
+		d.Data = f.Data
+	}
+	for _, r := range f.Related {
+		rm := m
+		if r.File != f.File {
+			rm = s.mapperFor(v, r.File)
+			if rm == nil {
+				rm = NewMapper(nil, m.Encoding())
+			}
+		}
+		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: pathToURI(r.File), Range: rm.Range(r.Range.Start.Offset, r.Range.End.Offset)},
+			Message:  r.Message,
+		})
+	}
+	return d
+}
