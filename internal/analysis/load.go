@@ -101,7 +101,7 @@ func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*P
 	}
 	l := &loader{
 		ctx: ctx, fsys: fsys, root: root, realRoot: realRoot, cache: cache,
-		byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
+		budget: newExpandBudget(), byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
 	}
 	rootUnit := l.addUnit(manifest, manifest, cache.parse(manifest, content), false)
 	l.visitImports(rootUnit, []chainStep{{unit: rootUnit}})
@@ -167,6 +167,7 @@ type loader struct {
 	dirs     map[string]*dirInfo
 	realDirs map[string]realDir
 	tools    *toolState
+	budget   *expandBudget
 }
 
 func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
@@ -188,11 +189,11 @@ func (l *loader) add(u *unit, n *yaml.Node, sev diag.Severity, code, msg string,
 }
 
 // topValue returns the value of a top-level key of a file and its key node.
-func topValue(pr *parsed, key string) (k, v *yaml.Node) {
+func topValue(pr *parsed, key string, b *expandBudget) (k, v *yaml.Node) {
 	if pr.root == nil || pr.root.Kind != yaml.MappingNode {
 		return nil, nil
 	}
-	for _, kv := range mapPairs(pr.root) {
+	for _, kv := range mapPairs(pr.root, b) {
 		if kv.k.Kind == yaml.ScalarNode && kv.k.Value == key {
 			return kv.k, kv.v
 		}
@@ -205,7 +206,7 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 	if l.ctx.Err() != nil {
 		return
 	}
-	key, v := topValue(u.parsed, "imports")
+	key, v := topValue(u.parsed, "imports", l.budget)
 	if key == nil {
 		return
 	}

@@ -26,21 +26,19 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 	}
 	var agents []Agent
 	for _, u := range l.units {
-		_, v := topValue(u.parsed, "agents")
-		v = resolveAlias(v)
-		if v == nil || v.Kind != yaml.MappingNode {
+		_, raw := topValue(u.parsed, "agents", l.budget)
+		if v := resolveAlias(raw); v == nil || v.Kind != yaml.MappingNode {
 			continue // not ours to judge (SPEC section 1)
 		}
 		seen := map[string]bool{}
-		for _, kv := range mapPairs(v) {
+		for _, kv := range mapPairs(raw, l.budget) {
 			if kv.k.Kind != yaml.ScalarNode || seen[kv.k.Value] {
 				continue
 			}
 			seen[kv.k.Value] = true
 			a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
-			body := resolveAlias(kv.v)
-			if body != nil && body.Kind == yaml.MappingNode {
-				for _, f := range mapPairs(body) {
+			if body := resolveAlias(kv.v); body != nil && body.Kind == yaml.MappingNode {
+				for _, f := range mapPairs(kv.v, l.budget) {
 					if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
 						a.ToolsKey = u.parsed.pos.nodeRange(f.k)
 						a.ToolsValue = u.parsed.pos.nodeRange(f.v)
@@ -103,7 +101,7 @@ func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node, m *Model, st *too
 			ref(it, true)
 		}
 	case v.Kind == yaml.MappingNode:
-		pairs := mapPairs(v)
+		pairs := mapPairs(raw, l.budget)
 		var exclude *pair
 		for i := range pairs {
 			if pairs[i].k.Kind == yaml.ScalarNode && pairs[i].k.Value == agentExclude {

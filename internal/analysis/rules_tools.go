@@ -37,7 +37,7 @@ func (l *loader) resolve() *Model {
 	var all []*declaration
 	byName := map[string][]*declaration{}
 	for _, u := range l.units {
-		key, v := topValue(u.parsed, "tools")
+		key, raw := topValue(u.parsed, "tools", l.budget)
 		if key == nil {
 			continue
 		}
@@ -45,7 +45,7 @@ func (l *loader) resolve() *Model {
 		if st.firstToolsKey == nil {
 			st.firstToolsKey, st.firstToolsIn = key, u
 		}
-		v = resolveAlias(v)
+		v := resolveAlias(raw)
 		if isNull(v) {
 			continue // `tools:` with every line deleted: listed nothing
 		}
@@ -54,7 +54,7 @@ func (l *loader) resolve() *Model {
 			continue
 		}
 		seenHere := map[string]bool{}
-		for _, kv := range mapPairs(v) {
+		for _, kv := range mapPairs(raw, l.budget) {
 			name := kv.k.Value
 			if kv.k.Kind != yaml.ScalarNode {
 				name = ""

@@ -10,7 +10,7 @@ import "go.yaml.in/yaml/v3"
 const (
 	maxAliasHops     = 16
 	maxMergeDepth    = 4
-	maxMergedEntries = 10000
+	maxMergedEntries = 100000
 )
 
 // resolveAlias follows an alias to the node it names.
@@ -26,19 +26,33 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 
 type pair struct{ k, v *yaml.Node }
 
-// mapPairs returns the entries of a mapping in order: the ones written, then
-// the ones a merge key brings that are not written (YAML merge semantics).
-// A key written twice appears twice (T10 reports it; consumers keep the
-// first).
-func mapPairs(n *yaml.Node) []pair {
-	budget := maxMergedEntries
-	return mapPairsDepth(n, 0, &budget)
+// expandBudget bounds the entries that aliases and merge keys bring in over
+// one whole load. Entries written where they are read cost nothing (they are
+// linear in the file); entries reached through an alias or a merge cost one
+// unit each, so that no nesting of aliases can make the rules quadratic or
+// worse. Once spent, aliased mappings read as empty.
+type expandBudget struct{ left int }
+
+func newExpandBudget() *expandBudget { return &expandBudget{left: maxMergedEntries} }
+
+// mapPairs returns the entries of a mapping (raw may be an alias to one) in
+// order: the ones written, then the ones a merge key brings that are not
+// written (YAML merge semantics). A key written twice appears twice (T10
+// reports it; consumers keep the first).
+func mapPairs(raw *yaml.Node, b *expandBudget) []pair {
+	return mapPairsDepth(raw, 0, b)
 }
 
-func mapPairsDepth(n *yaml.Node, depth int, budget *int) []pair {
-	n = resolveAlias(n)
+func mapPairsDepth(raw *yaml.Node, depth int, b *expandBudget) []pair {
+	n := resolveAlias(raw)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
+	}
+	if raw.Kind == yaml.AliasNode || depth > 0 {
+		if b.left <= 0 {
+			return nil
+		}
+		b.left -= 1 + len(n.Content)/2
 	}
 	out := make([]pair, 0, len(n.Content)/2)
 	var merges []*yaml.Node
@@ -60,23 +74,17 @@ func mapPairsDepth(n *yaml.Node, depth int, budget *int) []pair {
 		}
 	}
 	for _, m := range merges {
-		m = resolveAlias(m)
-		if m == nil {
-			continue
-		}
 		var sources []*yaml.Node
-		switch m.Kind {
-		case yaml.MappingNode:
+		if rm := resolveAlias(m); rm != nil && rm.Kind == yaml.SequenceNode {
+			sources = rm.Content
+		} else {
 			sources = []*yaml.Node{m}
-		case yaml.SequenceNode:
-			sources = m.Content
 		}
 		for _, src := range sources {
-			for _, p := range mapPairsDepth(src, depth+1, budget) {
-				if *budget <= 0 {
-					return out
-				}
-				*budget--
+			if b.left <= 0 {
+				return out
+			}
+			for _, p := range mapPairsDepth(src, depth+1, b) {
 				if p.k.Kind == yaml.ScalarNode {
 					if written[p.k.Value] {
 						continue
