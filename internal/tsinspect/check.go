@@ -106,6 +106,17 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		return r
 	}
 	toks, lexErr := lex(content)
+	var lexFailure *lexError
+	if lexErr != nil {
+		errors.As(lexErr, &lexFailure)
+	}
+	if lexFailure != nil && lexFailure.deep {
+		// esbuild's parser is recursive: bracket nesting this deep is not
+		// given to it (a pathological module must not stall the server).
+		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, fmt.Sprintf(
+			"not inspected: brackets nest deeper than %d levels", maxNesting))
+		return r
+	}
 	facts := runEsbuild(module, content)
 
 	syntax := 0
@@ -119,7 +130,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		}
 		start, end := 0, 0
 		if m.line > 0 {
-			start = lines.Offset(m.line-1, m.col+bomShift(content, m.line))
+			start = lines.Offset(m.line-1, m.col)
 			end = start + m.len
 		}
 		msg := "syntax error: " + m.text
@@ -133,10 +144,6 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
 	in.checkImports(c, res, content, facts.imports)
 
-	var lexFailure *lexError
-	if lexErr != nil {
-		errors.As(lexErr, &lexFailure)
-	}
 	hasDefault := false
 	for _, e := range facts.exports {
 		if e == "default" {
@@ -159,11 +166,6 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	}
 	if mod == nil {
 		why := "the module uses syntax this inspector does not read"
-		if lexFailure != nil && strings.Contains(lexFailure.msg, "nesting") {
-			c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected,
-				fmt.Sprintf("the default export is not inspected: brackets nest deeper than %d levels", maxNesting))
-			return r
-		}
 		c.add(module, 0, 0, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return r
 	}
@@ -185,22 +187,13 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	return r
 }
 
-// bomShift corrects esbuild's columns on the first line of a file that
-// starts with a byte order mark (esbuild drops it before counting).
-func bomShift(content []byte, line int) int {
-	if line == 1 && len(content) >= 3 && content[0] == 0xEF && content[1] == 0xBB && content[2] == 0xBF {
-		return 3
-	}
-	return 0
-}
-
 func (in *Inspector) checkImports(c *checker, res *resolver, content []byte, imps []esbuildImport) {
 	lines := c.r.Lines
 	dir := filepath.Dir(c.module)
 	for _, imp := range imps {
 		start, end := 0, 0
 		if imp.known {
-			start = lines.Offset(imp.line-1, imp.col+bomShift(content, imp.line))
+			start = lines.Offset(imp.line-1, imp.col)
 			end = start + imp.len
 		}
 		rs := res.resolve(imp.path, dir)

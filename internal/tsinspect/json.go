@@ -59,14 +59,18 @@ func writeJSON(b *bytes.Buffer, v *value, depth int) bool {
 			return false
 		}
 		b.WriteByte('{')
-		seen := map[string]bool{}
+		lastOf := make(map[string]*prop, len(v.props))
+		for _, p := range v.props {
+			lastOf[p.key] = p
+		}
+		seen := make(map[string]bool, len(v.props))
 		first := true
 		for _, p := range v.props {
 			if seen[p.key] {
 				continue
 			}
 			seen[p.key] = true
-			last := v.get(p.key)
+			last := lastOf[p.key]
 			if last.val.kind == vUndefined || last.val.kind == vFunction {
 				continue // JSON.stringify drops them
 			}

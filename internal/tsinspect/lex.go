@@ -43,6 +43,7 @@ type token struct {
 type lexError struct {
 	offset int
 	msg    string
+	deep   bool // nesting over maxNesting
 }
 
 func (e *lexError) Error() string { return fmt.Sprintf("offset %d: %s", e.offset, e.msg) }
@@ -105,7 +106,7 @@ func (lx *lexer) run(inSubst bool) error {
 			if c == '/' && lx.pos+1 < len(lx.src) && lx.src[lx.pos+1] == '*' {
 				end := strings.Index(string(lx.src[lx.pos+2:]), "*/")
 				if end < 0 {
-					return &lexError{lx.pos, "unterminated comment"}
+					return &lexError{offset: lx.pos, msg: "unterminated comment"}
 				}
 				if strings.ContainsAny(string(lx.src[lx.pos:lx.pos+2+end]), "\n\r") {
 					nl = true
@@ -129,7 +130,7 @@ func (lx *lexer) run(inSubst bool) error {
 		}
 		if lx.pos >= len(lx.src) {
 			if inSubst {
-				return &lexError{lx.pos, "unterminated template substitution"}
+				return &lexError{offset: lx.pos, msg: "unterminated template substitution"}
 			}
 			return nil
 		}
@@ -168,13 +169,13 @@ func (lx *lexer) run(inSubst bool) error {
 			p := lx.punct()
 			if p == "" {
 				r, _ := utf8.DecodeRune(lx.src[lx.pos:])
-				return &lexError{lx.pos, fmt.Sprintf("unexpected character %q", r)}
+				return &lexError{offset: lx.pos, msg: fmt.Sprintf("unexpected character %q", r)}
 			}
 			switch p {
 			case "(", "[", "{":
 				lx.depth++
 				if lx.depth > maxNesting {
-					return &lexError{lx.pos, "nesting too deep"}
+					return &lexError{offset: lx.pos, msg: "nesting too deep", deep: true}
 				}
 				if p == "{" {
 					braces++
@@ -269,7 +270,7 @@ func (lx *lexer) string(q byte) (string, error) {
 			lx.pos++
 			return b.String(), nil
 		case c == '\n':
-			return "", &lexError{start, "unterminated string"}
+			return "", &lexError{offset: start, msg: "unterminated string"}
 		case c == '\\':
 			if err := lx.escape(&b); err != nil {
 				return "", err
@@ -279,7 +280,7 @@ func (lx *lexer) string(q byte) (string, error) {
 			lx.pos++
 		}
 	}
-	return "", &lexError{start, "unterminated string"}
+	return "", &lexError{offset: start, msg: "unterminated string"}
 }
 
 // escape decodes one backslash escape at lx.pos into b.
@@ -287,7 +288,7 @@ func (lx *lexer) escape(b *strings.Builder) error {
 	start := lx.pos
 	lx.pos++
 	if lx.pos >= len(lx.src) {
-		return &lexError{start, "unterminated escape"}
+		return &lexError{offset: start, msg: "unterminated escape"}
 	}
 	c := lx.src[lx.pos]
 	lx.pos++
@@ -313,11 +314,11 @@ func (lx *lexer) escape(b *strings.Builder) error {
 	case '\n':
 	case 'x':
 		if lx.pos+2 > len(lx.src) {
-			return &lexError{start, "bad escape"}
+			return &lexError{offset: start, msg: "bad escape"}
 		}
 		v, err := strconv.ParseUint(string(lx.src[lx.pos:lx.pos+2]), 16, 8)
 		if err != nil {
-			return &lexError{start, "bad escape"}
+			return &lexError{offset: start, msg: "bad escape"}
 		}
 		b.WriteRune(rune(v))
 		lx.pos += 2
@@ -326,20 +327,20 @@ func (lx *lexer) escape(b *strings.Builder) error {
 		if lx.pos < len(lx.src) && lx.src[lx.pos] == '{' {
 			end := strings.IndexByte(string(lx.src[lx.pos:]), '}')
 			if end < 0 {
-				return &lexError{start, "bad escape"}
+				return &lexError{offset: start, msg: "bad escape"}
 			}
 			hex = string(lx.src[lx.pos+1 : lx.pos+end])
 			lx.pos += end + 1
 		} else {
 			if lx.pos+4 > len(lx.src) {
-				return &lexError{start, "bad escape"}
+				return &lexError{offset: start, msg: "bad escape"}
 			}
 			hex = string(lx.src[lx.pos : lx.pos+4])
 			lx.pos += 4
 		}
 		v, err := strconv.ParseUint(hex, 16, 32)
 		if err != nil {
-			return &lexError{start, "bad escape"}
+			return &lexError{offset: start, msg: "bad escape"}
 		}
 		b.WriteRune(rune(v))
 	default:
@@ -378,7 +379,7 @@ func (lx *lexer) template() (string, bool, error) {
 			lx.pos += 2
 			lx.depth++
 			if lx.depth > maxNesting {
-				return "", false, &lexError{lx.pos, "nesting too deep"}
+				return "", false, &lexError{offset: lx.pos, msg: "nesting too deep", deep: true}
 			}
 			// Tokens inside a substitution are lexed (to find its end) and
 			// then dropped: a template with substitutions is computed.
@@ -401,7 +402,7 @@ func (lx *lexer) template() (string, bool, error) {
 			lx.pos++
 		}
 	}
-	return "", false, &lexError{start, "unterminated template"}
+	return "", false, &lexError{offset: start, msg: "unterminated template"}
 }
 
 // regexAllowed decides whether a `/` starts a regular expression, from the
@@ -434,7 +435,7 @@ func (lx *lexer) regex() error {
 		c := lx.src[lx.pos]
 		switch {
 		case c == '\n' || c == '\r':
-			return &lexError{start, "unterminated regular expression"}
+			return &lexError{offset: start, msg: "unterminated regular expression"}
 		case c == '\\':
 			lx.pos += 2
 			continue
@@ -451,7 +452,7 @@ func (lx *lexer) regex() error {
 		}
 		lx.pos++
 	}
-	return &lexError{start, "unterminated regular expression"}
+	return &lexError{offset: start, msg: "unterminated regular expression"}
 }
 
 var puncts = []string{

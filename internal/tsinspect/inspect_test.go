@@ -1,0 +1,295 @@
+package tsinspect
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+const typicalModule = `// tools/lookup_order.ts
+type Args = { id: string; include_items?: boolean }
+import { readFile } from 'node:fs/promises'
+import { format } from './lib/format'
+
+export default {
+  description: 'Look up an order by id. Returns its status and carrier.',
+  parameters: {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: 'The order id, e.g. "A-1042"' },
+      include_items: { type: 'boolean', description: 'Also list the items' },
+    },
+    required: ['id'],
+  },
+  async execute(args: Args, context: { env: Record<string, string>; signal: AbortSignal }) {
+    const response = await fetch(` + "`https://orders.example.com/v1/orders/${args.id}`" + `, {
+      headers: { authorization: ` + "`Bearer ${context.env.ORDERS_API_KEY}`" + ` },
+      signal: context.signal,
+    })
+    if (!response.ok) throw new Error(` + "`orders API answered ${response.status}`" + `)
+    return format(await response.json(), await readFile('/dev/null', 'utf8'))
+  },
+}
+`
+
+func codes(r *Result) []string {
+	var out []string
+	for _, f := range r.Findings {
+		out = append(out, f.Code)
+	}
+	return out
+}
+
+func findCode(r *Result, code string) (diag.Finding, bool) {
+	for _, f := range r.Findings {
+		if f.Code == code {
+			return f, true
+		}
+	}
+	return diag.Finding{}, false
+}
+
+func TestBounds(t *testing.T) {
+	deep := "export default " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n"
+	manyProps := "export default { description: 'x', parameters: { type: 'object', properties: {" +
+		strings.Repeat("a: { type: 'string', description: 'd' }, ", 20000) + "} }, execute() {} }\n"
+	tests := []struct {
+		name, content string
+		opts          Options
+		code          string
+		sev           diag.Severity
+		loads         bool
+		says          string
+	}{
+		{"huge", typicalModule + strings.Repeat("// padding\n", 200), Options{MaxBytes: 1000}, CodeNotInspected, diag.Warning, true, "over the 1000-byte limit"},
+		{"nul", "export default {}\x00\n", Options{}, CodeNotInspected, diag.Error, false, "a NUL byte at line 1"},
+		{"invalid utf8", "// ok\nexport default { description: '\xc3\x28' }\n", Options{}, CodeNotInspected, diag.Error, false, "bytes that are not UTF-8 at line 2"},
+		{"deep nesting", deep, Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
+		{"many properties", manyProps, Options{}, "", 0, true, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := vfs.NewMem()
+			mem.WriteFile("/r/tools/m.ts", []byte(tc.content))
+			r := New(mem, tc.opts).Inspect(context.Background(), "/r", "/r/tools/m.ts")
+			if r.Loads != tc.loads {
+				t.Errorf("Loads = %v, want %v (%v)", r.Loads, tc.loads, r.Findings)
+			}
+			if tc.code == "" {
+				if len(r.Findings) != 0 {
+					t.Errorf("findings %v", r.Findings)
+				}
+				return
+			}
+			f, ok := findCode(r, tc.code)
+			if !ok || f.Severity != tc.sev || !strings.Contains(f.Message, tc.says) {
+				t.Errorf("want %s %s saying %q, got %v", tc.sev, tc.code, tc.says, r.Findings)
+			}
+		})
+	}
+}
+
+// TestPositionsAfterTypes checks that positions are in the source as written:
+// types, multi-byte characters and a byte order mark before the fault.
+func TestPositionsAfterTypes(t *testing.T) {
+	tests := []struct {
+		name, content, code, text string
+		line                      int
+	}{
+		{"bom and import", "\uFEFFimport { z } from 'zod'\nexport default { description: 'x', parameters: { type: 'object' }, execute() { return z } }\n", CodeImport, "'zod'", 0},
+		{"multibyte before import", "const é: string = 'ü'; import { z } from 'zod'; console.log(z, é)\nexport default { description: 'x', parameters: { type: 'object' }, execute() {} }\n", CodeImport, "'zod'", 0},
+		{"generic types before a bad type", "type A<T extends Record<string, Array<number>>> = { [K in keyof T]: T[K] }\nconst f = <T,>(x: T): T => x\nexport default { description: 'x', parameters: { type: 'array' }, execute: f }\n", CodeParameters, "'array'", 2},
+		{"syntax error after enum", "enum Color { Red, Green }\nabstract class Base { abstract run(): void }\nexport default { description: 'x' parameters: {} }\n", CodeSyntax, "parameters", 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := vfs.NewMem()
+			mem.WriteFile("/r/tools/m.ts", []byte(tc.content))
+			r := New(mem, Options{}).Inspect(context.Background(), "/r", "/r/tools/m.ts")
+			f, ok := findCode(r, tc.code)
+			if !ok {
+				t.Fatalf("no %s in %v", tc.code, r.Findings)
+			}
+			got := tc.content[f.Range.Start.Offset:f.Range.End.Offset]
+			if got != tc.text || f.Range.Start.Line != tc.line {
+				t.Errorf("finding covers %q on line %d, want %q on line %d", got, f.Range.Start.Line, tc.text, tc.line)
+			}
+		})
+	}
+}
+
+// TestCacheInvalidation: a warm hit returns the cached result; a change to
+// the module, to a file it imports, to a package.json it resolved through,
+// or a node_modules appearing or going, makes a new inspection.
+func TestCacheInvalidation(t *testing.T) {
+	const module = "/r/tools/m.ts"
+	mem := vfs.NewMem()
+	mem.WriteFile(module, []byte("import { z } from 'zod'\nimport { d } from './d'\nexport default { description: d, parameters: { type: 'object' }, execute() { return z } }\n"))
+	mem.WriteFile("/r/tools/d.ts", []byte("export const d = 'first'\n"))
+	in := New(mem, Options{})
+	ctx := context.Background()
+	inspect := func() *Result { return in.Inspect(ctx, "/r", module) }
+
+	r1 := inspect()
+	if r1.Loads || r1.Reason != "Cannot find package 'zod'" {
+		t.Fatalf("want zod missing, got %v %q", r1.Loads, r1.Reason)
+	}
+	if inspect() != r1 {
+		t.Fatal("warm inspection did not hit the cache")
+	}
+	steps := []struct {
+		name   string
+		change func()
+		check  func(*Result) error
+	}{
+		{"node_modules appears with zod", func() {
+			mem.WriteFile("/r/node_modules/zod/package.json", []byte(`{"exports": "./index.js"}`))
+			mem.WriteFile("/r/node_modules/zod/index.js", []byte("export const z = 1\n"))
+		}, func(r *Result) error {
+			if !r.Loads {
+				return fmt.Errorf("zod present but %q", r.Reason)
+			}
+			return nil
+		}},
+		{"package.json changes", func() {
+			mem.WriteFile("/r/node_modules/zod/package.json", []byte(`{"exports": "./missing.js"}`))
+		}, func(r *Result) error {
+			if r.Loads || !strings.Contains(r.Reason, "Cannot find module 'zod'") {
+				return fmt.Errorf("entry missing but %v %q", r.Loads, r.Reason)
+			}
+			return nil
+		}},
+		{"imported file changes", func() {
+			mem.WriteFile("/r/node_modules/zod/package.json", []byte(`{"exports": "./index.js"}`))
+			mem.WriteFile("/r/tools/d.ts", []byte("export const d = 'second'\n"))
+		}, func(r *Result) error {
+			if r.Description != "second" {
+				return fmt.Errorf("description %q", r.Description)
+			}
+			return nil
+		}},
+		{"closer node_modules appears without zod", func() {
+			mem.WriteFile("/r/tools/node_modules/other/index.js", []byte(""))
+		}, func(r *Result) error {
+			if !r.Loads {
+				return fmt.Errorf("zod still resolves from above, got %q", r.Reason)
+			}
+			return nil
+		}},
+		{"node_modules goes", func() {
+			mem.Remove("/r/node_modules/zod/package.json")
+			mem.Remove("/r/node_modules/zod/index.js")
+		}, func(r *Result) error {
+			if r.Loads {
+				return fmt.Errorf("zod gone but the module loads")
+			}
+			return nil
+		}},
+		{"module changes", func() {
+			mem.WriteFile(module, []byte("export default 1\n"))
+		}, func(r *Result) error {
+			if _, ok := findCode(r, CodeDefaultExport); !ok {
+				return fmt.Errorf("findings %v", r.Findings)
+			}
+			return nil
+		}},
+	}
+	prev := r1
+	for _, s := range steps {
+		s.change()
+		r := inspect()
+		if r == prev {
+			t.Fatalf("%s: the cached result was returned", s.name)
+		}
+		if err := s.check(r); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if inspect() != r {
+			t.Fatalf("%s: no cache hit after the change", s.name)
+		}
+		prev = r
+	}
+}
+
+func TestCacheDisabled(t *testing.T) {
+	mem := vfs.NewMem()
+	mem.WriteFile("/r/m.ts", []byte(typicalModule))
+	in := New(mem, Options{CacheEntries: -1})
+	if in.Inspect(context.Background(), "/r", "/r/m.ts") == in.Inspect(context.Background(), "/r", "/r/m.ts") {
+		t.Fatal("cache disabled but the same result came back")
+	}
+}
+
+func TestCacheBounded(t *testing.T) {
+	mem := vfs.NewMem()
+	in := New(mem, Options{CacheEntries: 3})
+	for i := 0; i < 10; i++ {
+		p := fmt.Sprintf("/r/m%d.ts", i)
+		mem.WriteFile(p, []byte(typicalModule))
+		in.Inspect(context.Background(), "/r", p)
+	}
+	if n := len(in.cache.entries); n > 3 {
+		t.Fatalf("cache holds %d entries, bound 3", n)
+	}
+}
+
+func TestCancelled(t *testing.T) {
+	mem := vfs.NewMem()
+	mem.WriteFile("/r/m.ts", []byte(typicalModule))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	in := New(mem, Options{})
+	for _, r := range in.InspectAll(ctx, "/r", []string{"/r/m.ts", "/r/m.ts"}) {
+		if !r.Incomplete || !r.Loads || len(r.Findings) != 0 {
+			t.Fatalf("cancelled: %+v", r)
+		}
+	}
+	// a cancelled inspection is not cached
+	if r := in.Inspect(context.Background(), "/r", "/r/m.ts"); r.Incomplete {
+		t.Fatal("incomplete result after the cancellation")
+	}
+}
+
+func TestInspectAllOrderAndDuplicates(t *testing.T) {
+	mem := vfs.NewMem()
+	var modules []string
+	for i := 0; i < 20; i++ {
+		p := fmt.Sprintf("/r/tools/t%02d.ts", i)
+		mem.WriteFile(p, []byte(fmt.Sprintf("export default { description: 'tool %d', parameters: { type: 'object' }, execute() {} }\n", i)))
+		modules = append(modules, p)
+	}
+	modules = append(modules, modules[3], "/r/tools/../tools/t05.ts")
+	rs := New(mem, Options{Parallelism: 3}).InspectAll(context.Background(), "/r", modules)
+	if len(rs) != len(modules) {
+		t.Fatalf("%d results for %d modules", len(rs), len(modules))
+	}
+	for i, r := range rs {
+		if r.Module != filepath.Clean(modules[i]) {
+			t.Errorf("result %d is for %s, want %s", i, r.Module, modules[i])
+		}
+	}
+	if rs[20] != rs[3] || rs[21] != rs[5] {
+		t.Error("a module listed twice was inspected twice")
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	r := New(vfs.NewMem(), Options{}).Inspect(context.Background(), "/r", "/r/none.ts")
+	if r.Loads || !strings.Contains(r.Reason, "cannot read") || len(r.Findings) != 1 {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestIsFile(t *testing.T) {
+	mem := vfs.NewMem()
+	mem.WriteFile("/r/tools/a.ts", []byte("x"))
+	in := New(mem, Options{})
+	if !in.IsFile("/r/tools/a.ts") || in.IsFile("/r/tools") || in.IsFile("/r/none.ts") {
+		t.Fatal("IsFile")
+	}
+}
