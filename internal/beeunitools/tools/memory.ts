@@ -102,8 +102,7 @@ async function listTree(dir: string, prefix: string, depth: number, out: string[
 
 export default {
   description:
-    'Read and edit the project memory: plain files under memory/ that persist across sessions. ' +
-    'Commands: view (a folder listing or a file with line numbers), create, str_replace, insert, delete, rename.',
+    'Read and edit the project memory: plain files under memory/ that persist across sessions. Commands: view (a folder listing or a file with line numbers), create, str_replace, insert, delete, rename.',
   parameters: {
     type: 'object',
     properties: {

@@ -49,8 +49,7 @@ function webURL(value: unknown): string {
 
 export default {
   description:
-    'Show something to the user in the web UI: a file or an image of the project, a web page, Markdown, or a list of links. ' +
-    'Use it to present a result; the user sees it next to the conversation.',
+    'Show something to the user in the web UI: a file or an image of the project, a web page, Markdown, or a list of links. Use it to present a result; the user sees it next to the conversation.',
   parameters: {
     type: 'object',
     properties: {

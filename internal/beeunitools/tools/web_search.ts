@@ -37,8 +37,7 @@ function toItem(raw: any): SearchItem {
 
 export default {
   description:
-    'Search the web. Returns, for each query, the top results with title, URL and a snippet. ' +
-    'Run several searches in one call by joining queries with "|||".',
+    'Search the web. Returns, for each query, the top results with title, URL and a snippet. Run several searches in one call by joining queries with "|||".',
   parameters: {
     type: 'object',
     properties: {
