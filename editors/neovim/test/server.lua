@@ -85,7 +85,7 @@ H.run({
     H.contains(text, 'image_search', 'hover text')
   end },
 
-  { 'completion in an agent tools list offers the project tools', function()
+  { 'completion in an agent tools list offers the tools not yet listed', function()
     -- `    tools: [read, lookup_order, web_search]`: at the start of `read`.
     local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = 9, character = 12 } }
     local resp = vim.lsp.buf_request_sync(bufnr, 'textDocument/completion', params, 10000)
@@ -95,9 +95,56 @@ H.run({
     for _, item in ipairs(items) do
       labels[item.label] = true
     end
-    for _, want in ipairs({ 'lookup_order', 'web_search', 'bash' }) do
+    -- Harness and Beeuni tools; the list already holds lookup_order and web_search.
+    for _, want in ipairs({ 'bash', 'image_search', 'show' }) do
       H.truthy(labels[want], 'completion lacks ' .. want .. ': ' .. vim.inspect(vim.tbl_keys(labels)))
     end
+  end },
+
+  { 'the quick fix for the diagnostic rewrites the value', function()
+    local diag
+    for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+      if d.message == T3 then
+        diag = d
+      end
+    end
+    H.truthy(diag, 'the T3 diagnostic')
+    local lsp_diag = {
+      range = { start = { line = diag.lnum, character = diag.col }, ['end'] = { line = diag.end_lnum, character = diag.end_col } },
+      message = diag.message,
+      severity = 1,
+      source = diag.source,
+      code = diag.code or (diag.user_data and diag.user_data.lsp and diag.user_data.lsp.code),
+    }
+    -- Neovim keeps the server's own fields (code, data) in user_data.lsp.
+    if diag.user_data and diag.user_data.lsp then
+      lsp_diag = vim.tbl_extend('keep', lsp_diag, diag.user_data.lsp)
+      lsp_diag.code = diag.user_data.lsp.code or lsp_diag.code
+    end
+    local params = {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      range = lsp_diag.range,
+      context = { diagnostics = { lsp_diag }, only = { 'quickfix' } },
+    }
+    local resp = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeAction', params, 10000)
+    local actions = H.truthy(resp and resp[client.id] and resp[client.id].result, 'code actions')
+    local fix
+    for _, a in ipairs(actions) do
+      if a.kind == 'quickfix' and a.title:find('beeuni:web_search', 1, true) then
+        fix = a
+      end
+    end
+    H.truthy(fix and fix.edit, 'no quick fix with an edit among ' .. vim.inspect(vim.tbl_map(function(a) return a.title end, actions)))
+    vim.lsp.util.apply_workspace_edit(fix.edit, client.offset_encoding)
+    H.eq('  web_search: beeuni:web_search', vim.api.nvim_buf_get_lines(bufnr, 2, 3, false)[1], 'line 3')
+    H.wait_for(10000, function()
+      for _, d in ipairs(vim.diagnostic.get(bufnr)) do
+        if d.message == T3 then
+          return false
+        end
+      end
+      return true
+    end, 'the diagnostic to go away')
   end },
 
   { 'the eject code action on `memory` writes tools/memory.ts and rewrites the line', function()
@@ -122,14 +169,15 @@ H.run({
     if type(command) == 'table' then
       exec_sync(command.command, (command.arguments or {})[1])
     end
-    H.wait_for(10000, function()
+    -- The server may write the new module itself and the client the manifest
+    -- edit: wait for both.
+    local want = '^  memory: tools/memory%.ts +# ejected from beeuni:memory$'
+    local ok = vim.wait(10000, function()
       write_all()
-      local lines = disk_lines(project .. '/tools/memory.ts')
-      return lines and #lines > 0
-    end, 'tools/memory.ts')
-    H.contains(H.read_file(project .. '/tools/memory.ts'), 'export default', 'tools/memory.ts')
-    local line = disk_lines(manifest)[5]
-    H.truthy(line:match('^  memory: tools/memory%.ts +# ejected from beeuni:memory$'), 'line 5 is ' .. vim.inspect(line))
+      local module = H.read_file(project .. '/tools/memory.ts')
+      return module and module:find('export default', 1, true) and disk_lines(manifest)[5]:match(want) and true
+    end, 20)
+    H.truthy(ok, 'tools/memory.ts and line 5 (now ' .. vim.inspect(disk_lines(manifest)[5]) .. ')')
   end },
 
   { ':BeeuniEject completes the ejectable names', function()
@@ -144,13 +192,17 @@ H.run({
   { ':BeeuniEject image_search replaces the template comment', function()
     vim.api.nvim_set_current_buf(bufnr)
     vim.cmd('BeeuniEject image_search')
-    H.wait_for(10000, function()
+    local want = '^  image_search: tools/image_search%.ts +# ejected from beeuni:image_search$'
+    local ok = vim.wait(10000, function()
       write_all()
-      local lines = disk_lines(project .. '/tools/image_search.ts')
-      return lines and #lines > 0
-    end, 'tools/image_search.ts')
-    local line = disk_lines(manifest)[4]
-    H.truthy(line:match('^  image_search: tools/image_search%.ts +# ejected from beeuni:image_search$'), 'line 4 is ' .. vim.inspect(line))
+      local module = H.read_file(project .. '/tools/image_search.ts')
+      return module and module:find('export default', 1, true) and disk_lines(manifest)[4]:match(want) and true
+    end, 20)
+    H.truthy(ok, 'tools/image_search.ts and line 4 (now ' .. vim.inspect(disk_lines(manifest)[4]) .. ')')
+    -- The eject opened the new file (window/showDocument).
+    H.wait_for(5000, function()
+      return vim.api.nvim_buf_get_name(0) == project .. '/tools/image_search.ts'
+    end, 'tools/image_search.ts to be shown (current buffer: ' .. vim.api.nvim_buf_get_name(0) .. ')')
     -- The other lines stay as they were.
     H.eq('# A small project for the editor tests: one mistake (line 3) and tools to eject.', disk_lines(manifest)[1], 'line 1')
   end },
@@ -167,7 +219,12 @@ H.run({
     H.truthy(text:match('image_search%s+beeuni %(overridden%)%s+tools/image_search%.ts'), 'image_search row in ' .. text)
     H.truthy(text:match('lookup_order%s+project%s+tools/lookup_order%.ts'), 'lookup_order row in ' .. text)
     H.contains(text, 'AGENT TOOLS', 'agents')
-    H.truthy(text:match('support%s+read, lookup_order, web_search'), 'support agent in ' .. text)
+    local support = H.truthy(text:match('\nsupport%s+([^\n]*)'), 'support agent in ' .. text)
+    local seen = {}
+    for name in support:gmatch('[%w_]+') do
+      seen[name] = true
+    end
+    H.eq({ lookup_order = true, read = true, web_search = true }, seen, "support's tools")
     vim.api.nvim_win_close(win, true)
   end },
 
