@@ -1,6 +1,8 @@
 package features
 
 import (
+	"sort"
+
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
@@ -105,6 +107,7 @@ func DocumentLinks(p *analysis.Project, path string) []DocumentLink {
 			out = append(out, DocumentLink{Range: e.Range, Target: e.Target})
 		}
 	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Range.Start.Offset < out[j].Range.Start.Offset })
 	return out
 }
 

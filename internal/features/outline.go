@@ -134,6 +134,9 @@ func WorkspaceSymbols(projects []*analysis.Project, query string) []Symbol {
 		}
 		return all[i].s.Name < all[j].s.Name
 	})
+	if len(all) == 0 {
+		return nil
+	}
 	out := make([]Symbol, len(all))
 	for i, s := range all {
 		out[i] = s.s
