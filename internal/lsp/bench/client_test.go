@@ -122,6 +122,8 @@ func TestClient(t *testing.T) {
 		defer close(done)
 		fakeServer(t, toServer, fromServer)
 		fromServer.Close()
+		toServer.Close() // writes of a client to a stopped server fail
+
 	}()
 	c := NewClient(clientIn, clientOut, json.RawMessage(`{"inspectModules":true}`))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
