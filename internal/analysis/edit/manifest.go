@@ -23,6 +23,9 @@ type manifests struct {
 func prepare(p *analysis.Project) *manifests {
 	m := &manifests{p: p, files: make([]*yfile, len(p.Files))}
 	for i, f := range p.Files {
+		if f.SyntaxError != nil {
+			continue // the engine's verdict: yaml.v3 alone accepts "{}00" (one document, the rest ignored)
+		}
 		if yf, err := parseYFile(f.Path, f.Content); err == nil {
 			m.files[i] = yf
 		}
