@@ -20,6 +20,7 @@ func (r *Result) rows() []row {
 		{"spawn → first beeuni.yaml diagnostics", r.FirstDiags},
 		{"spawn → last module diagnostics", r.ModulesDiags},
 		{"keystroke → its diagnostics", r.Keystroke},
+		{"keystroke → diagnostics with T11", r.KeystrokeSettled},
 		{"completion (agent list)", r.Completion},
 		{"hover (tool key, agent item)", r.Hover},
 		{"definition (module path, agent item)", r.Definition},
@@ -46,8 +47,8 @@ func WriteTable(w io.Writer, r *Result) error {
 	if r.HeapAfterGC >= 0 {
 		heap = mb(r.HeapAfterGC)
 	}
-	fmt.Fprintf(w, "keystrokes: %d of %d versions got their own publish; %d of %d finding-introducing keystrokes showed it; server CPU %.3f ms and %.0f bytes read per keystroke\n",
-		r.ExactVersions, r.Keystroke.N, r.ErrorsShown, r.ErrorsTyped, r.KeystrokeCPU, r.KeystrokeRead)
+	fmt.Fprintf(w, "keystrokes: %d of %d versions got their own publish; %d of %d finding-introducing keystrokes showed it; %d publishes lacked a T11 finding; server CPU %.3f ms and %.0f bytes read per keystroke\n",
+		r.ExactVersions, r.Keystroke.N, r.ErrorsShown, r.ErrorsTyped, r.PartialPublishes, r.KeystrokeCPU, r.KeystrokeRead)
 	fmt.Fprintf(w, "memory: peak RSS (VmHWM) %s, RSS at end %s, heap after forced GC %s\n", mb(r.PeakRSS), mb(r.RSSEnd), heap)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

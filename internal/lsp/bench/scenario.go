@@ -68,33 +68,38 @@ func (o *Options) defaults() {
 // Result is what one run measured. Latencies are in milliseconds on the
 // client's clock.
 type Result struct {
-	Tools         int      `json:"tools"`
-	Files         int      `json:"files"`
-	WorkspaceB    int64    `json:"workspace_bytes"`
-	ManifestB     int      `json:"manifest_bytes"`
-	LoadAvg       string   `json:"loadavg"` // /proc/loadavg at the start
-	LoadAvgEnd    string   `json:"loadavg_end"`
-	PositionsUTF  string   `json:"position_encoding"`
-	TextSync      string   `json:"text_sync"`
-	Initialize    Stats    `json:"initialize"`              // spawn → initialize answer
-	FirstDiags    Stats    `json:"first_diagnostics"`       // spawn → first beeuni.yaml diagnostics
-	ModulesDiags  Stats    `json:"last_module_diagnostics"` // spawn → every module finding and T11 published
-	Keystroke     Stats    `json:"keystroke"`               // didChange → diagnostics covering that version
-	KeystrokeCPU  float64  `json:"keystroke_cpu_ms"`        // server CPU per keystroke (utime+stime)
-	KeystrokeRead float64  `json:"keystroke_read_bytes"`    // bytes the server read per keystroke, beyond what the client sent
-	ExactVersions int      `json:"exact_versions"`          // versions that got their own publish
-	ErrorsTyped   int      `json:"errors_typed"`            // keystrokes that introduced a finding
-	ErrorsShown   int      `json:"errors_shown"`            // ... and whose own publish showed it
-	Completion    Stats    `json:"completion"`
-	Hover         Stats    `json:"hover"`
-	Definition    Stats    `json:"definition"`
-	CodeAction    Stats    `json:"code_action"`
-	Rename        Stats    `json:"rename"`
-	ModuleEdit    Stats    `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
-	PeakRSS       int64    `json:"vmhwm_bytes"`
-	RSSEnd        int64    `json:"vmrss_bytes"`
-	HeapAfterGC   int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
-	Notes         []string `json:"notes,omitempty"`
+	Tools         int     `json:"tools"`
+	Files         int     `json:"files"`
+	WorkspaceB    int64   `json:"workspace_bytes"`
+	ManifestB     int     `json:"manifest_bytes"`
+	LoadAvg       string  `json:"loadavg"` // /proc/loadavg at the start
+	LoadAvgEnd    string  `json:"loadavg_end"`
+	PositionsUTF  string  `json:"position_encoding"`
+	TextSync      string  `json:"text_sync"`
+	Initialize    Stats   `json:"initialize"`              // spawn → initialize answer
+	FirstDiags    Stats   `json:"first_diagnostics"`       // spawn → first beeuni.yaml diagnostics
+	ModulesDiags  Stats   `json:"last_module_diagnostics"` // spawn → every module finding and T11 published
+	Keystroke     Stats   `json:"keystroke"`               // didChange → diagnostics covering that version
+	KeystrokeCPU  float64 `json:"keystroke_cpu_ms"`        // server CPU per keystroke (utime+stime)
+	KeystrokeRead float64 `json:"keystroke_read_bytes"`    // bytes the server read per keystroke, beyond what the client sent
+	// KeystrokeSettled runs to the first publish covering the version that
+	// also holds the module findings (T11) of beeuni.yaml: a server that
+	// publishes the YAML findings alone first shows them flickering.
+	KeystrokeSettled Stats    `json:"keystroke_settled"`
+	PartialPublishes int      `json:"partial_publishes"` // publishes while typing that lacked a T11 finding
+	ExactVersions    int      `json:"exact_versions"`    // versions that got their own publish
+	ErrorsTyped      int      `json:"errors_typed"`      // keystrokes that introduced a finding
+	ErrorsShown      int      `json:"errors_shown"`      // ... and whose own publish showed it
+	Completion       Stats    `json:"completion"`
+	Hover            Stats    `json:"hover"`
+	Definition       Stats    `json:"definition"`
+	CodeAction       Stats    `json:"code_action"`
+	Rename           Stats    `json:"rename"`
+	ModuleEdit       Stats    `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
+	PeakRSS          int64    `json:"vmhwm_bytes"`
+	RSSEnd           int64    `json:"vmrss_bytes"`
+	HeapAfterGC      int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
+	Notes            []string `json:"notes,omitempty"`
 }
 
 // Run generates the workspace, spawns the server and measures everything.
@@ -531,11 +536,12 @@ func (r *runner) typing(ctx context.Context) error {
 	last := r.version
 	wctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
-	_, _, err := r.c.WaitDiagnostics(wctx, r.manifestURI, startIdx, func(ev DiagEvent) bool {
-		return ev.Version != nil && *ev.Version >= last
-	})
-	if err != nil {
-		return fmt.Errorf("waiting for the diagnostics of version %d: %w", last, err)
+	// Settled: the last version's diagnostics, module findings included.
+	settled := func(ev DiagEvent) bool {
+		return ev.Version != nil && *ev.Version >= last && ev.Count("T11") == baseline.Count("T11")
+	}
+	if _, _, err := r.c.WaitDiagnostics(wctx, r.manifestURI, startIdx, settled); err != nil {
+		return fmt.Errorf("waiting for the settled diagnostics of version %d (with %d T11): %w", last, baseline.Count("T11"), err)
 	}
 	if cpu1, err := procCPU(pid); err == nil && cpu0 >= 0 {
 		r.res.KeystrokeCPU = round3(float64(cpu1-cpu0) / float64(time.Millisecond) / float64(len(keys)))
@@ -544,26 +550,39 @@ func (r *runner) typing(ctx context.Context) error {
 		r.res.KeystrokeRead = round3(float64(read1-read0-(r.c.Written()-sent0)) / float64(len(keys)))
 	}
 	evs = r.c.Diagnostics(r.manifestURI)[startIdx:]
-	var samples []time.Duration
+	for _, ev := range evs {
+		if ev.Count("T11") < baseline.Count("T11") {
+			r.res.PartialPublishes++
+		}
+	}
+	var samples, settledSamples []time.Duration
 	for _, k := range keys {
 		if k.code != "" {
 			r.res.ErrorsTyped++
 		}
+		first := true
 		for _, ev := range evs {
 			if ev.Version == nil || *ev.Version < k.version || ev.At.Before(k.at) {
 				continue
 			}
-			samples = append(samples, ev.At.Sub(k.at))
-			if *ev.Version == k.version {
-				r.res.ExactVersions++
-				if k.code != "" && ev.Count(k.code) > baseline.Count(k.code) {
-					r.res.ErrorsShown++
+			if first {
+				first = false
+				samples = append(samples, ev.At.Sub(k.at))
+				if *ev.Version == k.version {
+					r.res.ExactVersions++
+					if k.code != "" && ev.Count(k.code) > baseline.Count(k.code) {
+						r.res.ErrorsShown++
+					}
 				}
 			}
-			break
+			if ev.Count("T11") >= baseline.Count("T11") {
+				settledSamples = append(settledSamples, ev.At.Sub(k.at))
+				break
+			}
 		}
 	}
 	r.res.Keystroke = Summarize(samples)
+	r.res.KeystrokeSettled = Summarize(settledSamples)
 	final := evs[len(evs)-1]
 	for _, code := range []string{"T1", "A1", "T11"} {
 		if final.Count(code) != baseline.Count(code) {
