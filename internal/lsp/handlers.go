@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"go.lsp.dev/protocol"
 
@@ -42,6 +43,7 @@ func initialized(ctx context.Context, s *Server, params json.RawMessage) error {
 	s.mu.Unlock()
 	// Calls to the client wait for answers read on this goroutine: run
 	// them on another.
+	s.ws.scanStarted()
 	s.goBackground("initialized", func(ctx context.Context) {
 		if ci.watchDynamic {
 			s.registerWatchers(ctx)
@@ -111,6 +113,8 @@ func (s *Server) currentSettings() Settings {
 // firstScan finds every beeuni.yaml of the workspace folders and analyses
 // them, under a work-done progress when the client shows one.
 func (s *Server) firstScan(ctx context.Context, ci clientInfo) {
+	scanned := sync.OnceFunc(s.ws.scanDone)
+	defer scanned()
 	prog := s.beginProgress(ctx, ci, "Beeuni: scanning the workspace")
 	v := s.currentView()
 	var roots []string
@@ -121,6 +125,7 @@ func (s *Server) firstScan(ctx context.Context, ci clientInfo) {
 	for _, root := range roots {
 		s.ws.addProject(root)
 	}
+	scanned()
 	if err := s.ws.waitIdle(ctx, false); err == nil {
 		prog.end(fmt.Sprintf("%d project(s) checked", len(roots)))
 	} else {
@@ -252,6 +257,7 @@ func didChangeWorkspaceFolders(ctx context.Context, s *Server, params json.RawMe
 		}
 	}
 	if len(added) > 0 {
+		s.ws.scanStarted()
 		s.goBackground("scan added folders", func(ctx context.Context) {
 			s.mu.Lock()
 			ci := s.client

@@ -209,7 +209,6 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 		}
 	}
 	s.state = stateInitializing
-	s.ws.start()
 	caps := protocol.ServerCapabilities{
 		TextDocumentSync: &protocol.TextDocumentSyncOptions{
 			OpenClose: true,

@@ -73,6 +73,7 @@ type Server struct {
 	cur      *view // the documents now; replaced, never modified
 	inflight map[string]context.CancelFunc
 	exitCode int
+	stopping bool // Run is returning: no new goroutine may start
 	exitOnce sync.Once
 	exited   chan struct{}
 
@@ -130,10 +131,14 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	case <-s.exited:
 	case <-ctx.Done():
 	}
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
 	s.stopBg()
 	s.cancelInflight()
 	_ = s.conn.Close()
-	<-s.conn.Done()
+	// The reading goroutine ends when the stream's read fails, which
+	// closing stdin does not always cause: do not wait for it.
 	s.bgTasks.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -171,6 +176,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	case method == protocol.MethodInitialize:
 		s.safeReply(ctx, reply, method, func() (any, error) { return s.initialize(ctx, req.Params()) })
+		s.ws.start()
 		return nil
 	case method == protocol.MethodShutdown:
 		s.mu.Lock()
@@ -195,9 +201,14 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("%s: request id %s is already in flight", method, key)))
 		return nil
 	}
+	if s.stopping {
+		s.mu.Unlock()
+		cancel()
+		return nil
+	}
 	s.inflight[key] = cancel
-	s.mu.Unlock()
 	s.bgTasks.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.bgTasks.Done()
 		defer func() {
@@ -345,7 +356,13 @@ func (s *Server) call(ctx context.Context, method string, params, result any) er
 // goBackground runs f on its own goroutine, tracked so that Run waits for
 // it, with panics recovered and logged.
 func (s *Server) goBackground(name string, f func(ctx context.Context)) {
+	s.mu.Lock()
+	if s.stopping {
+		s.mu.Unlock()
+		return
+	}
 	s.bgTasks.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.bgTasks.Done()
 		_, _ = s.recovered(name, func() (any, error) { f(s.bg); return nil, nil })

@@ -116,6 +116,7 @@ type workspace struct {
 	yamlBusy bool
 	modJobs  map[string]moduleJob
 	modBusy  bool
+	scans    int           // workspace scans that have not registered their projects yet
 	lastLoad time.Duration // the last YAML pass, for the adaptive pause
 
 	yamlKick chan struct{}
@@ -173,6 +174,21 @@ func kick(ch chan struct{}) {
 	case ch <- struct{}{}:
 	default:
 	}
+}
+
+// scanStarted and scanDone bracket a workspace scan, so that waitIdle
+// waits for the projects it finds.
+func (w *workspace) scanStarted() {
+	w.mu.Lock()
+	w.scans++
+	w.mu.Unlock()
+}
+
+func (w *workspace) scanDone() {
+	w.mu.Lock()
+	w.scans--
+	w.cond.Broadcast()
+	w.mu.Unlock()
 }
 
 // addProject registers a root (idempotent) and marks it dirty.
@@ -455,7 +471,7 @@ func (w *workspace) waitIdle(ctx context.Context, withModules bool) error {
 	defer stop()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for len(w.dirty) > 0 || w.yamlBusy || withModules && (len(w.modJobs) > 0 || w.modBusy) {
+	for w.scans > 0 || len(w.dirty) > 0 || w.yamlBusy || withModules && (len(w.modJobs) > 0 || w.modBusy) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"io"
+
+	"github.com/beeuni/beeuni-lsp/internal/lsp"
+)
+
+// runServe speaks the Language Server Protocol on stdin and stdout until
+// the client sends exit. The exit code is 0 after shutdown then exit, 1
+// when the client exits (or the stream ends) without shutdown, 2 for a
+// bad command line. Trace lines go to stderr.
+func runServe(ctx context.Context, e env, args []string) int {
+	for _, a := range args {
+		switch a {
+		case "--stdio", "-stdio":
+			// Editors' clients pass it; stdio is the only transport.
+		default:
+			return usageError(e, "serve takes no arguments but --stdio, not "+a)
+		}
+	}
+	srv := lsp.New(lsp.Options{Log: e.stderr})
+	return srv.Run(ctx, stdio{in: e.stdin, out: e.stdout})
+}
+
+// stdio joins the process's streams into one connection.
+type stdio struct {
+	in  io.Reader
+	out io.Writer
+}
+
+func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
+
+// Close closes stdin when it can be closed, so that a pending read ends.
+func (s stdio) Close() error {
+	if c, ok := s.in.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}

@@ -1,0 +1,359 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// codes returns the sorted codes of a file's last diagnostics.
+func codes(ds map[string]protocol.PublishDiagnosticsParams, path string) []string {
+	var out []string
+	for _, d := range ds[path].Diagnostics {
+		out = append(out, fmt.Sprint(d.Code))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (s *session) change(path string, version int, text string) {
+	s.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": string(pathToURI(path)), "version": version},
+		"contentChanges": []any{map[string]any{"text": text}},
+	})
+}
+
+func (s *session) watched(changes ...any) {
+	s.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": changes})
+}
+
+func fileEvent(path string, typ int) map[string]any {
+	return map[string]any{"uri": string(pathToURI(path)), "type": typ}
+}
+
+func TestMultiRootWorkspace(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/", []byte(`
+-- a/beeuni.yaml --
+tools:
+  x: tools/missing.ts
+-- a/sub/beeuni.yaml --
+tools:
+  web_search: beeuni:nope
+-- b/beeuni.yaml --
+agents:
+  r:
+    tools: [bsh]
+-- b/node_modules/dep/beeuni.yaml --
+tools:
+  x: tools/ignored.ts
+`))
+	s := editorSession(t, fsys, UTF16, "/a", "/b")
+	s.idle()
+	ds := s.lastDiagnostics()
+	for path, want := range map[string][]string{
+		"/a/beeuni.yaml":     {"T6", "T8"},
+		"/a/sub/beeuni.yaml": {"T3"},
+		"/b/beeuni.yaml":     {"A1"},
+	} {
+		if got := codes(ds, path); !slices.Equal(got, want) {
+			t.Errorf("%s: codes %v, want %v", path, got, want)
+		}
+	}
+	if _, ok := ds["/b/node_modules/dep/beeuni.yaml"]; ok {
+		t.Errorf("a beeuni.yaml inside node_modules was analysed")
+	}
+}
+
+func TestLoneFileWithoutFolder(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/", []byte(`
+-- lone/beeuni.yaml --
+tools:
+  Bad: tools/bad.ts
+`))
+	s := editorSession(t, fsys, UTF8)
+	s.open("/lone/beeuni.yaml", "tools:\n  Bad: tools/bad.ts\n")
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/lone/beeuni.yaml"); !slices.Contains(got, "T1") {
+		t.Errorf("lone file: codes %v, want T1 among them", got)
+	}
+	// A manifest that exists only in the editor, then closed: its
+	// diagnostics are cleared.
+	s.open("/unsaved/beeuni.yaml", "tools:\n  Bad2: tools/x.ts\n")
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/unsaved/beeuni.yaml"); len(got) == 0 {
+		t.Fatalf("unsaved manifest has no diagnostics")
+	}
+	s.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": string(pathToURI("/unsaved/beeuni.yaml"))}})
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/unsaved/beeuni.yaml"); len(got) != 0 {
+		t.Errorf("closed unsaved manifest still shows %v", got)
+	}
+}
+
+func TestUnsavedImportedFileChangesRootDiagnostics(t *testing.T) {
+	const root = `imports:
+  - shared.yaml
+tools:
+  web_search: beeuni:web_search
+agents:
+  r:
+    tools: [crm_note]
+`
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+root+`-- shared.yaml --
+tools:
+  crm_note: tools/crm.ts
+-- tools/crm.ts --
+export default { description: 'x', parameters: { type: 'object', properties: {} }, execute() { return 'ok' } }
+`))
+	s := editorSession(t, fsys, UTF16, "/ws")
+	s.open("/ws/beeuni.yaml", root)
+	s.open("/ws/shared.yaml", "tools:\n  crm_note: tools/crm.ts\n")
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
+		t.Fatalf("root starts with %v, want none", got)
+	}
+	s.change("/ws/shared.yaml", 2, "tools:\n  crm_notes: tools/crm.ts\n")
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); !slices.Equal(got, []string{"A1"}) {
+		t.Errorf("after the unsaved edit of shared.yaml: root codes %v, want [A1]", got)
+	}
+	s.change("/ws/shared.yaml", 3, "tools:\n  crm_note: tools/crm.ts\n")
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
+		t.Errorf("after undoing: root codes %v, want none", got)
+	}
+}
+
+func TestModuleCreatedAndDeletedOnDisk(t *testing.T) {
+	const manifest = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\n"
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+manifest))
+	s := editorSession(t, fsys, UTF16, "/ws")
+	s.open("/ws/beeuni.yaml", manifest)
+	s.idle()
+	// The watchers were registered dynamically.
+	s.mu.Lock()
+	var registered string
+	for _, r := range s.requests {
+		if r.Method == "client/registerCapability" {
+			registered = string(r.Params)
+		}
+	}
+	s.mu.Unlock()
+	for _, glob := range watchPatterns {
+		if !strings.Contains(registered, fmt.Sprintf("%q", glob)) {
+			t.Errorf("watcher %s not registered: %s", glob, registered)
+		}
+	}
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); !slices.Equal(got, []string{"T6"}) {
+		t.Fatalf("missing module: codes %v, want [T6]", got)
+	}
+	fsys.WriteFile("/ws/tools/lookup.ts", []byte("export default { description: 'Look up.', parameters: { type: 'object', properties: {} }, execute() { return 'ok' } }\n"))
+	s.watched(fileEvent("/ws/tools/lookup.ts", 1))
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
+		t.Fatalf("module created: codes %v, want none", got)
+	}
+	fsys.WriteFile("/ws/tools/lookup.ts", []byte("export default {\n"))
+	s.watched(fileEvent("/ws/tools/lookup.ts", 2))
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); !slices.Equal(got, []string{"T11"}) {
+		t.Fatalf("module broken on disk: codes %v, want [T11]", got)
+	}
+	if got := s.lastDiagnostics()["/ws/tools/lookup.ts"].Diagnostics; len(got) == 0 {
+		t.Errorf("the broken module has no diagnostics of its own")
+	}
+	fsys.Remove("/ws/tools/lookup.ts")
+	s.watched(fileEvent("/ws/tools/lookup.ts", 3))
+	s.idle()
+	ds := s.lastDiagnostics()
+	if got := codes(ds, "/ws/beeuni.yaml"); !slices.Equal(got, []string{"T6"}) {
+		t.Errorf("module deleted: codes %v, want [T6]", got)
+	}
+	if got := ds["/ws/tools/lookup.ts"].Diagnostics; len(got) != 0 {
+		t.Errorf("the deleted module keeps diagnostics %v", describeDiags(got))
+	}
+}
+
+func TestKeystrokeReadsNoDisk(t *testing.T) {
+	mem := vfs.MemFromTxtar("/ws", []byte(`-- beeuni.yaml --
+imports: [shared.yaml]
+tools:
+  a: tools/a.ts
+-- shared.yaml --
+tools:
+  b: tools/b.ts
+-- tools/a.ts --
+export default { description: 'a', parameters: { type: 'object', properties: {} }, execute() { return 'ok' } }
+-- tools/b.ts --
+export default { description: 'b', parameters: { type: 'object', properties: {} }, execute() { return 'ok' } }
+`))
+	counter := &countingFS{FS: mem}
+	s := startSession(t, counter, idleHook())
+	s.initialize(initParams(map[string]any{"capabilities": clientCaps(UTF16), "workspaceFolders": []any{map[string]any{"uri": "file:///ws", "name": "ws"}}}))
+	text, _ := mem.ReadFile("/ws/beeuni.yaml")
+	s.open("/ws/beeuni.yaml", string(text))
+	s.idle()
+	before := counter.count()
+	counter.mu.Lock()
+	counter.log = []string{}
+	counter.mu.Unlock()
+	for i := 0; i < 5; i++ {
+		s.change("/ws/beeuni.yaml", 2+i, string(text)+strings.Repeat("#", i+1)+"\n")
+	}
+	s.idle()
+	if after := counter.count(); after != before {
+		t.Errorf("keystrokes read the disk %d times: %v", after-before, counter.log)
+	}
+}
+
+// countingFS counts every access to the disk under the server.
+type countingFS struct {
+	vfs.FS
+	mu  sync.Mutex
+	n   int
+	log []string
+}
+
+func (c *countingFS) add(op, p string) {
+	c.mu.Lock()
+	if c.log != nil {
+		c.log = append(c.log, op+" "+p)
+	}
+	c.n++
+	c.mu.Unlock()
+}
+
+func (c *countingFS) count() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+func (c *countingFS) ReadFile(p string) ([]byte, error) {
+	c.add("ReadFile", p)
+	return c.FS.ReadFile(p)
+}
+func (c *countingFS) Stat(p string) (fs.FileInfo, error) { c.add("Stat", p); return c.FS.Stat(p) }
+func (c *countingFS) ReadDir(p string) ([]fs.DirEntry, error) {
+	c.add("ReadDir", p)
+	return c.FS.ReadDir(p)
+}
+func (c *countingFS) EvalSymlinks(p string) (string, error) {
+	c.add("EvalSymlinks", p)
+	return c.FS.EvalSymlinks(p)
+}
+
+func TestBurstOfChangesEndsWithOneCurrentSet(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\ntools:\n  web_search: beeuni:web_search\n"))
+	s := editorSession(t, fsys, UTF16, "/ws")
+	text := "tools:\n  web_search: beeuni:web_search\n"
+	s.open("/ws/beeuni.yaml", text)
+	for i := 1; i <= 100; i++ {
+		// Every other version has an error, so that sets differ.
+		if i%2 == 1 {
+			text += fmt.Sprintf("  Bad%d: tools/x.ts\n", i)
+		} else {
+			text += fmt.Sprintf("  ok_%d: beeuni:web_search\n", i)
+		}
+		s.change("/ws/beeuni.yaml", 1+i, text)
+	}
+	s.idle()
+	var versions []uint32
+	var last protocol.PublishDiagnosticsParams
+	for _, n := range s.notesSnapshot() {
+		if n.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var p protocol.PublishDiagnosticsParams
+		_ = json.Unmarshal(n.Params, &p)
+		if p.URI == pathToURI("/ws/beeuni.yaml") {
+			versions = append(versions, p.Version)
+			last = p
+		}
+	}
+	if !slices.IsSorted(versions) {
+		t.Errorf("published versions go backwards: %v", versions)
+	}
+	if last.Version != 101 {
+		t.Fatalf("last published version %d, want 101 (published: %v)", last.Version, versions)
+	}
+	final := vfs.NewMem()
+	final.WriteFile("/ws/beeuni.yaml", []byte(text))
+	proj, err := analysis.Load(context.Background(), final, "/ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(last.Diagnostics) != len(proj.Findings) {
+		t.Errorf("last set has %d diagnostics, the final text has %d findings", len(last.Diagnostics), len(proj.Findings))
+	}
+	t.Logf("100 changes, %d publishes", len(versions))
+}
+
+func TestModuleInspectionSettings(t *testing.T) {
+	const manifest = "tools:\n  web_search: beeuni:web_search\n  broken: tools/broken.ts\n"
+	archive := "-- beeuni.yaml --\n" + manifest + "-- tools/broken.ts --\nexport const x = 1\n"
+	tests := []struct {
+		name    string
+		init    map[string]any
+		config  any
+		wantT11 bool
+	}{
+		{"default", nil, nil, true},
+		{"initializationOptions", map[string]any{"inspectModules": false}, nil, false},
+		{"initializationOptions wrapped", map[string]any{"beeuni": map[string]any{"inspectModules": false}}, nil, false},
+		{"workspace/configuration", nil, map[string]any{"inspectModules": false}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startSession(t, vfs.MemFromTxtar("/ws", []byte(archive)), idleHook())
+			if tt.config != nil {
+				s.serverCalls["workspace/configuration"] = func(json.RawMessage) any { return []any{tt.config} }
+			}
+			params := initParams(map[string]any{"capabilities": clientCaps(UTF16), "workspaceFolders": []any{map[string]any{"uri": "file:///ws", "name": "ws"}}})
+			if tt.init != nil {
+				params["initializationOptions"] = tt.init
+			}
+			s.initialize(params)
+			s.idle()
+			got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml")
+			if slices.Contains(got, "T11") != tt.wantT11 {
+				t.Errorf("codes %v, want T11: %v", got, tt.wantT11)
+			}
+		})
+	}
+}
+
+func TestFirstScanReportsProgress(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- a/beeuni.yaml --\ntools: {}\n-- b/beeuni.yaml --\ntools: {}\n"))
+	s := editorSession(t, fsys, UTF16, "/ws")
+	var kinds []string
+	from := 0
+	for len(kinds) == 0 || kinds[len(kinds)-1] != "end" {
+		var n *wireMsg
+		n, from = s.waitNote(from, func(m *wireMsg) bool { return m.Method == "$/progress" })
+		var p struct {
+			Value struct {
+				Kind    string `json:"kind"`
+				Message string `json:"message"`
+			} `json:"value"`
+		}
+		_ = json.Unmarshal(n.Params, &p)
+		kinds = append(kinds, p.Value.Kind)
+		if p.Value.Kind == "end" && !strings.Contains(p.Value.Message, "2 project") {
+			t.Errorf("end message %q does not count 2 projects", p.Value.Message)
+		}
+	}
+	if kinds[0] != "begin" {
+		t.Errorf("progress kinds %v, want begin first", kinds)
+	}
+}
