@@ -21,6 +21,7 @@ func registerHandlers(s *Server) {
 	s.notifies[protocol.MethodWorkspaceDidChangeWatchedFiles] = didChangeWatchedFiles
 	s.notifies[protocol.MethodWorkspaceDidChangeConfiguration] = didChangeConfiguration
 	s.notifies[protocol.MethodWorkspaceDidChangeWorkspaceFolders] = didChangeWorkspaceFolders
+	s.requests[methodDebugMemory] = debugMemory // debug.go: the benchmark's heap probe
 	registerFeatures(s)
 }
 
