@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -321,13 +320,28 @@ const (
 	pathLeavesLink
 )
 
-var schemeOrDrive = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.\-]*:`)
+// hasSchemeOrDrive reports whether p starts like a URL scheme or a drive
+// letter: ^[A-Za-z][A-Za-z0-9+.-]*:
+func hasSchemeOrDrive(p string) bool {
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
 
 // resolveRepoPath checks a repo-relative path written by the user and
 // returns its absolute form. It never reads the file.
 func (l *loader) resolveRepoPath(raw string) (string, pathProblem) {
 	if raw == "" || strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "\\") || strings.HasPrefix(raw, "~") ||
-		schemeOrDrive.MatchString(raw) || strings.ContainsRune(raw, 0) {
+		hasSchemeOrDrive(raw) || strings.ContainsRune(raw, 0) {
 		return "", pathNotRelative
 	}
 	clean := path.Clean(raw)

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"slices"
 
 	"go.yaml.in/yaml/v3"
@@ -25,6 +26,7 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 		}
 	}
 	var agents []Agent
+	memo := map[string][]string{}
 	for _, u := range l.units {
 		_, raw := topValue(u.parsed, "agents", l.budget)
 		if v := resolveAlias(raw); v == nil || v.Kind != yaml.MappingNode {
@@ -47,7 +49,7 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 					}
 				}
 			}
-			a.Sees = sees(&a, universe, index)
+			a.Sees = sees(&a, universe, index, memo)
 			agents = append(agents, a)
 		}
 	}
@@ -281,7 +283,7 @@ func editDistance(a, b string, limit int) int {
 func (st *toolState) order() []string { return st.names }
 
 // sees computes the tools an agent's model sees from its form.
-func sees(a *Agent, universe []string, index map[string]int) []string {
+func sees(a *Agent, universe []string, index map[string]int, memo map[string][]string) (out []string) {
 	switch a.Form {
 	case FormAll:
 		return universe
@@ -305,21 +307,38 @@ func sees(a *Agent, universe []string, index map[string]int) []string {
 		}
 		return out
 	}
-	set := make(map[string]bool, len(a.Refs))
+	// exclude and legacy: the universe minus the names removed. Copy the
+	// runs between removed entries (fast even for 10,000 tools); share the
+	// universe itself when nothing in it is removed.
+	var removed []int
 	for _, r := range a.Refs {
 		if a.Form == FormLegacy && r.Enabled {
 			continue
 		}
-		set[r.Name] = true
-	}
-	if set[agentStar] {
-		return []string{}
-	}
-	out := make([]string, 0, len(universe))
-	for _, n := range universe {
-		if !set[n] {
-			out = append(out, n)
+		if r.Name == agentStar {
+			return []string{}
+		}
+		if i, ok := index[r.Name]; ok {
+			removed = append(removed, i)
 		}
 	}
+	if len(removed) == 0 {
+		return universe
+	}
+	slices.Sort(removed)
+	removed = slices.Compact(removed)
+	// Agents that remove the same tools share one slice.
+	key := fmt.Sprint(removed)
+	if shared, ok := memo[key]; ok {
+		return shared
+	}
+	defer func() { memo[key] = out }()
+	out = make([]string, 0, len(universe)-len(removed))
+	prev := 0
+	for _, i := range removed {
+		out = append(out, universe[prev:i]...)
+		prev = i + 1
+	}
+	out = append(out, universe[prev:]...)
 	return out
 }

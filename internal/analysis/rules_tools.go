@@ -53,7 +53,7 @@ func (l *loader) resolve() *Model {
 			l.add(u, v, diag.Error, CodeNotString, msgToolsNotMapping(kindName(v)), nil)
 			continue
 		}
-		seenHere := map[string]bool{}
+		seenHere := make(map[string]bool, len(v.Content)/2)
 		for _, kv := range mapPairs(raw, l.budget) {
 			name := kv.k.Value
 			if kv.k.Kind != yaml.ScalarNode {
