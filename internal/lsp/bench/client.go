@@ -38,6 +38,10 @@ type Client struct {
 	cmd    *exec.Cmd
 	stderr *bytes.Buffer
 	stdin  io.WriteCloser
+	// inProcess is closed when an in-process server's Serve returns;
+	// closeConn ends its pipes.
+	inProcess chan struct{}
+	closeConn func()
 }
 
 // DiagEvent is one publishDiagnostics notification as the client read it.
@@ -147,9 +151,42 @@ func Spawn(ctx context.Context, binary string, args []string, dir string, settin
 	return c, nil
 }
 
-// Pid returns the server's process id, or 0 for a client on a plain
-// connection.
+// ServeInProcess runs serve on a pair of pipes in this process and
+// connects a client to it.
+func ServeInProcess(ctx context.Context, serve func(context.Context, io.ReadWriteCloser) int, settings json.RawMessage) *Client {
+	toServerR, toServerW := io.Pipe()
+	fromServerR, fromServerW := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		serve(ctx, pipeConn{toServerR, fromServerW})
+		fromServerW.Close()
+	}()
+	c := NewClient(fromServerR, toServerW, settings)
+	c.inProcess = done
+	c.closeConn = func() {
+		toServerW.Close()
+		toServerR.Close()
+	}
+	return c
+}
+
+// pipeConn is the server's end of an in-process connection.
+type pipeConn struct {
+	r *io.PipeReader
+	w *io.PipeWriter
+}
+
+func (p pipeConn) Read(b []byte) (int, error)  { return p.r.Read(b) }
+func (p pipeConn) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p pipeConn) Close() error                { return p.r.Close() }
+
+// Pid returns the server's process id: this process for an in-process
+// server, 0 for a client on a plain connection.
 func (c *Client) Pid() int {
+	if c.inProcess != nil {
+		return os.Getpid()
+	}
 	if c.cmd == nil || c.cmd.Process == nil {
 		return 0
 	}
@@ -451,6 +488,15 @@ func (c *Client) Close(timeout time.Duration) error {
 	defer cancel()
 	_, serr := c.Call(ctx, "shutdown", nil, nil)
 	_ = c.Notify("exit", nil)
+	if c.inProcess != nil {
+		select {
+		case <-c.inProcess:
+		case <-time.After(timeout):
+			serr = errors.Join(serr, fmt.Errorf("in-process server did not stop within %v after shutdown and exit", timeout))
+		}
+		c.closeConn()
+		return serr
+	}
 	if c.cmd == nil {
 		return serr
 	}
@@ -475,6 +521,9 @@ func (c *Client) Close(timeout time.Duration) error {
 
 // Kill stops the server process at once (after a failure).
 func (c *Client) Kill() {
+	if c.closeConn != nil {
+		c.closeConn()
+	}
 	if c.cmd != nil && c.cmd.Process != nil {
 		_ = c.cmd.Process.Kill()
 		_ = c.cmd.Wait()

@@ -36,6 +36,24 @@ type Options struct {
 	Timeout time.Duration
 	// Log receives progress lines; nil discards them.
 	Log io.Writer
+	// Serve, when set, runs the server in this process on a pipe instead
+	// of spawning Binary (for CPU and allocation profiles of the server;
+	// memory and CPU figures then include the client).
+	Serve func(ctx context.Context, conn io.ReadWriteCloser) int
+	// Phase, when set, is called as each measured phase starts ("startup",
+	// "requests", "module edits", "typing", "memory"); the function it
+	// returns is called when the phase ends (profiles of one phase).
+	Phase func(name string) (end func())
+}
+
+func (o *Options) phase(name string) func() {
+	if o.Phase == nil {
+		return func() {}
+	}
+	if end := o.Phase(name); end != nil {
+		return end
+	}
+	return func() {}
 }
 
 func (o *Options) defaults() {
@@ -126,7 +144,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	var c *Client
 	for i := 0; i < opts.Startups; i++ {
 		fmt.Fprintf(opts.Log, "startup %d/%d\n", i+1, opts.Startups)
+		end := opts.phase("startup")
 		cl, st, err := r.startup(ctx)
+		end()
 		if err != nil {
 			return res, err
 		}
@@ -154,7 +174,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	for _, s := range steps {
 		fmt.Fprintf(opts.Log, "%s\n", s.name)
-		if err := s.run(ctx); err != nil {
+		end := opts.phase(s.name)
+		err := s.run(ctx)
+		end()
+		if err != nil {
 			return res, fmt.Errorf("%s: %w\nserver stderr:\n%s", s.name, err, c.Stderr())
 		}
 	}
@@ -187,9 +210,15 @@ func (r *runner) startup(ctx context.Context) (*Client, startupTimes, error) {
 	ws := r.ws
 	r.manifestURI = FileURI(ws.Manifest)
 	t0 := time.Now()
-	c, err := Spawn(ctx, r.opts.Binary, r.opts.Args, ws.Root, json.RawMessage(`{"inspectModules":true}`))
-	if err != nil {
-		return nil, st, err
+	settings := json.RawMessage(`{"inspectModules":true}`)
+	var c *Client
+	if r.opts.Serve != nil {
+		c = ServeInProcess(ctx, r.opts.Serve, settings)
+	} else {
+		var err error
+		if c, err = Spawn(ctx, r.opts.Binary, r.opts.Args, ws.Root, settings); err != nil {
+			return nil, st, err
+		}
 	}
 	fail := func(err error) (*Client, startupTimes, error) {
 		c.Kill()

@@ -19,10 +19,13 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/beeuni/beeuni-lsp/internal/lsp"
 	"github.com/beeuni/beeuni-lsp/internal/lsp/bench"
 )
 
@@ -47,6 +50,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	jsonOnly := fs.Bool("json", false, "print only the JSON lines")
 	growth := fs.Bool("growth", false, "print the growth table (markdown) after the runs")
 	verbose := fs.Bool("v", false, "print progress to stderr")
+	inProcess := fs.Bool("inprocess", false, "run the server in this process on a pipe (for profiles) instead of spawning it")
+	cpuProfile := fs.String("cpuprofile", "", "with -inprocess: write a CPU profile of -profile-phase to this file")
+	memProfile := fs.String("memprofile", "", "with -inprocess: write allocation profiles of -profile-phase to FILE.base and FILE (compare with pprof -base)")
+	profilePhase := fs.String("profile-phase", "typing", "phase to profile: startup, requests, module edits, typing, memory")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -60,7 +67,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		ns = append(ns, n)
 	}
 	bin := *binary
-	if bin == "" {
+	if bin == "" && !*inProcess {
 		tmp, err := os.MkdirTemp("", "lspbench-bin-")
 		if err != nil {
 			fmt.Fprintf(stderr, "lspbench: %v\n", err)
@@ -84,6 +91,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if *dir != "" {
 			opts.Dir = filepath.Join(*dir, fmt.Sprintf("tools-%d", n))
+		}
+		if *inProcess {
+			opts.Serve = serveInProcess
+			opts.Phase = profiler(*profilePhase, *cpuProfile, *memProfile, stderr)
 		}
 		res, err := bench.Run(ctx, opts)
 		if err != nil {
@@ -141,5 +152,57 @@ func moduleRoot() (string, error) {
 			return "", errors.New("no go.mod above the working directory: run from the repository or pass -binary")
 		}
 		dir = parent
+	}
+}
+
+// serveInProcess runs the real server on conn, as the serve command does.
+func serveInProcess(ctx context.Context, conn io.ReadWriteCloser) int {
+	return lsp.New(lsp.Options{Log: io.Discard}).Run(ctx, conn)
+}
+
+// profiler returns a Phase hook that profiles the named phase: CPU into
+// cpuFile, allocations into memFile.base (at the start) and memFile (at the
+// end).
+func profiler(phase, cpuFile, memFile string, stderr io.Writer) func(string) func() {
+	writeAllocs := func(path string) {
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "lspbench: %v\n", err)
+			return
+		}
+		defer f.Close()
+		runtime.GC()
+		if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+			fmt.Fprintf(stderr, "lspbench: allocation profile: %v\n", err)
+		}
+	}
+	return func(name string) func() {
+		if name != phase {
+			return nil
+		}
+		var cpu *os.File
+		if cpuFile != "" {
+			f, err := os.Create(cpuFile)
+			if err == nil {
+				err = pprof.StartCPUProfile(f)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "lspbench: CPU profile: %v\n", err)
+			} else {
+				cpu = f
+			}
+		}
+		if memFile != "" {
+			writeAllocs(memFile + ".base")
+		}
+		return func() {
+			if cpu != nil {
+				pprof.StopCPUProfile()
+				cpu.Close()
+			}
+			if memFile != "" {
+				writeAllocs(memFile)
+			}
+		}
 	}
 }
