@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/analysis/edit"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// runToolsEject implements `beeuni-lsp tools eject NAME [--force] [DIR]`
+// (SPEC section 7): write tools/NAME.ts with the Beeuni source and point the
+// manifest at it, printing the spec's block. Exit 0 when done, 1 with one
+// line on stderr when it refuses or fails (the project is then untouched),
+// 2 on a usage error or when there is no project to read.
+func runToolsEject(ctx context.Context, e env, args []string) int {
+	var positional []string
+	force, flagsDone := false, false
+	for _, a := range args {
+		switch {
+		case !flagsDone && a == "--":
+			flagsDone = true
+		case !flagsDone && (a == "--force" || a == "-force" || a == "-f"):
+			force = true
+		case !flagsDone && strings.HasPrefix(a, "-") && a != "-":
+			return usageError(e, fmt.Sprintf("tools eject: unknown flag %s", a))
+		default:
+			positional = append(positional, a)
+		}
+	}
+	if len(positional) == 0 {
+		return usageError(e, "tools eject needs the name of a Beeuni tool")
+	}
+	if len(positional) > 2 {
+		return usageError(e, fmt.Sprintf("tools eject takes a name and at most one folder, got %d arguments", len(positional)))
+	}
+	name, dir := positional[0], e.dir
+	if len(positional) == 2 {
+		dir = positional[1]
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(e.dir, dir)
+		}
+	}
+	dir = filepath.Clean(dir)
+	fsys := vfs.NewDisk()
+	p, code := loadProject(ctx, e, fsys, dir)
+	if code != 0 {
+		return code
+	}
+	c, err := edit.Eject(p, fsys, name, force)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n", err)
+		return 1
+	}
+	if err := edit.Apply(ctx, p.Root, c); err != nil {
+		fmt.Fprintf(e.stderr, "beeuni-lsp: eject %s failed, nothing changed: %s\n", name, oneLine(err.Error()))
+		return 1
+	}
+	manifest := analysis.ManifestName
+	if len(c.Edits) > 0 {
+		manifest = p.Rel(c.Edits[0].File)
+	}
+	fmt.Fprint(e.stdout, ejectReport(name, edit.EjectedPath(name), manifest))
+	return 0
+}
+
+// ejectReport is SPEC section 7's output, with the file names filled in.
+func ejectReport(name, module, manifest string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  ✓  Ejected %s\n", name)
+	fmt.Fprintf(&b, "  wrote   %s (the Beeuni source, now the project's to change)\n", module)
+	fmt.Fprintf(&b, "  set     %s: tools.%s: %s\n", manifest, name, module)
+	b.WriteString("\nNext:\n")
+	fmt.Fprintf(&b, "  1. Edit %s. Keep the default export: { description, parameters, execute(args, context) }.\n", module)
+	b.WriteString("  2. beeuni validate\n")
+	fmt.Fprintf(&b, "  3. git add %s %s && git commit -m \"Own the %s tool\"\n", module, manifest, name)
+	fmt.Fprintf(&b, "  4. Open a change request: git push origin HEAD && beeuni cr open --title \"Own the %s tool\"\n", name)
+	b.WriteString("Sessions load the copy after the change request merges.\n")
+	return b.String()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
