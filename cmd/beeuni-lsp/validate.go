@@ -81,7 +81,7 @@ func toJSONFinding(p *analysis.Project, f diag.Finding, lines *diag.Lines) jsonF
 		if lines == nil {
 			return pos.Col + 1
 		}
-		return lines.CharColumn(pos) + 1
+		return analysis.CharColumn(lines, pos) + 1
 	}
 	return jsonFinding{
 		File: p.Rel(f.File), Line: f.Range.Start.Line + 1, Column: col(f.Range.Start),

@@ -1,9 +1,12 @@
 package analysis
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // This file is the catalog: every name list and every decision of the spec
@@ -230,4 +233,15 @@ func joinCode(names []string) string {
 		q[i] = fmt.Sprintf("`%s`", n)
 	}
 	return strings.Join(q, ", ")
+}
+
+// CharColumn returns the 0-based column of pos counted in characters, as the
+// CLI prints it (plus one): a UTF-8 byte order mark at the start of the file
+// is not a character of the first line.
+func CharColumn(lines *diag.Lines, pos diag.Pos) int {
+	col := lines.CharColumn(pos)
+	if pos.Line == 0 && col > 0 && bytes.HasPrefix(lines.Content(), []byte("\xef\xbb\xbf")) {
+		col--
+	}
+	return col
 }

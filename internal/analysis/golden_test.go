@@ -119,7 +119,7 @@ func span(p *Project, file string, r diag.Range) string {
 	if f == nil {
 		return fmt.Sprintf("%d:%d-%d:%d", r.Start.Line+1, r.Start.Col+1, r.End.Line+1, r.End.Col+1)
 	}
-	return fmt.Sprintf("%d:%d-%d:%d", r.Start.Line+1, f.Lines.CharColumn(r.Start)+1, r.End.Line+1, f.Lines.CharColumn(r.End)+1)
+	return fmt.Sprintf("%d:%d-%d:%d", r.Start.Line+1, CharColumn(f.Lines, r.Start)+1, r.End.Line+1, CharColumn(f.Lines, r.End)+1)
 }
 
 // TestOffsetsMatchText checks, for every case, that each finding's range

@@ -26,9 +26,28 @@ type Inspection struct {
 // T6's business and is skipped here. T11's Data holds "name" (the tool)
 // and "module" (the module's repository-relative path).
 func InspectModules(ctx context.Context, p *Project, insp *tsinspect.Inspector) *Inspection {
-	out := &Inspection{Results: map[string]*tsinspect.Result{}}
 	if p == nil || p.Model == nil || insp == nil {
-		return out
+		return &Inspection{Results: map[string]*tsinspect.Result{}}
+	}
+	modules := ModulePaths(p, insp)
+	results := insp.InspectAll(ctx, p.Root, modules)
+	byModule := make(map[string]*tsinspect.Result, len(results))
+	for i, r := range results {
+		if r == nil || r.Incomplete && ctx.Err() != nil {
+			continue
+		}
+		byModule[modules[i]] = r
+	}
+	out, _ := InspectionFrom(p, modules, byModule)
+	return out
+}
+
+// ModulePaths returns the module files InspectModules inspects: each
+// existing module of an overridden or project tool, once, in declaration
+// order.
+func ModulePaths(p *Project, insp *tsinspect.Inspector) []string {
+	if p == nil || p.Model == nil || insp == nil {
+		return nil
 	}
 	var modules []string
 	seen := map[string]bool{}
@@ -42,13 +61,28 @@ func InspectModules(ctx context.Context, p *Project, insp *tsinspect.Inspector) 
 		}
 		modules = append(modules, t.Module)
 	}
-	results := insp.InspectAll(ctx, p.Root, modules)
-	for i, r := range results {
-		if r == nil || r.Incomplete && ctx.Err() != nil {
+	return modules
+}
+
+// InspectionFrom builds p's Inspection from module results already known
+// (a previous inspection's Results, when no module changed since): the
+// module findings and T11 on each manifest entry, at p's positions. It
+// inspects nothing. complete is false when a module of modules has no
+// result (the Inspection then leaves it out).
+func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.Result) (insp *Inspection, complete bool) {
+	out := &Inspection{Results: make(map[string]*tsinspect.Result, len(modules))}
+	complete = true
+	for _, m := range modules {
+		r := results[m]
+		if r == nil {
+			complete = false
 			continue
 		}
-		out.Results[modules[i]] = r
+		out.Results[m] = r
 		out.Findings = append(out.Findings, r.Findings...)
+	}
+	if p == nil || p.Model == nil {
+		return out, complete
 	}
 	for _, t := range p.Model.Tools {
 		r := out.Results[t.Module]
@@ -70,7 +104,7 @@ func InspectModules(ctx context.Context, p *Project, insp *tsinspect.Inspector) 
 		out.Findings = append(out.Findings, f)
 	}
 	diag.Sort(out.Findings)
-	return out
+	return out, complete
 }
 
 // moduleLoadMessage is T11's text: the module, the daemon's reason, where,

@@ -241,8 +241,12 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 			l.add(u, item, diag.Error, CodeImportExt, msgImportExt(raw), data)
 			continue
 		}
-		if problem == pathLeavesLink {
+		switch problem {
+		case pathLeavesLink:
 			l.add(u, item, diag.Error, CodeImportPath, msgImportLeavesLink(raw), data)
+			continue
+		case pathBrokenLink:
+			l.add(u, item, diag.Error, CodeImportPath, msgImportBrokenLink(raw), data)
 			continue
 		}
 		canon := relTo(l.root, abs)
@@ -318,6 +322,7 @@ const (
 	pathNotRelative
 	pathLeaves
 	pathLeavesLink
+	pathBrokenLink // a folder on the way is a symbolic link that does not resolve
 )
 
 // hasSchemeOrDrive reports whether p starts like a URL scheme or a drive
@@ -349,10 +354,7 @@ func (l *loader) resolveRepoPath(raw string) (string, pathProblem) {
 		return "", pathLeaves
 	}
 	abs := filepath.Join(l.root, filepath.FromSlash(clean))
-	if !l.withinReal(abs) {
-		return abs, pathLeavesLink
-	}
-	return abs, pathOK
+	return abs, l.linkProblem(abs)
 }
 
 type realDir struct {
@@ -368,9 +370,12 @@ func (l *loader) realDirOf(dir string) (string, bool) {
 		return r.real, r.ok
 	}
 	var res realDir
+	parent := filepath.Dir(dir)
 	if real, err := l.fsys.EvalSymlinks(dir); err == nil {
 		res = realDir{real: real, ok: true}
-	} else if parent := filepath.Dir(dir); parent != dir && vfs.Within(l.root, parent) {
+	} else if e, isEntry := l.dir(parent).entries[filepath.Base(dir)]; isEntry && e.Type()&fs.ModeSymlink != 0 {
+		res = realDir{real: dir, ok: false} // a link that does not resolve
+	} else if parent != dir && vfs.Within(l.root, parent) {
 		pr, pok := l.realDirOf(parent)
 		res = realDir{real: filepath.Join(pr, filepath.Base(dir)), ok: pok}
 	} else {
@@ -380,23 +385,27 @@ func (l *loader) realDirOf(dir string) (string, bool) {
 	return res.real, res.ok
 }
 
-// withinReal reports whether abs, with every symbolic link resolved, stays
-// inside the repository.
-func (l *loader) withinReal(abs string) bool {
+// linkProblem reports whether abs, with every symbolic link resolved, stays
+// inside the repository. A folder on the way that is a dangling link is a
+// problem (where it points cannot be checked); a dangling link as the file
+// itself is just a missing file (T6, I4).
+func (l *loader) linkProblem(abs string) pathProblem {
 	dir := filepath.Dir(abs)
-	realDir, _ := l.realDirOf(dir)
+	realDir, ok := l.realDirOf(dir)
+	if !ok {
+		return pathBrokenLink
+	}
 	if !vfs.Within(l.realRoot, realDir) {
-		return false
+		return pathLeavesLink
 	}
 	di := l.dir(dir)
 	if e, ok := di.entries[filepath.Base(abs)]; ok && e.Type()&fs.ModeSymlink != 0 {
 		real, err := l.fsys.EvalSymlinks(abs)
-		if err != nil {
-			return true // a dangling link: T6 reports it missing
+		if err == nil && !vfs.Within(l.realRoot, real) {
+			return pathLeavesLink
 		}
-		return vfs.Within(l.realRoot, real)
 	}
-	return true
+	return pathOK
 }
 
 type dirInfo struct {
@@ -434,6 +443,37 @@ func (l *loader) fileState(abs string) (exists, regular bool) {
 	return true, e.Type().IsRegular()
 }
 
+// oneLine escapes control characters (a value the user wrote may hold a
+// newline) so that every message prints on one line.
+func oneLine(msg string) string {
+	clean := true
+	for _, r := range msg {
+		if r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return msg
+	}
+	var b strings.Builder
+	for _, r := range msg {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
 // dedupe drops findings that are identical (an anchor merged twice).
 func dedupe(fs []diag.Finding) []diag.Finding {
 	type key struct {
@@ -444,6 +484,7 @@ func dedupe(fs []diag.Finding) []diag.Finding {
 	seen := make(map[key]bool, len(fs))
 	out := fs[:0]
 	for _, f := range fs {
+		f.Message = oneLine(f.Message)
 		k := key{f.File, f.Range.Start.Offset, f.Range.End.Offset, f.Code, f.Message}
 		if seen[k] {
 			continue

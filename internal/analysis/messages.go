@@ -38,6 +38,10 @@ func msgImportLeavesLink(p string) string {
 	return fmt.Sprintf("import `%s` leaves the repository through a symbolic link", p)
 }
 
+func msgImportBrokenLink(p string) string {
+	return fmt.Sprintf("import `%s` goes through a symbolic link that does not resolve, so it cannot be checked to stay inside the repository", p)
+}
+
 func msgImportExt(p string) string {
 	return fmt.Sprintf("import `%s` must be a .yaml or .yml file", p)
 }
@@ -88,8 +92,8 @@ func msgBeeuniValue(key string) string {
 }
 
 // T4
-func msgProjectBeeuni(key, value string) string {
-	return fmt.Sprintf("`%s` names a Beeuni tool, but `beeuni:` names only the five Beeuni tools (web_search, image_search, scrape_webpage, memory, show) under their own names: a project tool needs a repo-relative module path, e.g. `tools/%s.ts`", value, key)
+func msgProjectBeeuni(key string) string {
+	return fmt.Sprintf("`%s` is not a Beeuni tool: `beeuni:` names only the five Beeuni tools (web_search, image_search, scrape_webpage, memory, show), each under its own name; a project tool needs a repo-relative module path, e.g. `tools/%s.ts`", key, key)
 }
 
 // T5
@@ -107,6 +111,10 @@ func msgPathLeaves(p string) string {
 
 func msgPathLeavesLink(p string) string {
 	return fmt.Sprintf("module path `%s` leaves the repository through a symbolic link", p)
+}
+
+func msgPathBrokenLink(p string) string {
+	return fmt.Sprintf("module path `%s` goes through a symbolic link that does not resolve, so it cannot be checked to stay inside the repository", p)
 }
 
 func msgPathExt(p string) string {

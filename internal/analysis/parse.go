@@ -122,6 +122,14 @@ func (p *parsed) syntaxError(err error) {
 	if line > len(p.pos.starts) {
 		line = len(p.pos.starts)
 	}
+	if strings.Contains(reason, "tab") || strings.Contains(reason, "cannot start any token") {
+		// yaml.v3 may name the line where the construct began: point at
+		// the first tab in indentation from there on.
+		if off, ok := p.indentTab(line); ok {
+			p.fail(off, off+1, reason)
+			return
+		}
+	}
 	start := p.pos.lineStart(line)
 	for start < len(p.content) && (p.content[start] == ' ' || p.content[start] == '\t') {
 		start++
@@ -132,6 +140,23 @@ func (p *parsed) syntaxError(err error) {
 		end = start
 	}
 	p.fail(start, end, reason)
+}
+
+// indentTab finds the first tab in the indentation of a line at or after
+// the 1-based YAML line.
+func (p *parsed) indentTab(line int) (int, bool) {
+	for l := line; l <= len(p.pos.starts); l++ {
+		for i := p.pos.lineStart(l); i < len(p.content); i++ {
+			c := p.content[i]
+			if c == '\t' {
+				return i, true
+			}
+			if c != ' ' && c != '-' && c != '?' && c != ':' {
+				break
+			}
+		}
+	}
+	return 0, false
 }
 
 func firstInvalidUTF8(b []byte) int {

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -241,20 +242,16 @@ func closestTool(name string, st *toolState) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b over runes,
-// case-insensitive for ASCII letters; it gives up (returns limit) once the
-// distance reaches limit.
+// editDistance is the optimal-string-alignment distance between a and b
+// over runes (insertions, deletions, substitutions and swaps of two adjacent
+// characters each cost one), case-insensitive for ASCII letters. It gives up
+// (returns limit) once the distance cannot stay under limit.
 func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
+	ra, rb := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
 	if d := len(ra) - len(rb); d >= limit || -d >= limit {
 		return limit
 	}
-	lower := func(r rune) rune {
-		if r >= 'A' && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return r
-	}
+	prev2 := make([]int, len(rb)+1)
 	prev := make([]int, len(rb)+1)
 	cur := make([]int, len(rb)+1)
 	for j := range prev {
@@ -265,16 +262,19 @@ func editDistance(a, b string, limit int) int {
 		rowMin := cur[0]
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
-			if lower(ra[i-1]) == lower(rb[j-1]) {
+			if ra[i-1] == rb[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 			rowMin = min(rowMin, cur[j])
 		}
 		if rowMin >= limit {
 			return limit
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(rb)]
 }

@@ -184,7 +184,7 @@ func (l *loader) checkTool(d *declaration) (Tool, bool) {
 			tool.Kind = KindBeeuni
 			return tool, ok
 		}
-		l.add(u, d.value, diag.Error, CodeProjectBeeuni, msgProjectBeeuni(name, value), data())
+		l.add(u, d.value, diag.Error, CodeProjectBeeuni, msgProjectBeeuni(name), data())
 		return Tool{}, false
 	}
 	if beeuniName {
@@ -216,8 +216,12 @@ func (l *loader) checkTool(d *declaration) (Tool, bool) {
 		}
 		return Tool{}, false
 	}
-	if problem == pathLeavesLink {
+	switch problem {
+	case pathLeavesLink:
 		l.add(u, d.value, diag.Error, CodePath, msgPathLeavesLink(value), pdata())
+		return Tool{}, false
+	case pathBrokenLink:
+		l.add(u, d.value, diag.Error, CodePath, msgPathBrokenLink(value), pdata())
 		return Tool{}, false
 	}
 	tool.Module = abs

@@ -54,31 +54,42 @@ func mapPairsDepth(raw *yaml.Node, depth int, b *expandBudget) []pair {
 		}
 		b.left -= 1 + len(n.Content)/2
 	}
-	out := make([]pair, 0, len(n.Content)/2)
-	var merges []*yaml.Node
+	hasMerge := false
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-			merges = append(merges, v)
-			continue
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			hasMerge = true
+			break
 		}
-		out = append(out, pair{k, v})
 	}
-	if len(merges) == 0 || depth >= maxMergeDepth {
+	out := make([]pair, 0, len(n.Content)/2)
+	if !hasMerge || depth >= maxMergeDepth {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := n.Content[i]; !(k.Kind == yaml.ScalarNode && k.Tag == "!!merge") {
+				out = append(out, pair{k, n.Content[i+1]})
+			}
+		}
 		return out
 	}
-	written := make(map[string]bool, len(out))
-	for _, p := range out {
-		if p.k.Kind == yaml.ScalarNode {
-			written[p.k.Value] = true
+	// Keys written in this mapping win over merged ones; merged entries take
+	// the place of their `<<` key, so declaration order reads as written.
+	written := make(map[string]bool, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" {
+			written[k.Value] = true
 		}
 	}
-	for _, m := range merges {
+	merged := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !(k.Kind == yaml.ScalarNode && k.Tag == "!!merge") {
+			out = append(out, pair{k, v})
+			continue
+		}
 		var sources []*yaml.Node
-		if rm := resolveAlias(m); rm != nil && rm.Kind == yaml.SequenceNode {
-			sources = rm.Content
+		if rv := resolveAlias(v); rv != nil && rv.Kind == yaml.SequenceNode {
+			sources = rv.Content
 		} else {
-			sources = []*yaml.Node{m}
+			sources = []*yaml.Node{v}
 		}
 		for _, src := range sources {
 			if b.left <= 0 {
@@ -86,10 +97,10 @@ func mapPairsDepth(raw *yaml.Node, depth int, b *expandBudget) []pair {
 			}
 			for _, p := range mapPairsDepth(src, depth+1, b) {
 				if p.k.Kind == yaml.ScalarNode {
-					if written[p.k.Value] {
+					if written[p.k.Value] || merged[p.k.Value] {
 						continue
 					}
-					written[p.k.Value] = true
+					merged[p.k.Value] = true
 				}
 				out = append(out, p)
 			}

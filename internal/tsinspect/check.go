@@ -142,7 +142,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	}
 
 	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
-	in.checkImports(c, res, content, facts.imports)
+	in.checkImports(c, res, facts.imports)
 
 	hasDefault := false
 	for _, e := range facts.exports {
@@ -187,7 +187,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	return r
 }
 
-func (in *Inspector) checkImports(c *checker, res *resolver, content []byte, imps []esbuildImport) {
+func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImport) {
 	lines := c.r.Lines
 	dir := filepath.Dir(c.module)
 	for _, imp := range imps {

@@ -384,9 +384,25 @@ func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
 		j++
 	}
 	j = matching(m.toks, j) + 1
-	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
-		if m.isPunct(j, "(") || m.isPunct(j, "[") {
-			j = matching(m.toks, j)
+	// an optional return type, which may hold object type literals: a `{`
+	// that follows `:`, `|`, `&`, `<`, `,`, `(`, `[` or `=>` opens a type
+	// literal; any other `{` opens the body.
+	for j < len(m.toks) && m.tok(j).kind != tokEOF {
+		t := m.tok(j)
+		if t.kind == tokPunct && (t.text == "(" || t.text == "[") {
+			j = matching(m.toks, j) + 1
+			continue
+		}
+		if t.kind == tokPunct && t.text == "{" {
+			prev := m.tok(j - 1)
+			if prev.kind == tokPunct {
+				switch prev.text {
+				case ":", "|", "&", "<", ",", "(", "[", "=>":
+					j = matching(m.toks, j) + 1
+					continue
+				}
+			}
+			break
 		}
 		j++
 	}

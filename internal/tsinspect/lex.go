@@ -36,6 +36,9 @@ type token struct {
 	nl bool
 	// subst marks a template literal with ${} substitutions.
 	subst bool
+	// ctrl marks the `)` closing the condition of if/while/for/with, after
+	// which a `/` starts a regular expression.
+	ctrl bool
 }
 
 // lexError is a failure of the lexer's view of the file. esbuild parsed the
@@ -58,6 +61,8 @@ type lexer struct {
 	toks []token
 	// depth of (, [, { including template substitutions, for the nesting bound
 	depth int
+	// parens records, for each open `(`, whether it follows if/while/for/with
+	parens []bool
 }
 
 // lex splits src into tokens. Comments are dropped; a hashbang line is
@@ -171,6 +176,23 @@ func (lx *lexer) run(inSubst bool) error {
 				r, _ := utf8.DecodeRune(lx.src[lx.pos:])
 				return &lexError{offset: lx.pos, msg: fmt.Sprintf("unexpected character %q", r)}
 			}
+			ctrl := false
+			switch p {
+			case "(":
+				isCtrl := false
+				if n := len(lx.toks); n > 0 && lx.toks[n-1].kind == tokIdent {
+					switch lx.toks[n-1].text {
+					case "if", "while", "for", "with":
+						isCtrl = true
+					}
+				}
+				lx.parens = append(lx.parens, isCtrl)
+			case ")":
+				if n := len(lx.parens); n > 0 {
+					ctrl = lx.parens[n-1]
+					lx.parens = lx.parens[:n-1]
+				}
+			}
 			switch p {
 			case "(", "[", "{":
 				lx.depth++
@@ -192,7 +214,7 @@ func (lx *lexer) run(inSubst bool) error {
 				}
 			}
 			lx.pos += len(p)
-			t = token{kind: tokPunct, text: p}
+			t = token{kind: tokPunct, text: p, ctrl: ctrl}
 		}
 		t.start, t.end, t.nl = start, lx.pos, nl
 		nl = false
@@ -422,7 +444,10 @@ func (lx *lexer) regexAllowed() bool {
 		}
 		return false
 	case tokPunct:
-		return p.text != ")" && p.text != "]" && p.text != "}"
+		if p.text == ")" {
+			return p.ctrl
+		}
+		return p.text != "]" && p.text != "}"
 	}
 	return true
 }

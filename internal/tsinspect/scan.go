@@ -263,6 +263,9 @@ func (m *modFile) scanExport(i int) int {
 		return i
 	}
 	switch n.text {
+	case "=": // TypeScript's `export = value`: module.exports
+		m.defaultAt, m.defaultTok = i+2, i
+		return i + 1
 	case "*":
 		j := i + 2
 		asName := ""
