@@ -19,6 +19,7 @@ import (
 // Items come in the order to show them (SortText ascending), and each Edit
 // replaces exactly the word being typed.
 func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, offset int) []CompletionItem {
+	path = filepath.Clean(path)
 	if text == nil && p != nil {
 		if f := p.File(path); f != nil {
 			text = f.Content
@@ -65,7 +66,7 @@ func (c *completer) add(label string, kind ItemKind, insert, detail, doc string)
 		Detail:        detail,
 		Documentation: doc,
 		Edit:          TextEdit{File: c.path, Start: c.ctx.wordStart, End: c.ctx.wordEnd, NewText: newText},
-		SortText:      fmt.Sprintf("%04d", len(c.items)),
+		SortText:      sortText(len(c.items)),
 	})
 }
 
@@ -116,45 +117,73 @@ func (c *completer) topLevelKeys() {
 	}
 }
 
-// declared returns the tool names and module paths declared under tools:
-// in other files (from the project) and in this file (from its text now).
-func (c *completer) declared() (names, modules map[string]bool) {
-	names, modules = map[string]bool{}, map[string]bool{}
+// eachDeclared calls fn with each tool name and value declared under
+// tools: in other files (from the project) and in this file (from its text
+// now).
+func (c *completer) eachDeclared(fn func(name, value string)) {
 	for _, t := range c.model().Tools {
-		if t.Implicit() || samePath(t.File, c.path) {
-			continue
+		if !t.Implicit() && !samePath(t.File, c.path) {
+			fn(t.Name, t.Source)
 		}
-		names[t.Name] = true
-		modules[t.Source] = true
 	}
 	if c.p != nil {
 		for _, f := range c.p.Files {
-			if samePath(f.Path, c.path) {
+			if samePath(f.Path, c.path) || len(c.p.Files) == 1 {
 				continue
 			}
-			for _, e := range indexFile(c.p, f).tools {
-				names[e.Name] = true
-				if e.IsString {
-					modules[e.Text] = true
-				}
+			ix := indexFile(c.p, f)
+			for i := range ix.tools {
+				fn(ix.tools[i].Name, ix.tools[i].Text())
 			}
 		}
 	}
-	for _, s := range c.ctx.siblings {
-		names[s] = true
+	for i, s := range c.ctx.siblings {
+		v := ""
+		if i < len(c.ctx.siblingValues) {
+			v = c.ctx.siblingValues[i]
+		}
+		fn(s, v)
 	}
-	for _, v := range c.ctx.siblingValues {
-		modules[v] = true
+}
+
+// taken marks, for each module of the repository, whether a tool already
+// declares it (module) and whether its proposed name is declared (name);
+// beeuni holds the declared Beeuni tools.
+type taken struct {
+	module, name []bool
+	beeuni       map[string]bool
+}
+
+func (c *completer) taken() taken {
+	t := taken{beeuni: map[string]bool{}}
+	if c.repo != nil {
+		c.repo.index()
+		t.module = make([]bool, len(c.repo.Modules))
+		t.name = make([]bool, len(c.repo.Modules))
 	}
-	return names, modules
+	c.eachDeclared(func(name, value string) {
+		if analysis.IsBeeuniTool(name) {
+			t.beeuni[name] = true
+		}
+		if c.repo == nil {
+			return
+		}
+		for _, i := range c.repo.byName[name] {
+			t.name[i] = true
+		}
+		if i, ok := c.repo.byPath[value]; ok {
+			t.module[i] = true
+		}
+	})
+	return t
 }
 
 // toolKeys offers, under tools:, the Beeuni tools not declared yet and the
 // module files no tool declares yet.
 func (c *completer) toolKeys() {
-	names, modules := c.declared()
+	tk := c.taken()
 	for _, b := range analysis.BeeuniTools() {
-		if names[b] {
+		if tk.beeuni[b] {
 			continue
 		}
 		c.add(b, ItemBeeuniTool, b+": "+analysis.BeeuniPrefix+b, "Beeuni tool", beeuniToolDoc(b))
@@ -162,15 +191,13 @@ func (c *completer) toolKeys() {
 	if c.repo == nil {
 		return
 	}
-	for _, m := range c.repo.Modules {
-		if modules[m] {
+	offered := map[string]bool{}
+	for i, m := range c.repo.Modules {
+		name := c.repo.names[i]
+		if tk.module[i] || tk.name[i] || name == "" || offered[name] || isHarnessName(name) || tk.beeuni[name] {
 			continue
 		}
-		name := toolNameForModule(m)
-		if name == "" || names[name] || isHarnessName(name) {
-			continue
-		}
-		names[name] = true // two files with one stem: offer the first
+		offered[name] = true // two files with one stem: offer the first
 		detail := "project tool: " + m
 		if analysis.IsBeeuniTool(name) {
 			detail = "overrides the Beeuni tool: " + m
@@ -189,13 +216,13 @@ func (c *completer) toolValues(key string) {
 	if c.repo == nil {
 		return
 	}
-	_, modules := c.declared()
+	tk := c.taken()
 	var first, rest []string
-	for _, m := range c.repo.Modules {
-		if modules[m] {
+	for i, m := range c.repo.Modules {
+		if tk.module[i] {
 			continue
 		}
-		if toolNameForModule(m) == key {
+		if c.repo.names[i] == key {
 			first = append(first, m)
 		} else {
 			rest = append(rest, m)
@@ -233,44 +260,53 @@ type agentCandidate struct {
 	name   string
 	kind   ItemKind
 	detail string
-	doc    string
+	source string // for the tools the session gets
 }
 
-// agentCandidates lists the harness tools, then the tools the session gets
-// (Beeuni and project tools, in declaration order).
-func (c *completer) agentCandidates() []agentCandidate {
-	var out []agentCandidate
+// doc is the candidate's documentation, built only for the items shown.
+func (a agentCandidate) doc() string {
+	switch a.kind {
+	case ItemHarnessTool:
+		return harnessDoc(a.name)
+	case ItemBeeuniTool:
+		return beeuniToolDoc(a.name) + "\n\nSource: `" + a.source + "`"
+	}
+	return "Source: `" + a.source + "`"
+}
+
+// eachAgentCandidate calls fn with the harness tools, then the tools the
+// session gets (Beeuni and project tools, in declaration order).
+func (c *completer) eachAgentCandidate(fn func(agentCandidate)) {
 	for _, h := range analysis.HarnessTools() {
 		_, certain := analysis.HarnessTool(h)
 		detail := "harness tool"
 		if !certain {
 			detail = "harness tool (standard harness)"
 		}
-		out = append(out, agentCandidate{h, ItemHarnessTool, detail, harnessDoc(h)})
+		fn(agentCandidate{name: h, kind: ItemHarnessTool, detail: detail})
 	}
 	for _, t := range c.model().Tools {
 		kind := ItemProjectTool
 		if analysis.IsBeeuniTool(t.Name) {
 			kind = ItemBeeuniTool
 		}
-		out = append(out, agentCandidate{t.Name, kind, t.Kind.String(), "Source: `" + t.Source + "`"})
+		fn(agentCandidate{name: t.Name, kind: kind, detail: t.Kind.String(), source: t.Source})
 	}
-	return out
 }
 
 // agentTools offers tool names for an agent's list (star: the `*` item too).
 func (c *completer) agentTools(_ string, star bool) {
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(c.ctx.siblings))
 	for _, s := range c.ctx.siblings {
 		seen[s] = true
 	}
-	for _, a := range c.agentCandidates() {
+	c.eachAgentCandidate(func(a agentCandidate) {
 		if seen[a.name] {
-			continue
+			return
 		}
 		seen[a.name] = true
-		c.add(a.name, a.kind, a.name, a.detail, a.doc)
-	}
+		c.add(a.name, a.kind, a.name, a.detail, a.doc())
+	})
 	if star && !seen["*"] {
 		c.add("*", ItemKeyword, "*", "every tool (the same as all)", "")
 	}
@@ -281,9 +317,9 @@ func (c *completer) agentScalar() {
 	c.add("all", ItemKeyword, "all", "every tool (the default)", "")
 	c.add("none", ItemKeyword, "none", "no tool", "")
 	c.add("exclude", ItemKeyword, "{ exclude: [] }", "every tool but those listed", "")
-	for _, a := range c.agentCandidates() {
-		c.add(a.name, a.kind, "["+a.name+"]", a.detail+": only this tool", a.doc)
-	}
+	c.eachAgentCandidate(func(a agentCandidate) {
+		c.add(a.name, a.kind, "["+a.name+"]", a.detail+": only this tool", a.doc())
+	})
 }
 
 // agentMapKeys offers the keys of agents.X.tools written as a map: exclude,
@@ -296,17 +332,17 @@ func (c *completer) agentMapKeys() {
 	if contains(sib, "exclude") {
 		return
 	}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(sib))
 	for _, s := range sib {
 		seen[s] = true
 	}
-	for _, a := range c.agentCandidates() {
+	c.eachAgentCandidate(func(a agentCandidate) {
 		if seen[a.name] {
-			continue
+			return
 		}
 		seen[a.name] = true
-		c.add(a.name, a.kind, a.name+": false", a.detail+" (legacy map: false hides it)", a.doc)
-	}
+		c.add(a.name, a.kind, a.name+": false", a.detail+" (legacy map: false hides it)", a.doc())
+	})
 }
 
 func contains(list []string, s string) bool {
@@ -318,4 +354,17 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func samePath(a, b string) bool { return filepath.Clean(a) == filepath.Clean(b) }
+// samePath compares two clean absolute paths (the project's are clean; each
+// entry point cleans the path it is given).
+func samePath(a, b string) bool { return a == b }
+
+// sortText returns n as a fixed-width decimal, so that text order is item
+// order.
+func sortText(n int) string {
+	var b [6]byte
+	for i := len(b) - 1; i >= 0; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[:])
+}

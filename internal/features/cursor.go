@@ -1,6 +1,8 @@
 package features
 
 import (
+	"bytes"
+	"sort"
 	"strings"
 )
 
@@ -62,50 +64,53 @@ type textLine struct {
 	blank      bool   // empty, spaces only, or a comment only
 }
 
-// splitLines cuts text into lines. "\r\n" and "\n" end a line.
-func splitLines(text []byte) []textLine {
-	var out []textLine
-	start := 0
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) && text[i] != '\n' {
-			continue
-		}
-		end := i
-		if end > start && text[end-1] == '\r' {
-			end--
-		}
-		out = append(out, newTextLine(text, start, end))
-		start = i + 1
-	}
-	return out
+// textLines gives the lines of a text on demand: "\r\n" and "\n" end a
+// line. Bodies are substrings of one copy of the text, so reading a line
+// allocates nothing.
+type textLines struct {
+	s      string
+	starts []int
 }
 
-func newTextLine(text []byte, start, end int) textLine {
+func splitLines(text []byte) textLines {
+	starts := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)
+	for i, c := range text {
+		if c == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return textLines{s: string(text), starts: starts}
+}
+
+// n returns the number of lines.
+func (t textLines) n() int { return len(t.starts) }
+
+// at returns line i.
+func (t textLines) at(i int) textLine {
+	start := t.starts[i]
+	end := len(t.s)
+	if i+1 < len(t.starts) {
+		end = t.starts[i+1] - 1
+	}
+	if end > start && t.s[end-1] == '\r' {
+		end--
+	}
 	l := textLine{start: start, end: end}
-	i := start
+	j := start
 	// A tab is not YAML indentation, but a user may type one: count it as
 	// one column, like a space, so that completion still finds the block.
-	for i < end && (text[i] == ' ' || text[i] == '\t') {
-		i++
+	for j < end && (t.s[j] == ' ' || t.s[j] == '\t') {
+		j++
 	}
-	l.indent = i - start
-	l.body = string(text[i:end])
+	l.indent = j - start
+	l.body = t.s[j:end]
 	l.blank = strings.TrimSpace(l.body) == "" || strings.HasPrefix(l.body, "#")
 	return l
 }
 
 // lineAt returns the index of the line holding offset.
-func lineAt(lines []textLine, offset int) int {
-	lo, hi := 0, len(lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if lines[mid].start <= offset {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
+func (t textLines) lineAt(offset int) int {
+	return sort.SearchInts(t.starts, offset+1) - 1
 }
 
 // blockShape is a non-blank line's structure: its dashes ("- " sequence
@@ -256,8 +261,8 @@ func contextAt(text []byte, offset int) cursorCtx {
 		return cursorCtx{}
 	}
 	lines := splitLines(text)
-	li := lineAt(lines, offset)
-	cur := lines[li]
+	li := lines.lineAt(offset)
+	cur := lines.at(li)
 	if offset > cur.end { // in a "\r\n"
 		return cursorCtx{}
 	}
@@ -279,7 +284,7 @@ func contextAt(text []byte, offset int) cursorCtx {
 
 	// A flow collection that holds the cursor.
 	if owner, open := flowOwner(text, lines, li, offset); owner >= 0 {
-		os := shapeOf(lines[owner])
+		os := shapeOf(lines.at(owner))
 		fr := scanFlow(text, open, offset, os.key)
 		if fr.ok {
 			base := linePath(lines, owner, os)
@@ -335,9 +340,9 @@ func contextAt(text []byte, offset int) cursorCtx {
 }
 
 // linePath returns the keys enclosing the key of line li (shape s).
-func linePath(lines []textLine, li int, s blockShape) []string {
+func linePath(lines textLines, li int, s blockShape) []string {
 	if s.dashes > 0 {
-		return append(parentPath(lines, li, lastDashCol(lines[li], s), true), "-")
+		return append(parentPath(lines, li, lastDashCol(lines.at(li), s), true), "-")
 	}
 	return parentPath(lines, li, s.keyCol, false)
 }
@@ -387,12 +392,14 @@ func wordAround(text []byte, l textLine, offset int) (int, int) {
 // content starts at column col. For a sequence item (item is true), col is
 // its dash's column, and a key at that same column may own it
 // ("imports:\n- a.yaml").
-func parentPath(lines []textLine, li, col int, item bool) []string {
+func parentPath(lines textLines, li, col int, item bool) []string {
 	var rev []string
 	want, sameOK := col, item
 	for i := li - 1; i >= 0 && (want > 0 || sameOK); i-- {
-		l := lines[i]
-		if l.blank {
+		l := lines.at(i)
+		// A line indented as deep as the block (or deeper) neither opens
+		// it nor holds it: its key and its dash are at or after l.indent.
+		if l.blank || l.indent > want || l.indent == want && !sameOK {
 			continue
 		}
 		s := shapeOf(l)
@@ -444,56 +451,54 @@ func reverse(s []string) []string {
 	return s
 }
 
-// blockBounds returns the range of lines [from, to) of the block that holds
-// line li, whose content starts at col: from just after its opening line to
-// just before the first line indented less.
-func blockBounds(lines []textLine, li, col int, item bool) (int, int) {
+// eachInBlock calls fn with every line of the block that holds line li
+// (its own line left out), walking up and then down until a line indented
+// less than col ends the block. For a sequence (item is true), a key at the
+// dash column ends it too ("imports:\n- a\nother:").
+func eachInBlock(lines textLines, li, col int, item bool, fn func(textLine)) {
 	ends := func(l textLine) bool {
+		// A line's first dash, or its key when it has none, is at l.indent.
+		return l.indent < col || item && l.indent == col && !startsItem(l.body)
+	}
+	for i := li - 1; i >= 0; i-- {
+		l := lines.at(i)
 		if l.blank {
-			return false
+			continue
 		}
-		s := shapeOf(l)
-		ind := s.keyCol
-		if s.dashes > 0 {
-			ind = s.dashCol
+		if ends(l) {
+			break
 		}
-		if ind < col {
-			return true
+		fn(l)
+	}
+	for i := li + 1; i < lines.n(); i++ {
+		l := lines.at(i)
+		if l.blank {
+			continue
 		}
-		// "imports:\n- a" : a key at the dash column ends the list.
-		return item && ind == col && s.dashes == 0
+		if ends(l) {
+			break
+		}
+		fn(l)
 	}
-	from := li
-	for from > 0 && !ends(lines[from-1]) {
-		from--
-	}
-	to := li + 1
-	for to < len(lines) && !ends(lines[to]) {
-		to++
-	}
-	return from, to
 }
 
 // keySiblings returns the other keys at column col in li's mapping, and
 // their string values.
-func keySiblings(lines []textLine, li, col int) ([]string, []string) {
-	from, to := blockBounds(lines, li, col, false)
+func keySiblings(lines textLines, li, col int) ([]string, []string) {
 	var keys, values []string
-	for i := from; i < to; i++ {
-		if i == li || lines[i].blank {
-			continue
+	eachInBlock(lines, li, col, false, func(l textLine) {
+		if l.indent != col || startsItem(l.body) {
+			return
 		}
-		s := shapeOf(lines[i])
-		if s.keyCol != col || s.dashes > 0 {
-			continue
-		}
+		s := shapeOf(l)
 		if s.hasColon {
 			keys = append(keys, s.key)
 			values = append(values, unquote(s.value))
-		} else if k := strings.TrimSpace(stripComment(s.keyText(lines[i]))); k != "" {
+		} else if k := strings.TrimSpace(stripComment(s.keyText(l))); k != "" {
 			keys = append(keys, unquote(k))
+			values = append(values, "")
 		}
-	}
+	})
 	return keys, values
 }
 
@@ -501,23 +506,24 @@ func (s blockShape) keyText(l textLine) string { return l.body[s.keyCol-l.indent
 
 // itemSiblings returns the other items of the sequence whose dashes are at
 // column dashCol.
-func itemSiblings(lines []textLine, li, dashCol, dashes int) []string {
-	from, to := blockBounds(lines, li, dashCol, true)
+func itemSiblings(lines textLines, li, dashCol, _ int) []string {
 	var items []string
-	for i := from; i < to; i++ {
-		if i == li || lines[i].blank {
-			continue
+	eachInBlock(lines, li, dashCol, true, func(l textLine) {
+		if !startsItem(l.body) && l.indent <= dashCol {
+			return
 		}
-		s := shapeOf(lines[i])
-		if s.dashes == 0 || s.hasColon {
-			continue
+		s := shapeOf(l)
+		if s.dashes == 0 || s.hasColon || lastDashCol(l, s) != dashCol {
+			return
 		}
-		if lastDashCol(lines[i], s) != dashCol {
-			continue
-		}
-		if v := unquote(strings.TrimSpace(stripComment(s.keyText(lines[i])))); v != "" {
+		if v := unquote(strings.TrimSpace(stripComment(s.keyText(l)))); v != "" {
 			items = append(items, v)
 		}
-	}
+	})
 	return items
+}
+
+// startsItem reports whether a line body starts a sequence item ("- x", "-").
+func startsItem(body string) bool {
+	return body == "-" || strings.HasPrefix(body, "- ") || strings.HasPrefix(body, "-\t")
 }

@@ -183,28 +183,29 @@ func isFlowBreak(c byte) bool {
 // the cursor's line before it, or one that opened on a line above and is
 // still open. It returns the line of the key that owns it and the offset of
 // its opening bracket, or -1.
-func flowOwner(text []byte, lines []textLine, li, offset int) (int, int) {
-	cur := lines[li]
+func flowOwner(text []byte, lines textLines, li, offset int) (int, int) {
+	cur := lines.at(li)
 	if s := shapeOf(cur); s.hasColon && cur.start+s.valueCol < offset && s.valueCol-cur.indent < len(cur.body) {
 		if b := text[cur.start+s.valueCol]; b == '[' || b == '{' {
 			return li, cur.start + s.valueCol
 		}
 	}
-	// An unclosed collection from a line above: the nearest line above that
-	// is indented less and opens one.
-	limit := 200
-	for i := li - 1; i >= 0 && limit > 0; i, limit = i-1, limit-1 {
-		l := lines[i]
-		if l.blank {
+	// An unclosed collection from a line above: only the nearest line above
+	// that is indented less can open it (flow content is indented more than
+	// the key that owns it).
+	ind := cur.indent
+	if cur.blank {
+		ind = offset - cur.start
+	}
+	for i := li - 1; i >= 0; i-- {
+		l := lines.at(i)
+		if l.blank || l.indent >= ind {
 			continue
 		}
-		s := shapeOf(l)
-		if s.hasColon && isFlowOpen(s.value) {
+		if s := shapeOf(l); s.hasColon && isFlowOpen(s.value) {
 			return i, l.start + s.valueCol
 		}
-		if l.indent < cur.indent || cur.blank && l.indent < offset-cur.start {
-			return -1, -1
-		}
+		return -1, -1
 	}
 	return -1, -1
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -22,6 +23,7 @@ type Modules = map[string]*tsinspect.Result
 // top-level tools: key, a name in an agent's tools, an agent's tools key or
 // value, an import entry. ok is false when there is nothing to say.
 func Hover(p *analysis.Project, modules Modules, path string, offset int) (h HoverInfo, ok bool) {
+	path = filepath.Clean(path)
 	if p == nil {
 		return HoverInfo{}, false
 	}
@@ -36,24 +38,24 @@ func Hover(p *analysis.Project, modules Modules, path string, offset int) (h Hov
 		return HoverInfo{Markdown: hv.toolsTable(), Range: ix.toolsKey}, true
 	}
 	if e, onKey := ix.toolAt(offset); e != nil {
-		r := e.Value
+		r := e.Value()
 		if onKey {
-			r = e.Key
+			r = e.Key()
 		}
 		return HoverInfo{Markdown: hv.tool(e), Range: r}, true
 	}
 	if a, r := ix.refAt(offset); r != nil {
-		return HoverInfo{Markdown: hv.ref(a, r), Range: r.Range}, true
+		return HoverInfo{Markdown: hv.ref(a, r), Range: r.Range()}, true
 	}
 	for i := range ix.agents {
 		a := &ix.agents[i]
 		switch {
-		case a.ToolsKey.Contains(offset):
-			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsKey}, true
-		case a.ExcludeKey.Contains(offset):
-			return HoverInfo{Markdown: hv.sees(a), Range: a.ExcludeKey}, true
-		case a.toolsNode != nil && isScalarValue(a) && a.ToolsValue.Contains(offset):
-			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsValue}, true
+		case a.ToolsKey().Contains(offset):
+			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsKey()}, true
+		case a.ExcludeKey().Contains(offset):
+			return HoverInfo{Markdown: hv.sees(a), Range: a.ExcludeKey()}, true
+		case a.toolsNode != nil && isScalarValue(a) && a.ToolsValue().Contains(offset):
+			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsValue()}, true
 		}
 	}
 	if e := ix.importAt(offset); e != nil {
@@ -112,7 +114,7 @@ func (hv *hoverer) tool(e *toolEntry) string {
 			fmt.Fprintf(&b, " (the declaration in `%s` counts)", hv.p.Rel(other.File))
 		}
 		b.WriteString("\n")
-		for _, fd := range hv.findingsOn(e.Key, e.Value) {
+		for _, fd := range hv.findingsOn(e.Key(), e.Value()) {
 			fmt.Fprintf(&b, "\n- %s (%s)", fd.Message, fd.Code)
 		}
 		return b.String()

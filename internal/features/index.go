@@ -25,14 +25,47 @@ type fileIndex struct {
 	root *yaml.Node
 }
 
-// toolEntry is one key: value under tools:.
+// toolEntry is one key: value under tools:. Ranges are computed on demand:
+// a lookup converts only the nodes on the cursor's line.
 type toolEntry struct {
-	Name     string
-	Key      diag.Range
-	Value    diag.Range // the value token; zero-width after the colon for null
-	Text     string     // the value when it is a string
-	IsString bool
-	node     *yaml.Node // the value node
+	Name string
+	f    *analysis.File
+	key  *yaml.Node
+	node *yaml.Node // the value
+}
+
+// Key is the range of the tool's name.
+func (e *toolEntry) Key() diag.Range { return scalarRange(e.f, e.key) }
+
+// Value is the range of the value token; zero-width after the colon for a
+// null value; the whole collection for a list or map.
+func (e *toolEntry) Value() diag.Range {
+	switch {
+	case isNull(e.node):
+		return nullValueRange(e.f, e.key, e.node)
+	case e.node.Kind == yaml.ScalarNode:
+		return scalarRange(e.f, e.node)
+	}
+	return nodeRange(e.f, e.node)
+}
+
+// Text is the value when it is a string, else "".
+func (e *toolEntry) Text() string {
+	if e.IsString() {
+		return e.node.Value
+	}
+	return ""
+}
+
+// IsString reports whether the value is a string scalar.
+func (e *toolEntry) IsString() bool {
+	return e.node.Kind == yaml.ScalarNode && e.node.Tag == "!!str"
+}
+
+// onLine reports whether the entry's key or scalar value starts on line
+// (1-based, as yaml.v3 counts).
+func (e *toolEntry) onLine(line int) bool {
+	return e.key.Line == line || e.node.Kind == yaml.ScalarNode && e.node.Line == line
 }
 
 // refWhere says where an agent names a tool.
@@ -47,21 +80,63 @@ const (
 // agentRef is one tool name written in an agent's tools value.
 type agentRef struct {
 	Name    string
-	Range   diag.Range
+	f       *analysis.File
+	node    *yaml.Node
 	Where   refWhere
 	Enabled bool // the legacy map's boolean; true otherwise
 }
 
+// Range is the range of the name.
+func (r *agentRef) Range() diag.Range { return scalarRange(r.f, r.node) }
+
 // agentEntry is one agent under agents:.
 type agentEntry struct {
 	Name       string
-	Key        diag.Range
-	Whole      diag.Range // key to the end of its value
-	ToolsKey   diag.Range
-	ToolsValue diag.Range // the whole value (a scalar, a list or a map)
+	f          *analysis.File
+	key, val   *yaml.Node
+	toolsKey   *yaml.Node // nil when the agent has no tools key
 	toolsNode  *yaml.Node
-	ExcludeKey diag.Range
+	excludeKey *yaml.Node
 	Refs       []agentRef
+}
+
+// Key is the range of the agent's name.
+func (a *agentEntry) Key() diag.Range { return scalarRange(a.f, a.key) }
+
+// Whole covers the agent's name and value.
+func (a *agentEntry) Whole() diag.Range {
+	k := a.Key()
+	if end := nodeRange(a.f, a.val).End; end.Offset > k.End.Offset {
+		k.End = end
+	}
+	return k
+}
+
+// ToolsKey is the range of the agent's `tools` key; zero without one.
+func (a *agentEntry) ToolsKey() diag.Range {
+	if a.toolsKey == nil {
+		return diag.Range{}
+	}
+	return scalarRange(a.f, a.toolsKey)
+}
+
+// ToolsValue is the range of the agent's tools value.
+func (a *agentEntry) ToolsValue() diag.Range {
+	switch {
+	case a.toolsNode == nil:
+		return diag.Range{}
+	case isNull(a.toolsNode):
+		return nullValueRange(a.f, a.toolsKey, a.toolsNode)
+	}
+	return nodeRange(a.f, a.toolsNode)
+}
+
+// ExcludeKey is the range of `exclude` in `tools: {exclude: [...]}`.
+func (a *agentEntry) ExcludeKey() diag.Range {
+	if a.excludeKey == nil {
+		return diag.Range{}
+	}
+	return scalarRange(a.f, a.excludeKey)
 }
 
 // importEntry is one item under imports:.
@@ -111,24 +186,13 @@ func (ix *fileIndex) indexTools(v *yaml.Node) {
 	if v.Kind != yaml.MappingNode {
 		return
 	}
-	f := ix.file
+	ix.tools = make([]toolEntry, 0, len(v.Content)/2)
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
 			continue
 		}
-		e := toolEntry{Name: k.Value, Key: scalarRange(f, k), node: val}
-		switch {
-		case isNull(val):
-			e.Value = nullValueRange(f, k, val)
-		case val.Kind == yaml.ScalarNode:
-			e.Value = scalarRange(f, val)
-			e.Text = val.Value
-			e.IsString = val.Tag == "!!str"
-		default:
-			e.Value = nodeRange(f, val)
-		}
-		ix.tools = append(ix.tools, e)
+		ix.tools = append(ix.tools, toolEntry{Name: k.Value, f: ix.file, key: k, node: val})
 	}
 }
 
@@ -142,57 +206,51 @@ func (ix *fileIndex) indexAgents(v *yaml.Node) {
 		if k.Kind != yaml.ScalarNode {
 			continue
 		}
-		a := agentEntry{Name: k.Value, Key: scalarRange(f, k)}
-		a.Whole = diag.Range{Start: a.Key.Start, End: nodeRange(f, val).End}
-		if a.Whole.End.Offset < a.Key.End.Offset {
-			a.Whole.End = a.Key.End
-		}
+		a := agentEntry{Name: k.Value, f: f, key: k, val: val}
 		if val.Kind == yaml.MappingNode {
 			for j := 0; j+1 < len(val.Content); j += 2 {
 				tk, tv := val.Content[j], val.Content[j+1]
 				if tk.Value != "tools" {
 					continue
 				}
-				a.ToolsKey = scalarRange(f, tk)
-				a.toolsNode = tv
-				if isNull(tv) {
-					a.ToolsValue = nullValueRange(f, tk, tv)
-				} else {
-					a.ToolsValue = nodeRange(f, tv)
-				}
-				a.indexRefs(f, tv)
+				a.toolsKey, a.toolsNode = tk, tv
+				a.indexRefs(tv)
 			}
 		}
 		ix.agents = append(ix.agents, a)
 	}
 }
 
-func (a *agentEntry) indexRefs(f *analysis.File, v *yaml.Node) {
+func (a *agentEntry) indexRefs(v *yaml.Node) {
+	item := func(it *yaml.Node, where refWhere) {
+		if it.Kind == yaml.ScalarNode && it.Tag == "!!str" {
+			a.Refs = append(a.Refs, agentRef{Name: it.Value, f: a.f, node: it, Where: where, Enabled: true})
+		}
+	}
 	switch v.Kind {
 	case yaml.SequenceNode:
+		a.Refs = make([]agentRef, 0, len(v.Content))
 		for _, it := range v.Content {
-			if it.Kind == yaml.ScalarNode && it.Tag == "!!str" {
-				a.Refs = append(a.Refs, agentRef{Name: it.Value, Range: scalarRange(f, it), Where: refItem, Enabled: true})
-			}
+			item(it, refItem)
 		}
 	case yaml.MappingNode:
 		if len(v.Content) == 2 && v.Content[0].Value == "exclude" {
-			a.ExcludeKey = scalarRange(f, v.Content[0])
+			a.excludeKey = v.Content[0]
 			if seq := v.Content[1]; seq.Kind == yaml.SequenceNode {
+				a.Refs = make([]agentRef, 0, len(seq.Content))
 				for _, it := range seq.Content {
-					if it.Kind == yaml.ScalarNode && it.Tag == "!!str" {
-						a.Refs = append(a.Refs, agentRef{Name: it.Value, Range: scalarRange(f, it), Where: refExclude, Enabled: true})
-					}
+					item(it, refExclude)
 				}
 			}
 			return
 		}
+		a.Refs = make([]agentRef, 0, len(v.Content)/2)
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			k, b := v.Content[j], v.Content[j+1]
 			if k.Kind != yaml.ScalarNode {
 				continue
 			}
-			a.Refs = append(a.Refs, agentRef{Name: k.Value, Range: scalarRange(f, k), Where: refLegacy, Enabled: b.Value == "true"})
+			a.Refs = append(a.Refs, agentRef{Name: k.Value, f: a.f, node: k, Where: refLegacy, Enabled: b.Value == "true"})
 		}
 	}
 }
@@ -371,14 +429,22 @@ func closingBracket(c []byte, start, from int) int {
 	return from
 }
 
-// toolAt returns the tools: entry whose key or value holds offset.
+// yamlLine returns the 1-based line (as yaml.v3 counts) of offset.
+func (ix *fileIndex) yamlLine(offset int) int { return ix.file.Lines.Pos(offset).Line + 1 }
+
+// toolAt returns the tools: entry whose key or scalar value holds offset,
+// and whether the offset is on the key.
 func (ix *fileIndex) toolAt(offset int) (*toolEntry, bool) {
+	line := ix.yamlLine(offset)
 	for i := range ix.tools {
 		e := &ix.tools[i]
-		if e.Key.Contains(offset) {
+		if !e.onLine(line) {
+			continue
+		}
+		if e.key.Line == line && e.Key().Contains(offset) {
 			return e, true
 		}
-		if e.Value.Contains(offset) && e.node != nil && e.node.Kind == yaml.ScalarNode {
+		if e.node.Kind == yaml.ScalarNode && e.node.Line == line && e.Value().Contains(offset) {
 			return e, false
 		}
 	}
@@ -387,11 +453,12 @@ func (ix *fileIndex) toolAt(offset int) (*toolEntry, bool) {
 
 // refAt returns the agent and the ref under offset.
 func (ix *fileIndex) refAt(offset int) (*agentEntry, *agentRef) {
+	line := ix.yamlLine(offset)
 	for i := range ix.agents {
 		a := &ix.agents[i]
 		for j := range a.Refs {
-			if a.Refs[j].Range.Contains(offset) {
-				return a, &a.Refs[j]
+			if r := &a.Refs[j]; r.node.Line == line && r.Range().Contains(offset) {
+				return a, r
 			}
 		}
 	}
@@ -412,10 +479,10 @@ func (ix *fileIndex) importAt(offset int) *importEntry {
 // agent's tools, with its range.
 func (ix *fileIndex) nameAt(offset int) (string, diag.Range, bool) {
 	if e, onKey := ix.toolAt(offset); e != nil && onKey {
-		return e.Name, e.Key, true
+		return e.Name, e.Key(), true
 	}
 	if _, r := ix.refAt(offset); r != nil {
-		return r.Name, r.Range, true
+		return r.Name, r.Range(), true
 	}
 	return "", diag.Range{}, false
 }

@@ -1,6 +1,7 @@
 package features
 
 import (
+	"path/filepath"
 	"sort"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
@@ -17,6 +18,7 @@ import (
 // It returns nil when there is no definition (a Beeuni or harness tool, a
 // missing file).
 func Definition(p *analysis.Project, modules Modules, path string, offset int) []Location {
+	path = filepath.Clean(path)
 	if p == nil {
 		return nil
 	}
@@ -54,7 +56,7 @@ func moduleOf(p *analysis.Project, path string, e *toolEntry) string {
 			continue
 		}
 		for _, fd := range p.Findings {
-			if samePath(fd.File, path) && fd.Code == analysis.CodeMissing && overlaps(fd.Range, e.Value) {
+			if samePath(fd.File, path) && fd.Code == analysis.CodeMissing && overlaps(fd.Range, e.Value()) {
 				return "" // T6: the file does not exist
 			}
 		}
@@ -76,7 +78,7 @@ func declaration(p *analysis.Project, name string) (Location, bool) {
 	for _, f := range p.Files {
 		for _, e := range indexFile(p, f).tools {
 			if e.Name == name {
-				return Location{File: f.Path, Range: e.Key}, true
+				return Location{File: f.Path, Range: e.Key()}, true
 			}
 		}
 	}
@@ -87,6 +89,7 @@ func declaration(p *analysis.Project, name string) (Location, bool) {
 // entry of path that points at a file the project has (a module that exists,
 // an imported file that loaded).
 func DocumentLinks(p *analysis.Project, path string) []DocumentLink {
+	path = filepath.Clean(path)
 	if p == nil {
 		return nil
 	}
@@ -99,7 +102,7 @@ func DocumentLinks(p *analysis.Project, path string) []DocumentLink {
 	for i := range ix.tools {
 		e := &ix.tools[i]
 		if abs := moduleOf(p, path, e); abs != "" {
-			out = append(out, DocumentLink{Range: e.Value, Target: abs})
+			out = append(out, DocumentLink{Range: e.Value(), Target: abs})
 		}
 	}
 	for _, e := range ix.imports {
@@ -130,13 +133,13 @@ func mentions(p *analysis.Project, name, path string) []mention {
 		ix := indexFile(p, f)
 		for _, e := range ix.tools {
 			if e.Name == name {
-				out = append(out, mention{file: f.Path, rng: e.Key, decl: true})
+				out = append(out, mention{file: f.Path, rng: e.Key(), decl: true})
 			}
 		}
 		for _, a := range ix.agents {
 			for _, r := range a.Refs {
 				if r.Name == name {
-					out = append(out, mention{file: f.Path, rng: r.Range})
+					out = append(out, mention{file: f.Path, rng: r.Range()})
 				}
 			}
 		}
@@ -148,6 +151,7 @@ func mentions(p *analysis.Project, name, path string) []mention {
 // or a name in an agent's tools) in every file of the project. With
 // includeDecl, the tools: keys that declare it are included.
 func References(p *analysis.Project, path string, offset int, includeDecl bool) []Location {
+	path = filepath.Clean(path)
 	if p == nil {
 		return nil
 	}
@@ -172,6 +176,7 @@ func References(p *analysis.Project, path string, offset int, includeDecl bool) 
 // DocumentHighlights returns every mention, in path, of the tool under
 // offset. The declaring key is marked Write.
 func DocumentHighlights(p *analysis.Project, path string, offset int) []Highlight {
+	path = filepath.Clean(path)
 	if p == nil {
 		return nil
 	}

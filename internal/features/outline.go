@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 // DocumentSymbols returns the outline of path: its tools:, agents: and
 // imports: sections, in file order, each with its entries as children.
 func DocumentSymbols(p *analysis.Project, path string) []Symbol {
+	path = filepath.Clean(path)
 	if p == nil {
 		return nil
 	}
@@ -35,7 +37,7 @@ func DocumentSymbols(p *analysis.Project, path string) []Symbol {
 			for _, e := range ix.tools {
 				children = append(children, Symbol{
 					Name: e.Name, Kind: SymbolTool, File: path, Detail: toolDetail(p, path, e),
-					Range: span(e.Key, e.Value), Selection: e.Key,
+					Range: span(e.Key(), e.Value()), Selection: e.Key(),
 				})
 			}
 			detail = plural(len(children), "tool")
@@ -43,7 +45,7 @@ func DocumentSymbols(p *analysis.Project, path string) []Symbol {
 			for _, a := range ix.agents {
 				children = append(children, Symbol{
 					Name: a.Name, Kind: SymbolAgent, File: path, Detail: agentDetail(p, path, a.Name),
-					Range: a.Whole, Selection: a.Key,
+					Range: a.Whole(), Selection: a.Key(),
 				})
 			}
 			detail = plural(len(children), "agent")
@@ -117,13 +119,13 @@ func WorkspaceSymbols(projects []*analysis.Project, query string) []Symbol {
 			for _, e := range ix.tools {
 				if r := matchRank(e.Name, q); r >= 0 {
 					all = append(all, scored{Symbol{Name: e.Name, Kind: SymbolTool, File: f.Path, Detail: toolDetail(p, f.Path, e),
-						Range: span(e.Key, e.Value), Selection: e.Key, Container: "tools in " + f.Rel}, r})
+						Range: span(e.Key(), e.Value()), Selection: e.Key(), Container: "tools in " + f.Rel}, r})
 				}
 			}
 			for _, a := range ix.agents {
 				if r := matchRank(a.Name, q); r >= 0 {
 					all = append(all, scored{Symbol{Name: a.Name, Kind: SymbolAgent, File: f.Path, Detail: agentDetail(p, f.Path, a.Name),
-						Range: a.Whole, Selection: a.Key, Container: "agents in " + f.Rel}, r})
+						Range: a.Whole(), Selection: a.Key(), Container: "agents in " + f.Rel}, r})
 				}
 			}
 		}
@@ -177,6 +179,7 @@ const maxFoldDepth = 64
 // spans more than one line, from the line of its key (or its item's dash)
 // to its last line.
 func FoldingRanges(p *analysis.Project, path string) []FoldingRange {
+	path = filepath.Clean(path)
 	if p == nil {
 		return nil
 	}
@@ -224,6 +227,7 @@ func FoldingRanges(p *analysis.Project, path string) []FoldingRange {
 // any file, one hint at the end of the first line says that sessions get
 // all five Beeuni tools.
 func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
+	path = filepath.Clean(path)
 	if p == nil {
 		return nil
 	}
@@ -243,9 +247,9 @@ func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
 	}
 	hv := &hoverer{p: p, modules: modules, path: path}
 	for _, e := range indexFile(p, f).tools {
-		off := e.Value.End.Offset
-		if e.Value.End.Line != e.Key.Start.Line {
-			off = e.Key.End.Offset
+		off := e.Value().End.Offset
+		if e.Value().End.Line != e.Key().Start.Line {
+			off = e.Key().End.Offset
 			if off < len(f.Content) && f.Content[off] == ':' {
 				off++
 			}
@@ -256,7 +260,7 @@ func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
 		case !ok:
 			h.Label = "not loaded"
 			var msgs []string
-			for _, fd := range hv.findingsOn(e.Key, e.Value) {
+			for _, fd := range hv.findingsOn(e.Key(), e.Value()) {
 				if fd.Severity == diag.Error {
 					msgs = append(msgs, fmt.Sprintf("%s (%s)", fd.Message, fd.Code))
 				}

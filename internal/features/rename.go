@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
@@ -20,6 +21,7 @@ func refuse(format string, args ...any) error {
 // may be renamed, and returns its range and the name. Beeuni and harness
 // names are refused: their names are fixed.
 func PrepareRename(p *analysis.Project, path string, offset int) (diag.Range, string, error) {
+	path = filepath.Clean(path)
 	if p == nil {
 		return diag.Range{}, "", refuse("the project is not loaded")
 	}
@@ -60,6 +62,7 @@ func renamable(p *analysis.Project, name string) error {
 // name that is not snake_case (T1), is a Beeuni or harness name, or is
 // declared already.
 func Rename(p *analysis.Project, path string, offset int, newName string) ([]TextEdit, error) {
+	path = filepath.Clean(path)
 	_, name, err := PrepareRename(p, path, offset)
 	if err != nil {
 		return nil, err

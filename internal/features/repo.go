@@ -23,6 +23,28 @@ type RepoFiles struct {
 	YAML    []string // repository-relative slash paths of .yaml/.yml files
 	// Truncated is true when the scan stopped at MaxScanFiles.
 	Truncated bool
+	// names[i] is the tool name proposed for Modules[i] ("" for none);
+	// byName and byPath find modules by that name and by their path.
+	names  []string
+	byName map[string][]int
+	byPath map[string]int
+}
+
+// index builds the lookups completion uses; ScanRepo calls it, and a
+// RepoFiles built by hand gets it on first use.
+func (rf *RepoFiles) index() {
+	if len(rf.names) == len(rf.Modules) && rf.byPath != nil {
+		return
+	}
+	rf.names = make([]string, len(rf.Modules))
+	rf.byName = make(map[string][]int, len(rf.Modules))
+	rf.byPath = make(map[string]int, len(rf.Modules))
+	for i, m := range rf.Modules {
+		n := toolNameForModule(m)
+		rf.names[i] = n
+		rf.byName[n] = append(rf.byName[n], i)
+		rf.byPath[m] = i
+	}
 }
 
 // MaxScanFiles bounds a scan, so that a huge checkout cannot stall the
@@ -93,6 +115,7 @@ func ScanRepo(ctx context.Context, fsys vfs.FS, root string) (*RepoFiles, error)
 	}
 	sort.Strings(rf.Modules)
 	sort.Strings(rf.YAML)
+	rf.index()
 	return rf, nil
 }
 
