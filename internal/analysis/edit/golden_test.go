@@ -284,7 +284,9 @@ func replacedComment(action string) func(line string) bool {
 		switch fields[0] {
 		case "eject", "return", "refactor", "source":
 			return strings.Contains(line, "ejected from") || strings.Contains(line, "beeuni:"+fields[len(fields)-1]) ||
-				strings.Contains(line, fields[len(fields)-1]+":") || strings.Contains(line, "maintained by Beeuni")
+				strings.Contains(line, fields[len(fields)-1]+":") || strings.Contains(line, "maintained by Beeuni") ||
+				strings.Contains(line, "tools: {") // a flow mapping: the line's comment is the entry's
+
 		}
 		return false
 	}
