@@ -10,6 +10,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -42,6 +43,17 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	linesOf := map[string]*diag.Lines{}
 	for _, f := range p.Files {
 		linesOf[f.Path] = f.Lines
+	}
+	if !opts.flags["no-inspect"] {
+		// T11 and the modules' own findings (SPEC section 8). A module's
+		// findings use its own content for character columns.
+		insp := analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{}))
+		for path, r := range insp.Results {
+			if r != nil && r.Lines != nil {
+				linesOf[path] = r.Lines
+			}
+		}
+		findings = append(findings, insp.Findings...)
 	}
 	diag.Sort(findings)
 
