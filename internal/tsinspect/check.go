@@ -44,6 +44,7 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
+	toks   []token // the module's tokens; nil when the lexer failed
 }
 
 func (c *checker) linesOf(file string) *diag.Lines {
@@ -141,6 +142,9 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		return r
 	}
 
+	if lexErr == nil {
+		c.toks = toks
+	}
 	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
 	in.checkImports(c, res, facts.imports)
 
@@ -198,7 +202,7 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 		}
 		rs := res.resolve(imp.path, dir)
 		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
-		atLoad := imp.kind == importStatic
+		atLoad := imp.kind == importStatic || c.toks != nil && runsAtLoad(c.toks, start, imp.kind)
 		when := ""
 		if !atLoad {
 			when = " when this call runs"
@@ -448,4 +452,61 @@ func (in *Inspector) checkParameters(c *checker, p *prop) {
 	if j, ok := toJSON(v); ok {
 		c.r.Parameters = j
 	}
+}
+
+// runsAtLoad reports whether the require() or import() whose path starts at
+// byte offset runs when the module loads: it is in module scope, outside
+// any braces, parentheses other than its own call, and no function or arrow
+// starts between the statement's start and the call; an import() must be
+// awaited. When unsure, it answers false (a warning, not an error).
+func runsAtLoad(toks []token, offset int, kind importKind) bool {
+	braces, parens := 0, 0
+	fn := false
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.start >= offset {
+			// toks[i] is the quoted path; i-1 is `(`, i-2 the callee
+			if i < 3 || braces != 0 || parens != 1 || fn {
+				return false
+			}
+			callee := toks[i-2]
+			if kind == importDynamic {
+				return callee.text == "import" && toks[i-3].kind == tokIdent && toks[i-3].text == "await"
+			}
+			return callee.kind == tokIdent && callee.text == "require"
+		}
+		switch {
+		case t.kind == tokPunct:
+			switch t.text {
+			case "{":
+				braces++
+			case "}":
+				braces--
+			case "(", "[":
+				parens++
+			case ")", "]":
+				parens--
+			case "=>":
+				fn = true
+			case ";":
+				if braces == 0 && parens == 0 {
+					fn = false
+				}
+			}
+		case t.kind == tokIdent && braces == 0 && parens == 0:
+			switch t.text {
+			case "function", "class":
+				fn = true
+			case "const", "let", "var", "import", "export":
+				fn = false
+				// skip a type annotation (`const f: (s: string) => string =`)
+				if i+2 < len(toks) && toks[i+1].kind == tokIdent && toks[i+2].kind == tokPunct && toks[i+2].text == ":" {
+					if j := skipType(toks, i+3); j < len(toks) && toks[j].start < offset {
+						i = j - 1
+					}
+				}
+			}
+		}
+	}
+	return false
 }
