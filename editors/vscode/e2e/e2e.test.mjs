@@ -99,6 +99,18 @@ async function goTo(line, column) {
   await page.waitForTimeout(200);
 }
 
+let completed = 0;
+let started = 0;
+let ready = false;
+/** A test step; after() keeps the logs when one did not complete. */
+function step(name, fn) {
+  it(name, async () => {
+    started++;
+    await fn();
+    completed++;
+  });
+}
+
 /** Polls cond() until it holds or ms pass; returns its last value. */
 async function eventually(ms, cond, what) {
   const deadline = Date.now() + ms;
@@ -155,6 +167,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(project)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
+    ready = true;
   });
 
   after(async () => {
@@ -166,12 +179,18 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
         // already gone
       }
     }
-    if (process.exitCode && process.exitCode !== 0) {
-      console.log(`kept ${tmp} for inspection`);
+    if (ready && completed === started) {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    } else {
+      const log = path.join(tmp, 'code-server.log');
+      console.log(`a step failed; code-server's logs and screenshots are in ${tmp}`);
+      if (fs.existsSync(log)) {
+        console.log(fs.readFileSync(log, 'utf8').split('\n').slice(-40).join('\n'));
+      }
     }
   });
 
-  it('shows the diagnostic with its exact message in the Problems view', async () => {
+  step('shows the diagnostic with its exact message in the Problems view', async () => {
     await openFile('beeuni.yaml');
     await page.keyboard.press('Control+Shift+M');
     const problems = page.locator('.markers-panel');
@@ -182,7 +201,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     assert.match(await row.innerText(), /\[Ln 3, Col 15\]/);
   });
 
-  it('shows a hover', async () => {
+  step('shows a hover', async () => {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(4, 4);
     await runCommand('Show or Focus Hover');
@@ -195,7 +214,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await page.keyboard.press('Escape');
   });
 
-  it('applies a quick fix', async () => {
+  step('applies a quick fix', async () => {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(3, 17);
     await page.keyboard.press('Control+Period');
@@ -208,7 +227,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await eventually(30_000, async () => !(await problems.innerText()).includes(T3), 'the T3 problem to go away');
   });
 
-  it('ejects a tool with Beeuni: Eject Tool…', async () => {
+  step('ejects a tool with Beeuni: Eject Tool…', async () => {
     await runCommand('Beeuni: Eject Tool');
     await pick('image_search');
     await page.locator('.tab', { hasText: 'image_search.ts' }).first().waitFor({ timeout: 30_000 });
@@ -218,7 +237,41 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await eventually(20_000, () => /^ {2}image_search: tools\/image_search\.ts +# ejected from beeuni:image_search$/.test(manifestLines()[3]), `the rewritten line on disk (now ${JSON.stringify(manifestLines()[3])})`);
   });
 
-  it('shows the session tools', async () => {
+  step('shows the server state and version in the language status item', async () => {
+    await openFile('beeuni.yaml');
+    await page.locator('[id="status.languageStatus"]').first().click();
+    const hover = page.locator('.monaco-hover, .context-view').filter({ hasText: /beeuni-lsp/ }).first();
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 20_000 });
+    } finally {
+      await page.screenshot({ path: path.join(tmp, 'language-status.png') });
+    }
+    assert.match(await hover.innerText(), /beeuni-lsp \d+\.\d+\.\d+/);
+    await page.keyboard.press('Escape');
+  });
+
+  step('restarts a crashed server and says so', async () => {
+    // The server this test's code-server started: the binary inside its extensions folder.
+    const pids = execFileSync('pgrep', ['-f', `^${path.join(tmp, 'extensions')}/.*/bin/beeuni-lsp`], { encoding: 'utf8' }).trim().split('\n');
+    assert.equal(pids.length, 1, `one server process, got ${pids}`);
+    process.kill(Number(pids[0]), 'SIGKILL');
+    const toast = page.locator('.notifications-toasts', { hasText: 'beeuni-lsp stopped unexpectedly; restarting it' });
+    await toast.waitFor({ state: 'visible', timeout: 30_000 });
+    // Running again: a hover answers.
+    await openFile('beeuni.yaml');
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await eventually(30_000, async () => {
+      await goTo(4, 4);
+      await runCommand('Show or Focus Hover');
+      const hover = page.locator('.monaco-hover-content').first();
+      await hover.waitFor({ state: 'visible', timeout: 3_000 });
+      const ok = /image_search/.test(await hover.innerText());
+      await page.keyboard.press('Escape');
+      return ok;
+    }, 'a hover from the restarted server');
+  });
+
+  step('shows the session tools', async () => {
     await runCommand('Beeuni: Show Session Tools');
     await page.locator('.tab.active', { hasText: 'Session Tools' }).waitFor({ timeout: 20_000 });
     // Monaco renders spaces as no-break spaces and may add zero-width joiners.
