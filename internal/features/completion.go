@@ -152,12 +152,15 @@ func (c *completer) eachDeclared(fn func(name, value string)) {
 type taken struct {
 	module, name []bool
 	beeuni       map[string]bool
+	names        []string // the proposed tool name of each module
 }
 
 func (c *completer) taken() taken {
 	t := taken{beeuni: map[string]bool{}}
+	var lk repoLookups
 	if c.repo != nil {
-		c.repo.index()
+		lk = c.repo.lookups()
+		t.names = lk.names
 		t.module = make([]bool, len(c.repo.Modules))
 		t.name = make([]bool, len(c.repo.Modules))
 	}
@@ -168,10 +171,10 @@ func (c *completer) taken() taken {
 		if c.repo == nil {
 			return
 		}
-		for _, i := range c.repo.byName[name] {
+		for _, i := range lk.byName[name] {
 			t.name[i] = true
 		}
-		if i, ok := c.repo.byPath[value]; ok {
+		if i, ok := lk.byPath[value]; ok {
 			t.module[i] = true
 		}
 	})
@@ -193,7 +196,7 @@ func (c *completer) toolKeys() {
 	}
 	offered := map[string]bool{}
 	for i, m := range c.repo.Modules {
-		name := c.repo.names[i]
+		name := tk.names[i]
 		if tk.module[i] || tk.name[i] || name == "" || offered[name] || isHarnessName(name) || tk.beeuni[name] {
 			continue
 		}
@@ -222,7 +225,7 @@ func (c *completer) toolValues(key string) {
 		if tk.module[i] {
 			continue
 		}
-		if c.repo.names[i] == key {
+		if tk.names[i] == key {
 			first = append(first, m)
 		} else {
 			rest = append(rest, m)

@@ -50,6 +50,8 @@ func Hover(p *analysis.Project, modules Modules, path string, offset int) (h Hov
 	for i := range ix.agents {
 		a := &ix.agents[i]
 		switch {
+		case a.key.Line == ix.yamlLine(offset) && a.Key().Contains(offset):
+			return HoverInfo{Markdown: hv.sees(a), Range: a.Key()}, true
 		case a.ToolsKey().Contains(offset):
 			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsKey()}, true
 		case a.ExcludeKey().Contains(offset):

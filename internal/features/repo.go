@@ -24,27 +24,44 @@ type RepoFiles struct {
 	// Truncated is true when the scan stopped at MaxScanFiles.
 	Truncated bool
 	// names[i] is the tool name proposed for Modules[i] ("" for none);
-	// byName and byPath find modules by that name and by their path.
+	// byName and byPath find modules by that name and by their path. Set by
+	// ScanRepo; never changed afterwards.
 	names  []string
 	byName map[string][]int
 	byPath map[string]int
 }
 
-// index builds the lookups completion uses; ScanRepo calls it, and a
-// RepoFiles built by hand gets it on first use.
-func (rf *RepoFiles) index() {
-	if len(rf.names) == len(rf.Modules) && rf.byPath != nil {
-		return
+// repoLookups are the module lookups completion uses.
+type repoLookups struct {
+	names  []string
+	byName map[string][]int
+	byPath map[string]int
+}
+
+// buildLookups computes the lookups of a list of modules.
+func buildLookups(modules []string) repoLookups {
+	l := repoLookups{
+		names:  make([]string, len(modules)),
+		byName: make(map[string][]int, len(modules)),
+		byPath: make(map[string]int, len(modules)),
 	}
-	rf.names = make([]string, len(rf.Modules))
-	rf.byName = make(map[string][]int, len(rf.Modules))
-	rf.byPath = make(map[string]int, len(rf.Modules))
-	for i, m := range rf.Modules {
+	for i, m := range modules {
 		n := toolNameForModule(m)
-		rf.names[i] = n
-		rf.byName[n] = append(rf.byName[n], i)
-		rf.byPath[m] = i
+		l.names[i] = n
+		l.byName[n] = append(l.byName[n], i)
+		l.byPath[m] = i
 	}
+	return l
+}
+
+// lookups returns the lookups ScanRepo built, or builds them for a
+// RepoFiles made by hand (without storing them: a RepoFiles is read
+// concurrently).
+func (rf *RepoFiles) lookups() repoLookups {
+	if len(rf.names) == len(rf.Modules) && rf.byPath != nil {
+		return repoLookups{names: rf.names, byName: rf.byName, byPath: rf.byPath}
+	}
+	return buildLookups(rf.Modules)
 }
 
 // MaxScanFiles bounds a scan, so that a huge checkout cannot stall the
@@ -115,7 +132,8 @@ func ScanRepo(ctx context.Context, fsys vfs.FS, root string) (*RepoFiles, error)
 	}
 	sort.Strings(rf.Modules)
 	sort.Strings(rf.YAML)
-	rf.index()
+	l := buildLookups(rf.Modules)
+	rf.names, rf.byName, rf.byPath = l.names, l.byName, l.byPath
 	return rf, nil
 }
 

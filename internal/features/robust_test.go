@@ -124,3 +124,50 @@ func TestInlayEmptyManifest(t *testing.T) {
 		t.Fatalf("hints on an empty manifest: %+v", hs)
 	}
 }
+
+// TestConcurrentUse: the server answers requests in parallel on one project
+// snapshot; run with -race.
+func TestConcurrentUse(t *testing.T) {
+	ar := "-- beeuni.yaml --\nimports: [more.yaml]\ntools:\n  web_search: beeuni:web_search\n  lookup_order: tools/lookup_order.ts\n" +
+		"agents:\n  a:\n    tools: [read, lookup_order]\n" +
+		"-- more.yaml --\ntools:\n  crm_note: tools/crm.ts\n" +
+		"-- tools/lookup_order.ts --\nexport default {}\n-- tools/crm.ts --\nexport default {}\n-- tools/free.ts --\nexport default {}\n"
+	fsys := vfs.MemFromTxtar("/c", []byte(ar))
+	p, err := analysis.Load(context.Background(), fsys, "/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scanned, err := ScanRepo(context.Background(), fsys, "/c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byHand := &RepoFiles{Root: "/c", Modules: []string{"tools/free.ts"}}
+	f := p.File("/c/beeuni.yaml")
+	at := strings.Index(string(f.Content), "agents:")
+	text := []byte(string(f.Content[:at]) + "  \n" + string(f.Content[at:]))
+	cursor := at + 2
+	done := make(chan bool)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			defer func() { done <- true }()
+			repo := scanned
+			if g%2 == 1 {
+				repo = byHand
+			}
+			for i := 0; i < 20; i++ {
+				items := Completion(p, repo, f.Path, text, cursor)
+				if len(items) == 0 || items[len(items)-1].Label != "free" {
+					t.Errorf("completion: %+v", items)
+					return
+				}
+				Hover(p, nil, f.Path, strings.Index(string(f.Content), "lookup_order"))
+				References(p, f.Path, strings.LastIndex(string(f.Content), "lookup_order"), true)
+				DocumentSymbols(p, f.Path)
+				InlayHints(p, nil, f.Path)
+			}
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		<-done
+	}
+}
