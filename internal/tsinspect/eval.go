@@ -451,6 +451,8 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 			}
 			v = call
 			j = end + 1
+		case t.kind == tokPunct && t.text == "?." && (m.isPunct(j+1, "(") || m.isPunct(j+1, "[")):
+			j++ // optional call or element access: the next round reads it
 		case t.kind == tokPunct && t.text == "!" && !t.nl:
 			j++ // TypeScript non-null assertion
 		case t.kind == tokIdent && (t.text == "as" || t.text == "satisfies") && !t.nl:
