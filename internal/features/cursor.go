@@ -293,6 +293,7 @@ func contextAt(text []byte, offset int) cursorCtx {
 			ctx.key = fr.key
 			ctx.path = append(base, fr.path...)
 			ctx.siblings = fr.siblings
+			ctx.siblingValues = fr.values
 			ctx.colonBefore = ctx.wordStart > 0 && text[ctx.wordStart-1] == ':'
 			return ctx
 		}

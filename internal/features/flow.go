@@ -9,7 +9,8 @@ type flowFrame struct {
 	open   byte   // '[' or '{'
 	owner  string // the key whose value it is; "-" for a sequence item
 	items  []string
-	key    string // in a mapping: the key of the pair being read
+	values []string // in a mapping: each item's scalar value ("" for none)
+	key    string   // in a mapping: the key of the pair being read
 	colon  bool   // in a mapping: past the pair's colon
 	tok    []byte
 	tokAt  int // offset of the token's first byte, -1 when empty
@@ -23,6 +24,7 @@ type flowResult struct {
 	slot     slotKind
 	key      string
 	siblings []string
+	values   []string // the siblings' values, in a mapping
 }
 
 // scanFlow reads text from start (an opening bracket) and reports the
@@ -46,7 +48,12 @@ func scanFlow(text []byte, start, offset int, outerOwner string) flowResult {
 			}
 			keyIn := !f.colon && cursorIn
 			if k != "" && !keyIn {
+				v := ""
+				if f.colon && !cursorIn {
+					v = tok
+				}
 				f.items = append(f.items, k)
+				f.values = append(f.values, v)
 			}
 			f.key, f.colon = "", false
 		}
@@ -100,7 +107,7 @@ func scanFlow(text []byte, start, offset int, outerOwner string) flowResult {
 			}
 			finishTok(top, c)
 			if target == len(stack)-1 {
-				res.siblings = top.items
+				res.siblings, res.values = top.items, top.values
 				return res
 			}
 			stack = stack[:len(stack)-1]
@@ -170,7 +177,7 @@ func scanFlow(text []byte, start, offset int, outerOwner string) flowResult {
 	if target >= 0 && target < len(stack) {
 		f := stack[target]
 		finishTok(f, 0)
-		res.siblings = f.items
+		res.siblings, res.values = f.items, f.values
 	}
 	return res
 }
