@@ -228,6 +228,37 @@ H.run({
     vim.api.nvim_win_close(win, true)
   end },
 
+  { 'the inspectModules setting turns module inspection (T11) off and on', function()
+    local other = H.copy_fixture('inspect')
+    vim.cmd('edit ' .. other .. '/beeuni.yaml')
+    local buf = vim.api.nvim_get_current_buf()
+    local function t11()
+      for _, d in ipairs(vim.diagnostic.get(buf)) do
+        if d.code == 'T11' or (d.user_data and d.user_data.lsp and d.user_data.lsp.code == 'T11') then
+          return d
+        end
+      end
+    end
+    local d = H.wait_for(20000, t11, 'the T11 diagnostic (inspectModules is on by default)')
+    H.eq({ 4, 10 }, { d.lnum, d.col }, 'T11 position')
+    local c = H.wait_for(5000, function() return beeuni.client_for(buf) end, 'a client for the second project')
+    H.eq(other, c.config.root_dir, 'a client per project root')
+    local function set(on)
+      c.config.settings.beeuni.inspectModules = on
+      local params = { settings = c.config.settings }
+      if vim.fn.has('nvim-0.11') == 1 then
+        c:notify('workspace/didChangeConfiguration', params)
+      else
+        c.notify('workspace/didChangeConfiguration', params)
+      end
+    end
+    set(false)
+    H.wait_for(20000, function() return not t11() end, 'T11 to go away with inspectModules off')
+    set(true)
+    H.wait_for(20000, t11, 'T11 to come back with inspectModules on')
+    vim.api.nvim_set_current_buf(bufnr)
+  end },
+
   { ':checkhealth beeuni finds the binary, its version and the root', function()
     vim.api.nvim_set_current_buf(bufnr)
     vim.cmd('checkhealth beeuni')

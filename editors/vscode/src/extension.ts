@@ -130,7 +130,9 @@ class Extension implements vscode.Disposable {
       outputChannel: this.output,
       traceOutputChannel: this.traceOutput,
       initializationOptions: () => ({ inspectModules: vscode.workspace.getConfiguration('beeuni').get<boolean>('inspectModules', true) }),
-      synchronize: { fileEvents: watcher },
+      // Changes to beeuni.* reach the server (didChangeConfiguration), which
+      // then asks for its section again with workspace/configuration.
+      synchronize: { fileEvents: watcher, configurationSection: 'beeuni' },
       errorHandler: {
         error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
         closed: () => {
