@@ -358,8 +358,9 @@ func (l *loader) resolveRepoPath(raw string) (string, pathProblem) {
 }
 
 type realDir struct {
-	real string
-	ok   bool
+	real   string
+	ok     bool // false: a link on the way does not resolve
+	within bool // real is inside the repository
 }
 
 // realDirOf resolves the symbolic links of a directory, memoized. A
@@ -373,7 +374,7 @@ func (l *loader) realDirOf(dir string) (string, bool) {
 	parent := filepath.Dir(dir)
 	if real, err := l.fsys.EvalSymlinks(dir); err == nil {
 		res = realDir{real: real, ok: true}
-	} else if e, isEntry := l.dir(parent).entries[filepath.Base(dir)]; isEntry && e.Type()&fs.ModeSymlink != 0 {
+	} else if mode, isEntry := l.dir(parent).entries[filepath.Base(dir)]; isEntry && mode&fs.ModeSymlink != 0 {
 		res = realDir{real: dir, ok: false} // a link that does not resolve
 	} else if parent != dir && vfs.Within(l.root, parent) {
 		pr, pok := l.realDirOf(parent)
@@ -381,6 +382,7 @@ func (l *loader) realDirOf(dir string) (string, bool) {
 	} else {
 		res = realDir{real: dir, ok: true}
 	}
+	res.within = vfs.Within(l.realRoot, res.real)
 	l.realDirs[dir] = res
 	return res.real, res.ok
 }
@@ -391,15 +393,16 @@ func (l *loader) realDirOf(dir string) (string, bool) {
 // itself is just a missing file (T6, I4).
 func (l *loader) linkProblem(abs string) pathProblem {
 	dir := filepath.Dir(abs)
-	realDir, ok := l.realDirOf(dir)
-	if !ok {
+	l.realDirOf(dir)
+	rd := l.realDirs[dir]
+	if !rd.ok {
 		return pathBrokenLink
 	}
-	if !vfs.Within(l.realRoot, realDir) {
+	if !rd.within {
 		return pathLeavesLink
 	}
 	di := l.dir(dir)
-	if e, ok := di.entries[filepath.Base(abs)]; ok && e.Type()&fs.ModeSymlink != 0 {
+	if mode, ok := di.entries[filepath.Base(abs)]; ok && mode&fs.ModeSymlink != 0 {
 		real, err := l.fsys.EvalSymlinks(abs)
 		if err == nil && !vfs.Within(l.realRoot, real) {
 			return pathLeavesLink
@@ -409,17 +412,18 @@ func (l *loader) linkProblem(abs string) pathProblem {
 }
 
 type dirInfo struct {
-	entries map[string]fs.DirEntry
+	entries map[string]fs.FileMode // type bits only
 }
 
 func (l *loader) dir(d string) *dirInfo {
 	if di, ok := l.dirs[d]; ok {
 		return di
 	}
-	di := &dirInfo{entries: map[string]fs.DirEntry{}}
+	di := &dirInfo{}
 	if list, err := l.fsys.ReadDir(d); err == nil {
+		di.entries = make(map[string]fs.FileMode, len(list))
 		for _, e := range list {
-			di.entries[e.Name()] = e
+			di.entries[e.Name()] = e.Type()
 		}
 	}
 	l.dirs[d] = di
@@ -429,18 +433,18 @@ func (l *loader) dir(d string) *dirInfo {
 // fileState says whether abs exists and is a regular file (following links).
 func (l *loader) fileState(abs string) (exists, regular bool) {
 	di := l.dir(filepath.Dir(abs))
-	e, ok := di.entries[filepath.Base(abs)]
+	mode, ok := di.entries[filepath.Base(abs)]
 	if !ok {
 		return false, false
 	}
-	if e.Type()&fs.ModeSymlink != 0 {
+	if mode&fs.ModeSymlink != 0 {
 		info, err := l.fsys.Stat(abs)
 		if err != nil {
 			return false, false
 		}
 		return true, info.Mode().IsRegular()
 	}
-	return true, e.Type().IsRegular()
+	return true, mode.IsRegular()
 }
 
 // oneLine escapes control characters (a value the user wrote may hold a

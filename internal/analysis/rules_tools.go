@@ -35,7 +35,10 @@ func (l *loader) resolve() *Model {
 	m := &Model{}
 	st := &toolState{declared: map[string]*declaration{}}
 	var all []*declaration
-	byName := map[string][]*declaration{}
+	// first holds each name's first declaration; others the later ones in
+	// other files (T9), only for names declared more than once.
+	first := map[string]*declaration{}
+	others := map[string][]*declaration{}
 	for _, u := range l.units {
 		key, raw := topValue(u.parsed, "tools", l.budget)
 		if key == nil {
@@ -53,44 +56,66 @@ func (l *loader) resolve() *Model {
 			l.add(u, v, diag.Error, CodeNotString, msgToolsNotMapping(kindName(v)), nil)
 			continue
 		}
-		seenHere := make(map[string]bool, len(v.Content)/2)
-		for _, kv := range mapPairs(raw, l.budget) {
+		pairs := mapPairs(raw, l.budget)
+		if len(first) == 0 {
+			first = make(map[string]*declaration, len(pairs))
+			all = make([]*declaration, 0, len(pairs))
+		}
+		for _, kv := range pairs {
 			name := kv.k.Value
 			if kv.k.Kind != yaml.ScalarNode {
 				name = ""
 			}
-			if kv.k.Kind == yaml.ScalarNode && seenHere[name] {
-				continue // T10 already reported; the first one counts
-			}
-			seenHere[name] = true
 			d := &declaration{unit: u, key: kv.k, value: kv.v, name: name}
+			if f, ok := first[name]; ok {
+				if f.unit == u {
+					continue // T10 already reported; the first one counts
+				}
+				if already := others[name]; len(already) > 0 && already[len(already)-1].unit == u {
+					continue // twice in this other file: T10 as well
+				}
+				others[name] = append(others[name], d)
+			} else {
+				first[name] = d
+			}
 			all = append(all, d)
-			byName[name] = append(byName[name], d)
 		}
 	}
+	byName := func(name string) []*declaration {
+		if len(others[name]) == 0 {
+			return nil
+		}
+		return append([]*declaration{first[name]}, others[name]...)
+	}
+
+	m.Tools = make([]Tool, 0, len(all)+len(beeuniTools))
+	st.names = make([]string, 0, len(all))
 
 	// T9: a name declared in more than one file.
 	for _, d := range all {
-		decls := byName[d.name]
-		if len(decls) < 2 || d.key.Kind != yaml.ScalarNode {
+		if len(others[d.name]) == 0 || d.key.Kind != yaml.ScalarNode {
 			continue
 		}
-		var others []string
+		decls := byName(d.name)
+		if len(decls) < 2 {
+			continue
+		}
+		var otherFiles []string
 		var related []diag.Related
 		for _, o := range decls {
 			if o == d {
 				continue
 			}
-			others = append(others, o.unit.file.Rel)
+			otherFiles = append(otherFiles, o.unit.file.Rel)
 			related = append(related, diag.Related{
 				File: o.unit.file.Path, Range: o.unit.parsed.pos.nodeRange(o.key), Message: msgOtherDeclaration(d.name),
 			})
 		}
-		l.add(d.unit, d.key, diag.Error, CodeTwoFiles, msgTwoFiles(d.name, others), map[string]string{DataName: d.name}, related...)
+		l.add(d.unit, d.key, diag.Error, CodeTwoFiles, msgTwoFiles(d.name, otherFiles), map[string]string{DataName: d.name}, related...)
 	}
 
 	for _, d := range all {
-		if first := byName[d.name][0]; first != d {
+		if first[d.name] != d {
 			continue // T9 reported; the first declaration counts
 		}
 		st.declared[d.name] = d
