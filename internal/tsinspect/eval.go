@@ -301,7 +301,7 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 			end := matching(m.toks, j)
 			return &value{kind: vClass, file: m.path, start: t.start, end: m.tok(end).end}, end + 1
 		case "new":
-			_, j := e.postfixSkip(m, i+1)
+			j := skipNewTarget(m, i+1)
 			return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j
 		}
 		if m.isPunct(i+1, "=>") {
@@ -316,8 +316,8 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 	return unknown(m, t.start, m.tok(end-1).end, "computed by an expression"), end
 }
 
-// postfixSkip skips a member/call chain (for `new X.Y(...)`).
-func (e *evaluator) postfixSkip(m *modFile, i int) (*value, int) {
+// skipNewTarget skips the constructor and arguments of `new X.Y<T>(...)`.
+func skipNewTarget(m *modFile, i int) int {
 	j := i + 1
 	for {
 		switch {
@@ -326,7 +326,7 @@ func (e *evaluator) postfixSkip(m *modFile, i int) (*value, int) {
 		case m.isPunct(j, "(") || m.isPunct(j, "["):
 			j = matching(m.toks, j) + 1
 		default:
-			return nil, j
+			return j
 		}
 	}
 }
@@ -432,7 +432,7 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 		case t.kind == tokPunct && t.text == "(":
 			end := matching(m.toks, j)
 			call := &value{kind: vCall, file: m.path, start: start, end: m.tok(end).end,
-				callee: calleeText(m, v, start, t.start)}
+				callee: calleeText(m, start, t.start)}
 			if v.kind == vUnknown && v.calleeRef != nil {
 				call.calleeRef = v.calleeRef
 			}
@@ -480,7 +480,7 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 }
 
 // calleeText names a callee as written, e.g. "z.toJSONSchema".
-func calleeText(m *modFile, v *value, start, end int) string {
+func calleeText(m *modFile, start, end int) string {
 	s := strings.Join(strings.Fields(string(m.src[start:end])), "")
 	if len(s) > 60 {
 		s = s[:57] + "..."
@@ -765,10 +765,9 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 			}
 		}
 	}
-	if len(f.stars) == 0 && f.cjsPartial < 0 {
-		return &value{kind: vUndefined, file: from.path, start: start, end: end}
-	}
-	return unknown(from, start, end, fmt.Sprintf("`%s` cannot be found statically in %s", name, filepath.Base(f.path)))
+	// Not found: the reader may have missed a form (`export enum`, several
+	// declarators, a destructuring): say so rather than claim undefined.
+	return unknown(from, start, end, fmt.Sprintf("`%s` is not found statically among the exports of %s", name, filepath.Base(f.path)))
 }
 
 // defaultValue is the value of f's default export, as far as it is known.
@@ -803,5 +802,5 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		}
 		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
 	}
-	return &value{kind: vUndefined, file: f.path}
+	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
 }

@@ -82,7 +82,7 @@ func scanModule(path string, src []byte, toks []token) *modFile {
 			if i > 0 && toks[i-1].kind == tokIdent && toks[i-1].text == "as" {
 				continue // `as const`
 			}
-			m.scanDecl(i+1, t.text != "const", "")
+			m.scanDecl(i+1, t.text != "const")
 		case "function":
 			if n := m.tok(i + 1); n.kind == tokIdent {
 				m.funcs[n.text] = true
@@ -219,7 +219,7 @@ func (m *modFile) scanExport(i int) int {
 			m.defaultAt, m.defaultTok = at, i
 			return i + 1
 		case "const", "let", "var":
-			if name := m.scanDecl(i+2, n.text != "const", ""); name != "" {
+			if name := m.scanDecl(i+2, n.text != "const"); name != "" {
 				m.exports[name] = exportRef{local: name}
 			}
 			return i + 1
@@ -341,7 +341,7 @@ func (m *modFile) scanExport(i int) int {
 
 // scanDecl records the first declarator of a const/let/var declaration at
 // token i and returns its name ("" for a destructuring pattern).
-func (m *modFile) scanDecl(i int, mutable bool, _ string) string {
+func (m *modFile) scanDecl(i int, mutable bool) string {
 	name := m.tok(i)
 	if name.kind != tokIdent {
 		return ""
