@@ -219,7 +219,7 @@ func (m *modFile) scanExport(i int) int {
 			m.defaultAt, m.defaultTok = at, i
 			return i + 1
 		case "const", "let", "var":
-			if name := m.scanDecl(i+2, n.text != "const"); name != "" {
+			for _, name := range m.scanDecl(i+2, n.text != "const") {
 				m.exports[name] = exportRef{local: name}
 			}
 			return i + 1
@@ -339,30 +339,40 @@ func (m *modFile) scanExport(i int) int {
 	return i
 }
 
-// scanDecl records the first declarator of a const/let/var declaration at
-// token i and returns its name ("" for a destructuring pattern).
-func (m *modFile) scanDecl(i int, mutable bool) string {
-	name := m.tok(i)
-	if name.kind != tokIdent {
-		return ""
+// scanDecl records the declarators of a const/let/var declaration at token
+// i (`const a = 1, b = {}`) and returns their names; a destructuring pattern
+// binds nothing the reader follows.
+func (m *modFile) scanDecl(i int, mutable bool) []string {
+	var names []string
+	for k := 0; k < 64; k++ {
+		name := m.tok(i)
+		if name.kind != tokIdent {
+			return names
+		}
+		names = append(names, name.text)
+		j := i + 1
+		if m.isPunct(j, "!") {
+			j++
+		}
+		if m.isPunct(j, ":") {
+			j = skipType(m.toks, j+1)
+		}
+		if m.isPunct(j, "=") {
+			if mutable {
+				m.mutable[name.text] = true
+			} else {
+				m.consts[name.text] = j + 1
+			}
+			j = skipExpr(m.toks, j+1)
+		} else {
+			m.mutable[name.text] = true // declared without a value
+		}
+		if !m.isPunct(j, ",") {
+			return names
+		}
+		i = j + 1
 	}
-	if mutable {
-		m.mutable[name.text] = true
-		return name.text
-	}
-	j := i + 1
-	if m.isPunct(j, "!") {
-		j++
-	}
-	if m.isPunct(j, ":") {
-		j = skipType(m.toks, j+1)
-	}
-	if m.isPunct(j, "=") {
-		m.consts[name.text] = j + 1
-	} else {
-		m.mutable[name.text] = true // declared without a value
-	}
-	return name.text
+	return names
 }
 
 // skipType skips a type expression starting at token i and returns the
