@@ -90,7 +90,7 @@ func (c *completer) run() {
 	case len(path) == 3 && path[0] == "agents" && path[2] == "tools":
 		switch c.ctx.slot {
 		case slotItem:
-			c.agentTools("", true)
+			c.agentTools(true)
 		case slotKey:
 			c.agentMapKeys()
 		case slotValue:
@@ -100,7 +100,7 @@ func (c *completer) run() {
 			}
 		}
 	case len(path) == 4 && path[0] == "agents" && path[2] == "tools" && path[3] == "exclude" && c.ctx.slot == slotItem:
-		c.agentTools("", false)
+		c.agentTools(false)
 	}
 }
 
@@ -298,7 +298,7 @@ func (c *completer) eachAgentCandidate(fn func(agentCandidate)) {
 }
 
 // agentTools offers tool names for an agent's list (star: the `*` item too).
-func (c *completer) agentTools(_ string, star bool) {
+func (c *completer) agentTools(star bool) {
 	seen := make(map[string]bool, len(c.ctx.siblings))
 	for _, s := range c.ctx.siblings {
 		seen[s] = true

@@ -328,7 +328,7 @@ func contextAt(text []byte, offset int) cursorCtx {
 			ctx.wordStart, ctx.wordEnd, ctx.prefix = offset, offset, ""
 		}
 		ctx.path = parentPath(lines, li, dashCol, true)
-		ctx.siblings = itemSiblings(lines, li, dashCol, shape.dashes)
+		ctx.siblings = itemSiblings(lines, li, dashCol)
 	case shape.dashes > 0 && offset <= cur.start+lastDashCol(cur, shape):
 		return cursorCtx{} // on the dashes
 	default:
@@ -507,7 +507,7 @@ func (s blockShape) keyText(l textLine) string { return l.body[s.keyCol-l.indent
 
 // itemSiblings returns the other items of the sequence whose dashes are at
 // column dashCol.
-func itemSiblings(lines textLines, li, dashCol, _ int) []string {
+func itemSiblings(lines textLines, li, dashCol int) []string {
 	var items []string
 	eachInBlock(lines, li, dashCol, true, func(l textLine) {
 		if !startsItem(l.body) && l.indent <= dashCol {

@@ -11,7 +11,7 @@ type flowFrame struct {
 	items  []string
 	values []string // in a mapping: each item's scalar value ("" for none)
 	key    string   // in a mapping: the key of the pair being read
-	colon  bool   // in a mapping: past the pair's colon
+	colon  bool     // in a mapping: past the pair's colon
 	tok    []byte
 	tokAt  int // offset of the token's first byte, -1 when empty
 	tokEnd int

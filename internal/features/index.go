@@ -13,14 +13,11 @@ import (
 // of its tools:, agents: and imports: sections with the range of every name.
 // It is built from File.Doc, so it is empty when the file does not parse.
 type fileIndex struct {
-	file       *analysis.File
-	toolsKey   diag.Range // zero when the file has no tools: key
-	toolsValue *yaml.Node
-	tools      []toolEntry
-	agentsKey  diag.Range
-	agents     []agentEntry
-	importsKey diag.Range
-	imports    []importEntry
+	file     *analysis.File
+	toolsKey diag.Range // zero when the file has no tools: key
+	tools    []toolEntry
+	agents   []agentEntry
+	imports  []importEntry
 	// root is the top-level mapping, nil when the document is not one.
 	root *yaml.Node
 }
@@ -169,13 +166,10 @@ func indexFile(p *analysis.Project, f *analysis.File) *fileIndex {
 		switch k.Value {
 		case "tools":
 			ix.toolsKey = scalarRange(f, k)
-			ix.toolsValue = v
 			ix.indexTools(v)
 		case "agents":
-			ix.agentsKey = scalarRange(f, k)
 			ix.indexAgents(v)
 		case "imports":
-			ix.importsKey = scalarRange(f, k)
 			ix.indexImports(p, v)
 		}
 	}

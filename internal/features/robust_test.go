@@ -51,40 +51,49 @@ func TestEveryOffset(t *testing.T) {
 }
 
 func checkEveryOffset(t *testing.T, p *analysis.Project, repo *RepoFiles, f *analysis.File) {
+	for off := -1; off <= len(f.Content)+1; off++ {
+		checkEveryOffsetAt(t, p, repo, f, off)
+	}
+	DocumentSymbols(p, f.Path)
+	DocumentLinks(p, f.Path)
+	FoldingRanges(p, f.Path)
+	for _, h := range InlayHints(p, nil, f.Path) {
+		if h.Offset < 0 || h.Offset > len(f.Content) || insideRune(f.Content, h.Offset) {
+			t.Fatalf("%s: inlay hint at %d", f.Rel, h.Offset)
+		}
+	}
+}
+
+// checkEveryOffsetAt runs the features that take a cursor at off.
+func checkEveryOffsetAt(t *testing.T, p *analysis.Project, repo *RepoFiles, f *analysis.File, off int) {
 	n := len(f.Content)
 	inFile := func(what string, start, end int) {
 		if start < 0 || end > n || start > end {
 			t.Fatalf("%s: %s range %d-%d outside 0-%d", f.Rel, what, start, end, n)
 		}
 		for _, o := range []int{start, end} {
-			if o < n && o > 0 && f.Content[o]&0xC0 == 0x80 {
+			if insideRune(f.Content, o) {
 				t.Fatalf("%s: %s range %d-%d splits a character", f.Rel, what, start, end)
 			}
 		}
 	}
-	for off := -1; off <= n+1; off++ {
-		for _, it := range Completion(p, repo, f.Path, nil, off) {
-			inFile("completion "+it.Label, it.Edit.Start, it.Edit.End)
-		}
-		if h, ok := Hover(p, nil, f.Path, off); ok {
-			inFile("hover", h.Range.Start.Offset, h.Range.End.Offset)
-		}
-		Definition(p, nil, f.Path, off)
-		for _, l := range References(p, f.Path, off, true) {
-			if samePath(l.File, f.Path) {
-				inFile("reference", l.Range.Start.Offset, l.Range.End.Offset)
-			}
-		}
-		DocumentHighlights(p, f.Path, off)
-		PrepareRename(p, f.Path, off)
-		_, _ = Rename(p, f.Path, off, "renamed_tool")
+	for _, it := range Completion(p, repo, f.Path, nil, off) {
+		inFile("completion "+it.Label, it.Edit.Start, it.Edit.End)
 	}
-	DocumentSymbols(p, f.Path)
-	DocumentLinks(p, f.Path)
-	FoldingRanges(p, f.Path)
-	for _, h := range InlayHints(p, nil, f.Path) {
-		inFile("inlay", h.Offset, h.Offset)
+	if h, ok := Hover(p, nil, f.Path, off); ok {
+		inFile("hover", h.Range.Start.Offset, h.Range.End.Offset)
 	}
+	Definition(p, nil, f.Path, off)
+	for _, l := range References(p, f.Path, off, true) {
+		if samePath(l.File, f.Path) {
+			inFile("reference", l.Range.Start.Offset, l.Range.End.Offset)
+		}
+	}
+	for _, h := range DocumentHighlights(p, f.Path, off) {
+		inFile("highlight", h.Range.Start.Offset, h.Range.End.Offset)
+	}
+	PrepareRename(p, f.Path, off)
+	_, _ = Rename(p, f.Path, off, "renamed_tool")
 }
 
 // TestNilInputs: features on no project, an unknown file, or no text answer
