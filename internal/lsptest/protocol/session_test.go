@@ -178,10 +178,35 @@ func (s *session) checkAlive() {
 	if m.Error != nil || !strings.Contains(string(m.Result), `"`+name+`"`) {
 		s.t.Fatalf("documentSymbol after the edit: %s %+v; want a symbol %s", m.Result, m.Error, name)
 	}
+	s.checkVersionsNeverGoBack(s.manifest)
 	s.mu.Lock()
 	stray, ok := s.responses["null"]
 	s.mu.Unlock()
 	if ok {
 		s.t.Fatalf("an answer with id null that no malformed message asked for: %+v", stray)
+	}
+}
+
+// checkVersionsNeverGoBack fails if diagnostics of path were ever published
+// for an older document version after a newer one (the sentinel is never
+// closed, so its versions only grow, whatever the client sent).
+func (s *session) checkVersionsNeverGoBack(path string) {
+	s.t.Helper()
+	uri := fileURI(path)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	last := -1
+	for _, m := range s.notifications {
+		if m.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var p publishParams
+		if json.Unmarshal(m.Params, &p) != nil || p.URI != uri || p.Version == nil {
+			continue
+		}
+		if *p.Version < last {
+			s.t.Fatalf("diagnostics of %s published for version %d after version %d", filepath.Base(path), *p.Version, last)
+		}
+		last = *p.Version
 	}
 }
