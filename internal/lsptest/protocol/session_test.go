@@ -105,7 +105,7 @@ func (s *session) initialize() {
 		s.t.Fatalf("initialize: %+v", m.Error)
 	}
 	var res struct {
-		Capabilities map[string]any `json:"capabilities"`
+		Capabilities map[string]any        `json:"capabilities"`
 		ServerInfo   struct{ Name string } `json:"serverInfo"`
 	}
 	if err := json.Unmarshal(m.Result, &res); err != nil || res.ServerInfo.Name != "beeuni-lsp" || res.Capabilities["textDocumentSync"] == nil {
