@@ -45,6 +45,50 @@ type checker struct {
 	lines  map[string]*diag.Lines
 	ev     *evaluator
 	toks   []token // the module's tokens; nil when the lexer failed
+	// esLines are the line starts as esbuild counts lines (a lone "\r",
+	// U+2028 and U+2029 end a line too), built on first use.
+	esLines []int
+}
+
+// esbuildOffset converts esbuild's 1-based line and 0-based byte column to
+// a byte offset in the module.
+func (c *checker) esbuildOffset(line, col int) int {
+	content := c.r.Lines.Content()
+	if c.esLines == nil {
+		c.esLines = esbuildLineStarts(content)
+	}
+	if line < 1 {
+		return 0
+	}
+	if line > len(c.esLines) {
+		return len(content)
+	}
+	off := c.esLines[line-1] + col
+	if off > len(content) {
+		off = len(content)
+	}
+	return off
+}
+
+func esbuildLineStarts(content []byte) []int {
+	starts := []int{0}
+	for i := 0; i < len(content); i++ {
+		switch content[i] {
+		case '\n':
+			starts = append(starts, i+1)
+		case '\r':
+			if i+1 < len(content) && content[i+1] == '\n' {
+				i++
+			}
+			starts = append(starts, i+1)
+		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
+			if i+2 < len(content) && content[i+1] == 0x80 && (content[i+2] == 0xA8 || content[i+2] == 0xA9) {
+				i += 2
+				starts = append(starts, i+1)
+			}
+		}
+	}
+	return starts
 }
 
 func (c *checker) linesOf(file string) *diag.Lines {
@@ -131,7 +175,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		}
 		start, end := 0, 0
 		if m.line > 0 {
-			start = lines.Offset(m.line-1, m.col)
+			start = c.esbuildOffset(m.line, m.col)
 			end = start + m.len
 		}
 		msg := "syntax error: " + m.text
@@ -197,7 +241,7 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 	for _, imp := range imps {
 		start, end := 0, 0
 		if imp.known {
-			start = lines.Offset(imp.line-1, imp.col)
+			start = c.esbuildOffset(imp.line, imp.col)
 			end = start + imp.len
 		}
 		rs := res.resolve(imp.path, dir)
