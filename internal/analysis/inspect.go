@@ -112,7 +112,7 @@ func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.
 func moduleLoadMessage(name, rel string, r *tsinspect.Result) string {
 	where := rel
 	if !r.ReasonRange.IsZero() {
-		where = fmt.Sprintf("%s:%d:%d", rel, r.ReasonRange.Start.Line+1, r.Lines.CharColumn(r.ReasonRange.Start)+1)
+		where = fmt.Sprintf("%s:%d:%d", rel, r.ReasonRange.Start.Line+1, CharColumn(r.Lines, r.ReasonRange.Start)+1)
 	}
 	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no %s tool.", rel, r.Reason, where, name)
 }
