@@ -86,8 +86,9 @@ func initializeParams(root string) map[string]any {
 		"rootUri":    fileURI(root),
 		"clientInfo": map[string]any{"name": "protocol-test"},
 		"capabilities": map[string]any{
-			"general":   map[string]any{"positionEncodings": []string{"utf-16"}},
-			"workspace": map[string]any{"configuration": true, "workspaceFolders": true},
+			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
+			"workspace": map[string]any{"configuration": true, "workspaceFolders": true, "applyEdit": true,
+				"workspaceEdit": map[string]any{"documentChanges": true}},
 			"textDocument": map[string]any{
 				"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": true},
 				"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
