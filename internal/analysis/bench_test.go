@@ -73,6 +73,7 @@ func BenchmarkValidate(b *testing.B) {
 			fsys := vfs.NewDisk()
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer reportCPU(b)()
 			for i := 0; i < b.N; i++ {
 				p, err := Load(context.Background(), fsys, root)
 				if err != nil {
@@ -99,9 +100,41 @@ func BenchmarkValidateCached(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
+			defer reportCPU(b)()
 			for i := 0; i < b.N; i++ {
 				if _, err := LoadCached(context.Background(), fsys, root, cache); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// reportCPU starts measuring the process's CPU time; the function it returns
+// reports it per operation as cpu-ms/op.
+func reportCPU(b *testing.B) func() {
+	start, ok := processCPUTime()
+	return func() {
+		end, _ := processCPUTime()
+		if ok && b.N > 0 {
+			b.ReportMetric(float64(end-start)/float64(b.N)/1e6, "cpu-ms/op")
+		}
+	}
+}
+
+// BenchmarkParse is the YAML part of a full validate: yaml.v3 node parsing,
+// positions and duplicate keys, for the same generated manifests.
+func BenchmarkParse(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
+			manifest, _ := generatedManifest(n)
+			content := []byte(manifest)
+			b.ReportAllocs()
+			b.ResetTimer()
+			defer reportCPU(b)()
+			for i := 0; i < b.N; i++ {
+				if p := parseFile("/repo/beeuni.yaml", content); p.root == nil {
+					b.Fatal("no document")
 				}
 			}
 		})

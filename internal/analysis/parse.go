@@ -233,35 +233,61 @@ func (p *parsed) checkDuplicateKeys() {
 		stack = stack[:len(stack)-1]
 		switch n.Kind {
 		case yaml.MappingNode:
-			var seen map[string]*yaml.Node
+			p.duplicateKeysIn(n)
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if k.Kind == yaml.ScalarNode && k.Tag != "!!merge" {
-					if seen == nil {
-						seen = make(map[string]*yaml.Node, len(n.Content)/2)
-					}
-					if first, ok := seen[k.Value]; ok {
-						firstRange := p.pos.nodeRange(first)
-						f := diag.Finding{
-							File: p.path, Range: p.pos.nodeRange(k), Severity: diag.Error, Code: CodeDuplicateKey,
-							Message: msgDuplicateKey(k.Value, firstRange.Start.Line+1),
-							Related: []diag.Related{{File: p.path, Range: firstRange, Message: msgFirstKey(k.Value)}},
-							Data:    map[string]string{DataName: k.Value},
-						}
-						p.findings = append(p.findings, f)
-					} else {
-						seen[k.Value] = k
-					}
-				}
 				stack = append(stack, n.Content[i+1])
-				if k.Kind != yaml.ScalarNode {
-					stack = append(stack, k)
+				if n.Content[i].Kind != yaml.ScalarNode {
+					stack = append(stack, n.Content[i])
 				}
 			}
 		case yaml.SequenceNode:
 			for i := len(n.Content) - 1; i >= 0; i-- {
 				stack = append(stack, n.Content[i])
 			}
+		}
+	}
+}
+
+// duplicateKeysIn reports the keys of one mapping that repeat an earlier key.
+// Small mappings (most of a manifest) are compared pairwise, large ones
+// through a map.
+func (p *parsed) duplicateKeysIn(n *yaml.Node) {
+	isKey := func(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag != "!!merge" }
+	report := func(first, k *yaml.Node) {
+		firstRange := p.pos.nodeRange(first)
+		p.findings = append(p.findings, diag.Finding{
+			File: p.path, Range: p.pos.nodeRange(k), Severity: diag.Error, Code: CodeDuplicateKey,
+			Message: msgDuplicateKey(k.Value, firstRange.Start.Line+1),
+			Related: []diag.Related{{File: p.path, Range: firstRange, Message: msgFirstKey(k.Value)}},
+			Data:    map[string]string{DataName: k.Value},
+		})
+	}
+	const small = 16
+	if len(n.Content) <= 2*small {
+		for i := 2; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if !isKey(k) {
+				continue
+			}
+			for j := 0; j < i; j += 2 {
+				if f := n.Content[j]; isKey(f) && f.Value == k.Value {
+					report(f, k)
+					break
+				}
+			}
+		}
+		return
+	}
+	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if !isKey(k) {
+			continue
+		}
+		if first, ok := seen[k.Value]; ok {
+			report(first, k)
+		} else {
+			seen[k.Value] = k
 		}
 	}
 }
