@@ -136,8 +136,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	t.record(dep{kind: depFile, path: module, hash: sha256Sum(content), ok: true})
 
 	if len(content) > in.opts.MaxBytes {
-		c.add(module, 0, 0, diag.Warning, CodeNotInspected, fmt.Sprintf(
-			"not inspected: the module is %d bytes, over the %d-byte limit of the inspection", len(content), in.opts.MaxBytes))
+		c.add(module, 0, 0, diag.Warning, CodeNotInspected, tooLargeMessage(int64(len(content)), in.opts.MaxBytes))
 		return r
 	}
 	if at := binaryAt(content); at >= 0 {

@@ -127,6 +127,14 @@ func (in *Inspector) Inspect(ctx context.Context, repoRoot, module string) *Resu
 	if err := ctx.Err(); err != nil {
 		return &Result{Module: module, Loads: true, Incomplete: true, Lines: diag.NewLines(nil)}
 	}
+	if info, err := in.fsys.Stat(module); err == nil && info.Mode().IsRegular() && info.Size() > int64(in.opts.MaxBytes) {
+		// not read at all: a huge module costs nothing
+		lines := diag.NewLines(nil)
+		return &Result{Module: module, Loads: true, Lines: lines, Findings: []diag.Finding{{
+			File: module, Range: lines.Range(0, 0), Severity: diag.Warning, Code: CodeNotInspected,
+			Message: tooLargeMessage(info.Size(), in.opts.MaxBytes),
+		}}}
+	}
 	content, err := in.fsys.ReadFile(module)
 	if err != nil {
 		return in.unreadable(module, err)
@@ -244,4 +252,8 @@ func binaryAt(content []byte) int {
 func (in *Inspector) IsFile(module string) bool {
 	info, err := in.fsys.Stat(module)
 	return err == nil && !info.IsDir()
+}
+
+func tooLargeMessage(size int64, limit int) string {
+	return fmt.Sprintf("not inspected: the module is %d bytes, over the %d-byte limit of the inspection", size, limit)
 }
