@@ -66,24 +66,47 @@ type textLine struct {
 
 // textLines gives the lines of a text on demand: "\r\n" and "\n" end a
 // line. Bodies are substrings of one copy of the text, so reading a line
-// allocates nothing.
+// allocates nothing; each line's indentation and blankness are computed once,
+// so that walking a block of a thousand lines is a loop over integers.
 type textLines struct {
-	s      string
-	starts []int
+	s       string
+	starts  []int
+	indents []int32
+	blanks  []bool // empty, blanks only, or a comment only
 }
 
 func splitLines(text []byte) textLines {
-	starts := make([]int, 1, bytes.Count(text, []byte{'\n'})+1)
-	for i, c := range text {
-		if c == '\n' {
-			starts = append(starts, i+1)
+	n := bytes.Count(text, []byte{'\n'}) + 1
+	t := textLines{s: string(text), starts: make([]int, 0, n), indents: make([]int32, 0, n), blanks: make([]bool, 0, n)}
+	for start := 0; ; {
+		t.starts = append(t.starts, start)
+		i := start
+		// A tab is not YAML indentation, but a user may type one: count it
+		// as one column, like a space, so that completion still finds the
+		// block.
+		for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+			i++
 		}
+		t.indents = append(t.indents, int32(i-start))
+		j := i
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r') {
+			j++
+		}
+		t.blanks = append(t.blanks, j == len(text) || text[j] == '\n' || text[i] == '#')
+		nl := bytes.IndexByte(text[i:], '\n')
+		if nl < 0 {
+			return t
+		}
+		start = i + nl + 1
 	}
-	return textLines{s: string(text), starts: starts}
 }
 
 // n returns the number of lines.
 func (t textLines) n() int { return len(t.starts) }
+
+// indent returns the indentation of line i; blank whether it is blank.
+func (t textLines) indent(i int) int { return int(t.indents[i]) }
+func (t textLines) blank(i int) bool { return t.blanks[i] }
 
 // at returns line i.
 func (t textLines) at(i int) textLine {
@@ -95,17 +118,8 @@ func (t textLines) at(i int) textLine {
 	if end > start && t.s[end-1] == '\r' {
 		end--
 	}
-	l := textLine{start: start, end: end}
-	j := start
-	// A tab is not YAML indentation, but a user may type one: count it as
-	// one column, like a space, so that completion still finds the block.
-	for j < end && (t.s[j] == ' ' || t.s[j] == '\t') {
-		j++
-	}
-	l.indent = j - start
-	l.body = t.s[j:end]
-	l.blank = strings.TrimSpace(l.body) == "" || strings.HasPrefix(l.body, "#")
-	return l
+	ind := int(t.indents[i])
+	return textLine{start: start, end: end, indent: ind, body: t.s[start+ind : end], blank: t.blanks[i]}
 }
 
 // lineAt returns the index of the line holding offset.
@@ -397,12 +411,12 @@ func parentPath(lines textLines, li, col int, item bool) []string {
 	var rev []string
 	want, sameOK := col, item
 	for i := li - 1; i >= 0 && (want > 0 || sameOK); i-- {
-		l := lines.at(i)
 		// A line indented as deep as the block (or deeper) neither opens
-		// it nor holds it: its key and its dash are at or after l.indent.
-		if l.blank || l.indent > want || l.indent == want && !sameOK {
+		// it nor holds it: its key and its dash are at or after its indent.
+		if ind := lines.indent(i); lines.blank(i) || ind > want || ind == want && !sameOK {
 			continue
 		}
+		l := lines.at(i)
 		s := shapeOf(l)
 		if s.dashes > 0 && s.dashCol < want {
 			// Inside that sequence item: "- key:" opens a deeper mapping
@@ -462,20 +476,20 @@ func eachInBlock(lines textLines, li, col int, item bool, fn func(textLine)) {
 		return l.indent < col || item && l.indent == col && !startsItem(l.body)
 	}
 	for i := li - 1; i >= 0; i-- {
-		l := lines.at(i)
-		if l.blank {
-			continue
+		if lines.blank(i) || lines.indent(i) > col {
+			continue // blank, or deeper: inside a sibling's value
 		}
+		l := lines.at(i)
 		if ends(l) {
 			break
 		}
 		fn(l)
 	}
 	for i := li + 1; i < lines.n(); i++ {
-		l := lines.at(i)
-		if l.blank {
+		if lines.blank(i) || lines.indent(i) > col {
 			continue
 		}
+		l := lines.at(i)
 		if ends(l) {
 			break
 		}

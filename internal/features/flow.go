@@ -205,10 +205,10 @@ func flowOwner(text []byte, lines textLines, li, offset int) (int, int) {
 		ind = offset - cur.start
 	}
 	for i := li - 1; i >= 0; i-- {
-		l := lines.at(i)
-		if l.blank || l.indent >= ind {
+		if lines.blank(i) || lines.indent(i) >= ind {
 			continue
 		}
+		l := lines.at(i)
 		if s := shapeOf(l); s.hasColon && isFlowOpen(s.value) {
 			return i, l.start + s.valueCol
 		}

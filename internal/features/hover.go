@@ -31,7 +31,7 @@ func Hover(p *analysis.Project, modules Modules, path string, offset int) (h Hov
 	if f == nil {
 		return HoverInfo{}, false
 	}
-	ix := indexFile(p, f)
+	ix := indexAt(p, f, offset)
 	hv := &hoverer{p: p, modules: modules, path: path, ix: ix}
 	switch {
 	case ix.toolsKey.Contains(offset):

@@ -20,6 +20,8 @@ type fileIndex struct {
 	imports  []importEntry
 	// root is the top-level mapping, nil when the document is not one.
 	root *yaml.Node
+	// line, when not 0, is the only line whose entries were kept.
+	line int
 }
 
 // toolEntry is one key: value under tools:. Ranges are computed on demand:
@@ -146,7 +148,21 @@ type importEntry struct {
 // indexFile builds the index of one file. It never fails: shapes it does not
 // understand are left out (the analysis reports them).
 func indexFile(p *analysis.Project, f *analysis.File) *fileIndex {
-	ix := &fileIndex{file: f}
+	return indexFileLine(p, f, 0)
+}
+
+// indexAt indexes only what a lookup at offset can find: the tools:
+// entries and agent names on offset's line (the agents themselves and the
+// imports are always kept; there are few). It allocates little on a
+// manifest of thousands of entries.
+func indexAt(p *analysis.Project, f *analysis.File, offset int) *fileIndex {
+	return indexFileLine(p, f, f.Lines.Pos(offset).Line+1)
+}
+
+// indexFileLine indexes f; line > 0 keeps only the entries on that line
+// (1-based, as yaml.v3 counts).
+func indexFileLine(p *analysis.Project, f *analysis.File, line int) *fileIndex {
+	ix := &fileIndex{file: f, line: line}
 	if f == nil || f.Doc == nil {
 		return ix
 	}
@@ -180,13 +196,18 @@ func (ix *fileIndex) indexTools(v *yaml.Node) {
 	if v.Kind != yaml.MappingNode {
 		return
 	}
-	ix.tools = make([]toolEntry, 0, len(v.Content)/2)
+	if ix.line == 0 {
+		ix.tools = make([]toolEntry, 0, len(v.Content)/2)
+	}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
 		if k.Kind != yaml.ScalarNode {
 			continue
 		}
-		ix.tools = append(ix.tools, toolEntry{Name: k.Value, f: ix.file, key: k, node: val})
+		e := toolEntry{Name: k.Value, f: ix.file, key: k, node: val}
+		if ix.line == 0 || e.onLine(ix.line) {
+			ix.tools = append(ix.tools, e)
+		}
 	}
 }
 
@@ -208,22 +229,25 @@ func (ix *fileIndex) indexAgents(v *yaml.Node) {
 					continue
 				}
 				a.toolsKey, a.toolsNode = tk, tv
-				a.indexRefs(tv)
+				a.indexRefs(tv, ix.line)
 			}
 		}
 		ix.agents = append(ix.agents, a)
 	}
 }
 
-func (a *agentEntry) indexRefs(v *yaml.Node) {
+func (a *agentEntry) indexRefs(v *yaml.Node, line int) {
+	keep := func(n *yaml.Node) bool { return line == 0 || n.Line == line }
 	item := func(it *yaml.Node, where refWhere) {
-		if it.Kind == yaml.ScalarNode && it.Tag == "!!str" {
+		if it.Kind == yaml.ScalarNode && it.Tag == "!!str" && keep(it) {
 			a.Refs = append(a.Refs, agentRef{Name: it.Value, f: a.f, node: it, Where: where, Enabled: true})
 		}
 	}
 	switch v.Kind {
 	case yaml.SequenceNode:
-		a.Refs = make([]agentRef, 0, len(v.Content))
+		if line == 0 {
+			a.Refs = make([]agentRef, 0, len(v.Content))
+		}
 		for _, it := range v.Content {
 			item(it, refItem)
 		}
@@ -231,17 +255,21 @@ func (a *agentEntry) indexRefs(v *yaml.Node) {
 		if len(v.Content) == 2 && v.Content[0].Value == "exclude" {
 			a.excludeKey = v.Content[0]
 			if seq := v.Content[1]; seq.Kind == yaml.SequenceNode {
-				a.Refs = make([]agentRef, 0, len(seq.Content))
+				if line == 0 {
+					a.Refs = make([]agentRef, 0, len(seq.Content))
+				}
 				for _, it := range seq.Content {
 					item(it, refExclude)
 				}
 			}
 			return
 		}
-		a.Refs = make([]agentRef, 0, len(v.Content)/2)
+		if line == 0 {
+			a.Refs = make([]agentRef, 0, len(v.Content)/2)
+		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			k, b := v.Content[j], v.Content[j+1]
-			if k.Kind != yaml.ScalarNode {
+			if k.Kind != yaml.ScalarNode || !keep(k) {
 				continue
 			}
 			a.Refs = append(a.Refs, agentRef{Name: k.Value, f: a.f, node: k, Where: refLegacy, Enabled: b.Value == "true"})

@@ -26,7 +26,7 @@ func Definition(p *analysis.Project, modules Modules, path string, offset int) [
 	if f == nil {
 		return nil
 	}
-	ix := indexFile(p, f)
+	ix := indexAt(p, f, offset)
 	if e, _ := ix.toolAt(offset); e != nil {
 		if abs := moduleOf(p, path, e); abs != "" {
 			return []Location{moduleLocation(modules, abs)}
@@ -159,7 +159,7 @@ func References(p *analysis.Project, path string, offset int, includeDecl bool) 
 	if f == nil {
 		return nil
 	}
-	name, _, ok := indexFile(p, f).nameAt(offset)
+	name, _, ok := indexAt(p, f, offset).nameAt(offset)
 	if !ok {
 		return nil
 	}
@@ -184,7 +184,7 @@ func DocumentHighlights(p *analysis.Project, path string, offset int) []Highligh
 	if f == nil {
 		return nil
 	}
-	name, _, ok := indexFile(p, f).nameAt(offset)
+	name, _, ok := indexAt(p, f, offset).nameAt(offset)
 	if !ok {
 		return nil
 	}

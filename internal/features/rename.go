@@ -29,7 +29,7 @@ func PrepareRename(p *analysis.Project, path string, offset int) (diag.Range, st
 	if f == nil {
 		return diag.Range{}, "", refuse("this file is not part of a loaded project")
 	}
-	name, rng, ok := indexFile(p, f).nameAt(offset)
+	name, rng, ok := indexAt(p, f, offset).nameAt(offset)
 	if !ok {
 		return diag.Range{}, "", refuse("put the cursor on a tool name: a key under `tools:` or a name in an agent's `tools`")
 	}
