@@ -299,9 +299,18 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 		}
 		content, err := l.fsys.ReadFile(abs)
 		if err != nil {
-			if isNotExist(err) {
+			switch {
+			case isNotExist(err):
 				l.add(u, item, diag.Error, CodeImportMissing, msgImportMissing(raw), data)
-			} else {
+			case errors.Is(err, vfs.ErrNotRegular):
+				l.add(u, item, diag.Error, CodeImportMissing, msgImportNotFile(raw), data)
+			case errors.Is(err, vfs.ErrTooLarge):
+				l.add(u, item, diag.Error, CodeImportMissing, msgImportTooLarge(raw), data)
+			default:
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err // the message names the file already
+				}
 				l.add(u, item, diag.Error, CodeImportMissing, msgImportUnreadable(raw, err), data)
 			}
 			continue

@@ -50,6 +50,14 @@ func msgImportMissing(p string) string {
 	return fmt.Sprintf("imported file `%s` does not exist (imports are resolved from the repository root)", p)
 }
 
+func msgImportNotFile(p string) string {
+	return fmt.Sprintf("imported file `%s` cannot be read: it is not a regular file", p)
+}
+
+func msgImportTooLarge(p string) string {
+	return fmt.Sprintf("imported file `%s` cannot be read: it is too large", p)
+}
+
 func msgImportUnreadable(p string, err error) string {
 	return fmt.Sprintf("imported file `%s` cannot be read: %v", p, err)
 }
