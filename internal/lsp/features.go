@@ -104,12 +104,43 @@ func (s *Server) mapperIn(v *view, proj *analysis.Project, path string) *Mapper 
 
 // offsetIn converts an offset of the editor's text into the same place
 // in proj's copy of the file (they differ when proj is the last good
-// parse): the same line and column, clamped.
+// parse).
 func (s *Server) offsetIn(v *view, a *at, proj *analysis.Project) int {
 	if proj == a.proj {
 		return a.offset
 	}
-	return s.mapperIn(v, proj, a.path).Offset(a.mapper.Position(a.offset))
+	return shiftOffset(a.mapper.Content(), contentIn(v, proj, a.path), a.offset)
+}
+
+// shiftOffset maps an offset of from to the same place in to, where to is
+// from with one region replaced (the usual difference between a buffer
+// and its last good parse): before the region it stays, after it moves by
+// the difference in length, inside it goes to the region's start.
+func shiftOffset(from, to []byte, offset int) int {
+	prefix := 0
+	for prefix < len(from) && prefix < len(to) && from[prefix] == to[prefix] {
+		prefix++
+	}
+	suffix := 0
+	for suffix < len(from)-prefix && suffix < len(to)-prefix && from[len(from)-1-suffix] == to[len(to)-1-suffix] {
+		suffix++
+	}
+	switch {
+	case offset <= prefix:
+		return min(offset, len(to))
+	case offset >= len(from)-suffix:
+		return max(0, min(offset+len(to)-len(from), len(to)))
+	}
+	return prefix
+}
+
+// rangeBack maps a range of proj's copy of a file into the editor's text.
+func (s *Server) rangeBack(v *view, a *at, proj *analysis.Project, start, end int) protocol.Range {
+	if proj != a.proj {
+		old := contentIn(v, proj, a.path)
+		start, end = shiftOffset(old, a.mapper.Content(), start), shiftOffset(old, a.mapper.Content(), end)
+	}
+	return a.mapper.Range(start, end)
 }
 
 func completion(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -173,8 +204,7 @@ func hover(ctx context.Context, s *Server, v *view, params json.RawMessage) (any
 	if !ok {
 		return nil, nil
 	}
-	m := s.mapperIn(v, proj, a.path)
-	r := m.Range(h.Range.Start.Offset, h.Range.End.Offset)
+	r := s.rangeBack(v, a, proj, h.Range.Start.Offset, h.Range.End.Offset)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}, Range: &r}, nil
 }
 

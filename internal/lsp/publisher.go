@@ -83,6 +83,11 @@ func groupByFile(fs []diag.Finding) map[string][]diag.Finding {
 
 // setYAML replaces the YAML findings of proj's root.
 func (pb *publisher) setYAML(v *view, proj *analysis.Project) {
+	pb.replace(setKey{proj.Root, sourceYAML}, v, proj, pb.yamlGroups(v, proj))
+}
+
+// yamlGroups are proj's YAML findings by file.
+func (pb *publisher) yamlGroups(v *view, proj *analysis.Project) map[string][]diag.Finding {
 	groups := groupByFile(proj.Findings)
 	// Open files of the project get a set even when clean, so that each
 	// version they reach is confirmed.
@@ -93,11 +98,16 @@ func (pb *publisher) setYAML(v *view, proj *analysis.Project) {
 			}
 		}
 	}
-	pb.replace(setKey{proj.Root, sourceYAML}, v, proj, groups)
+	return groups
 }
 
 // setModules replaces the module findings of proj's root (insp nil: none).
 func (pb *publisher) setModules(v *view, proj *analysis.Project, insp *analysis.Inspection) {
+	pb.replace(setKey{proj.Root, sourceModules}, v, proj, pb.moduleGroups(v, insp))
+}
+
+// moduleGroups are the module findings of insp by file (nil: none).
+func (pb *publisher) moduleGroups(v *view, insp *analysis.Inspection) map[string][]diag.Finding {
 	var groups map[string][]diag.Finding
 	if insp != nil {
 		groups = groupByFile(insp.Findings)
@@ -109,13 +119,33 @@ func (pb *publisher) setModules(v *view, proj *analysis.Project, insp *analysis.
 			}
 		}
 	}
-	pb.replace(setKey{proj.Root, sourceModules}, v, proj, groups)
+	return groups
+}
+
+// setYAMLAndModules replaces both sets of proj's root and publishes once,
+// so that a client never sees the YAML findings without the module ones.
+func (pb *publisher) setYAMLAndModules(v *view, proj *analysis.Project, insp *analysis.Inspection) {
+	yamlGroups := pb.yamlGroups(v, proj)
+	modGroups := pb.moduleGroups(v, insp)
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	touched := map[string]bool{}
+	pb.replaceLocked(setKey{proj.Root, sourceYAML}, v, proj, yamlGroups, touched)
+	pb.replaceLocked(setKey{proj.Root, sourceModules}, v, proj, modGroups, touched)
+	pb.publishLocked(sortedKeys(touched))
 }
 
 func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding) {
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
 	touched := map[string]bool{}
+	pb.replaceLocked(key, v, proj, groups, touched)
+	pb.publishLocked(sortedKeys(touched))
+}
+
+// replaceLocked replaces the set of key and adds the files it changes to
+// touched.
+func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding, touched map[string]bool) {
 	for path := range pb.byKey[key] {
 		if _, still := groups[path]; !still {
 			if st := pb.files[path]; st != nil {
@@ -144,7 +174,6 @@ func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups
 	} else {
 		pb.byKey[key] = files
 	}
-	pb.publishLocked(sortedKeys(touched))
 }
 
 // dropRoot removes every set of a project (its manifest is gone).

@@ -37,14 +37,51 @@ type stream struct {
 	// Content-Length was too large; they are read again as headers.
 	pending []byte
 
-	writeMu sync.Mutex
+	// Writes go through a queue and one writing goroutine, so that the
+	// connection's reading goroutine never waits for the peer to read:
+	// on a synchronous pipe, a peer that is itself writing would otherwise
+	// wait for us, and both would stop.
+	outMu    sync.Mutex
+	outCond  *sync.Cond
+	queue    [][]byte
+	closed   bool
+	writeErr error
 	// onProtocolError is told about each message answered by the stream
 	// itself (for logging); may be nil.
 	onProtocolError func(error)
 }
 
 func newStream(rwc io.ReadWriteCloser) *stream {
-	return &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10)}
+	s := &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10)}
+	s.outCond = sync.NewCond(&s.outMu)
+	go s.writeLoop()
+	return s
+}
+
+// writeLoop writes queued frames in order until the stream closes.
+func (s *stream) writeLoop() {
+	for {
+		s.outMu.Lock()
+		for len(s.queue) == 0 && !s.closed {
+			s.outCond.Wait()
+		}
+		if s.closed {
+			s.outMu.Unlock()
+			return
+		}
+		batch := s.queue
+		s.queue = nil
+		s.outMu.Unlock()
+		for _, frame := range batch {
+			if _, err := s.rwc.Write(frame); err != nil {
+				s.outMu.Lock()
+				s.writeErr = fmt.Errorf("writing message: %w", err)
+				s.queue = nil
+				s.outMu.Unlock()
+				return
+			}
+		}
+	}
 }
 
 // readByte returns the next input byte, pending bytes first.
@@ -372,20 +409,32 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return int64(len(data)), nil
 }
 
+// writeFrame queues one framed message.
 func (s *stream) writeFrame(data []byte) error {
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
 	header := "Content-Length: " + strconv.Itoa(len(data)) + "\r\n\r\n"
 	buf := make([]byte, 0, len(header)+len(data))
 	buf = append(append(buf, header...), data...)
-	if _, err := s.rwc.Write(buf); err != nil {
-		return fmt.Errorf("writing message: %w", err)
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	switch {
+	case s.writeErr != nil:
+		return s.writeErr
+	case s.closed:
+		return errors.New("writing message: the stream is closed")
 	}
+	s.queue = append(s.queue, buf)
+	s.outCond.Signal()
 	return nil
 }
 
-// Close implements jsonrpc2.Stream.
-func (s *stream) Close() error { return s.rwc.Close() }
+// Close implements jsonrpc2.Stream. Frames not written yet are dropped.
+func (s *stream) Close() error {
+	s.outMu.Lock()
+	s.closed = true
+	s.outCond.Broadcast()
+	s.outMu.Unlock()
+	return s.rwc.Close()
+}
 
 // marshalMessage encodes a message the way jsonrpc2 does.
 func marshalMessage(msg jsonrpc2.Message) ([]byte, error) { return segjson.Marshal(msg) }

@@ -37,7 +37,13 @@ type project struct {
 	gen      uint64            // the view generation it was loaded from
 	lastGood map[string]*analysis.Project
 	insp     *analysis.Inspection
-	repo     *features.RepoFiles
+	// inspGen is the view generation of the load insp was made for, and
+	// inspModGen the workspace's module generation when its modules were
+	// read: while that is still current, no module changed and a new load
+	// reuses the results (reuseInspection).
+	inspGen    uint64
+	inspModGen uint64
+	repo       *features.RepoFiles
 }
 
 func (p *project) latest() (*analysis.Project, uint64) {
@@ -118,6 +124,10 @@ type workspace struct {
 	modBusy  bool
 	scans    int           // workspace scans that have not registered their projects yet
 	lastLoad time.Duration // the last YAML pass, for the adaptive pause
+	// modGen counts the changes that may change a module inspection: any
+	// file but a YAML file edited, closed or saved (modules, packages,
+	// .gitignore, files created or deleted), and settings.
+	modGen uint64
 
 	yamlKick chan struct{}
 	modKick  chan struct{}
@@ -271,6 +281,11 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 	v := w.s.currentView()
 	for _, path := range paths {
 		path = filepath.Clean(path)
+		if !isYAML(path) || kind == changeCreated || kind == changeDeleted {
+			w.mu.Lock()
+			w.modGen++
+			w.mu.Unlock()
+		}
 		if kind >= changeCreated {
 			w.disk.forget(path)
 			w.cache.Forget(path)
@@ -325,6 +340,7 @@ func (w *workspace) markAllDirty() {
 	for root := range w.projects {
 		w.dirty[root] = true
 	}
+	w.modGen++
 	w.mu.Unlock()
 	kick(w.yamlKick)
 }
@@ -405,11 +421,53 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 		return
 	}
 	p.store(proj, v.gen)
+	if insp := w.reuseInspection(p, proj, v.gen); insp != nil {
+		// No module changed: publish the YAML findings and the module
+		// findings together, so that T11 never flickers, and inspect
+		// nothing.
+		w.pub.setYAMLAndModules(v, proj, insp)
+		return
+	}
 	w.pub.setYAML(v, proj)
 	w.mu.Lock()
 	w.modJobs[root] = moduleJob{v: v, proj: proj}
 	w.mu.Unlock()
 	kick(w.modKick)
+}
+
+// reuseInspection returns proj's module inspection made from the results
+// of the last one, when no module can have changed since it read them and
+// it covers every module proj declares (a keystroke in beeuni.yaml then
+// costs no inspection and no disk read); else nil. It drops a queued module
+// job of the project, which the returned inspection supersedes.
+func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint64) *analysis.Inspection {
+	if !w.s.currentSettings().InspectModules {
+		return nil
+	}
+	w.mu.Lock()
+	modGen := w.modGen
+	w.mu.Unlock()
+	p.mu.Lock()
+	prev, prevModGen := p.insp, p.inspModGen
+	p.mu.Unlock()
+	if prev == nil || prevModGen != modGen {
+		return nil
+	}
+	insp, complete := analysis.InspectionFrom(proj, analysis.ModulePaths(proj, w.insp), prev.Results)
+	if !complete {
+		return nil
+	}
+	p.mu.Lock()
+	if gen < p.inspGen {
+		p.mu.Unlock()
+		return nil
+	}
+	p.insp, p.inspGen = insp, gen
+	p.mu.Unlock()
+	w.mu.Lock()
+	delete(w.modJobs, p.root)
+	w.mu.Unlock()
+	return insp
 }
 
 // moduleLoop is the module worker.
@@ -436,6 +494,9 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 				return
 			}
 			job := jobs[root]
+			w.mu.Lock()
+			modGen := w.modGen
+			w.mu.Unlock()
 			var insp *analysis.Inspection
 			if inspect {
 				insp = analysis.InspectModules(ctx, job.proj, w.insp)
@@ -445,9 +506,14 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 			}
 			if p := w.project(root); p != nil {
 				p.mu.Lock()
-				p.insp = insp
+				stale := job.v.gen < p.inspGen // a newer load reused newer results
+				if !stale {
+					p.insp, p.inspGen, p.inspModGen = insp, job.v.gen, modGen
+				}
 				p.mu.Unlock()
-				w.pub.setModules(job.v, job.proj, insp)
+				if !stale {
+					w.pub.setModules(job.v, job.proj, insp)
+				}
 			}
 		}
 		w.mu.Lock()
