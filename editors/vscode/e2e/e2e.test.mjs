@@ -207,8 +207,8 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await runCommand('Show or Focus Hover');
     const hover = page.locator('.monaco-hover-content').first();
     await hover.waitFor({ state: 'visible', timeout: 20_000 });
-    const text = await hover.innerText();
-    assert.match(text, /image_search/);
+    // The hover may say "Loading..." first.
+    await eventually(20_000, async () => /image_search · beeuni/.test(await hover.innerText()), 'the hover text');
     fs.mkdirSync(path.dirname(screenshot), { recursive: true });
     await page.screenshot({ path: screenshot });
     await page.keyboard.press('Escape');
