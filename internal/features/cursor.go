@@ -108,6 +108,15 @@ func (t textLines) n() int { return len(t.starts) }
 func (t textLines) indent(i int) int { return int(t.indents[i]) }
 func (t textLines) blank(i int) bool { return t.blanks[i] }
 
+// isItem reports whether line i starts with a sequence dash.
+func (t textLines) isItem(i int) bool {
+	j := t.starts[i] + int(t.indents[i])
+	if j >= len(t.s) || t.s[j] != '-' {
+		return false
+	}
+	return j+1 == len(t.s) || t.s[j+1] == ' ' || t.s[j+1] == '\t' || t.s[j+1] == '\n' || t.s[j+1] == '\r'
+}
+
 // at returns line i.
 func (t textLines) at(i int) textLine {
 	start := t.starts[i]
@@ -413,7 +422,7 @@ func parentPath(lines textLines, li, col int, item bool) []string {
 	for i := li - 1; i >= 0 && (want > 0 || sameOK); i-- {
 		// A line indented as deep as the block (or deeper) neither opens
 		// it nor holds it: its key and its dash are at or after its indent.
-		if ind := lines.indent(i); lines.blank(i) || ind > want || ind == want && !sameOK {
+		if ind := lines.indent(i); lines.blank(i) || ind > want || ind == want && (!sameOK || lines.isItem(i)) {
 			continue
 		}
 		l := lines.at(i)
