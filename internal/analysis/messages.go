@@ -85,6 +85,10 @@ func msgNameNotSnake(name, suggest string) string {
 	return m
 }
 
+func msgNameNotString(kind string) string {
+	return fmt.Sprintf("a tool name must be a snake_case string (^[a-z][a-z0-9_]{0,63}$), not %s", kind)
+}
+
 // T2
 func msgHarnessName(name string) string {
 	return fmt.Sprintf("`%s` is a harness tool: the harness implements it, so it cannot be declared under `tools:`; give your tool another name", name)

@@ -62,10 +62,12 @@ func (l *loader) resolve() *Model {
 			all = make([]*declaration, 0, len(pairs))
 		}
 		for _, kv := range pairs {
-			name := kv.k.Value
 			if kv.k.Kind != yaml.ScalarNode {
-				name = ""
+				// `? [a, b]` or an alias as a key: no name to check further.
+				l.add(u, kv.k, diag.Error, CodeName, msgNameNotString(kindName(kv.k)), nil)
+				continue
 			}
+			name := kv.k.Value
 			d := &declaration{unit: u, key: kv.k, value: kv.v, name: name}
 			if f, ok := first[name]; ok {
 				if f.unit == u {
@@ -156,10 +158,6 @@ func (l *loader) checkTool(d *declaration) (Tool, bool) {
 	u, name := d.unit, d.name
 	data := func() map[string]string { return map[string]string{DataName: name} }
 	ok := true
-	if d.key.Kind != yaml.ScalarNode {
-		l.add(u, d.key, diag.Error, CodeName, msgNameNotSnake(kindName(d.key), ""), data())
-		return Tool{}, false
-	}
 	if !ValidToolName(name) {
 		ok = false
 		if len(name) > MaxToolNameLen && ValidToolName(name[:MaxToolNameLen]) {
