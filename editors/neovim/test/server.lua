@@ -34,16 +34,6 @@ local function disk_lines(path)
   return s and H.lines(s) or nil
 end
 
-local function exec_sync(command, args)
-  local resp = vim.lsp.buf_request_sync(bufnr, 'workspace/executeCommand', { command = command, arguments = { args } }, 10000)
-  H.truthy(resp and resp[client.id], command .. ': no answer')
-  local r = resp[client.id]
-  if r.err or r.error then
-    H.fail(command .. ': ' .. vim.inspect(r.err or r.error))
-  end
-  return r.result
-end
-
 H.run({
   { 'the client starts and attaches to beeuni.yaml', function()
     beeuni.setup({ cmd = { server, 'serve' } })
@@ -135,7 +125,7 @@ H.run({
       end
     end
     H.truthy(fix and fix.edit, 'no quick fix with an edit among ' .. vim.inspect(vim.tbl_map(function(a) return a.title end, actions)))
-    vim.lsp.util.apply_workspace_edit(fix.edit, client.offset_encoding)
+    beeuni.apply_action(client, bufnr, fix)
     H.eq('  web_search: beeuni:web_search', vim.api.nvim_buf_get_lines(bufnr, 2, 3, false)[1], 'line 3')
     H.wait_for(10000, function()
       for _, d in ipairs(vim.diagnostic.get(bufnr)) do
@@ -162,13 +152,12 @@ H.run({
       end
     end
     H.truthy(action, 'no eject action among ' .. vim.inspect(vim.tbl_map(function(a) return a.title end, actions)))
-    if action.edit then
-      vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
-    end
-    local command = action.command
-    if type(command) == 'table' then
-      exec_sync(command.command, (command.arguments or {})[1])
-    end
+    local answered, failure = false, nil
+    beeuni.apply_action(client, bufnr, action, function(err)
+      answered, failure = true, err
+    end)
+    H.wait_for(10000, function() return answered end, 'the eject command to answer')
+    H.eq(nil, failure, 'eject error')
     -- The server may write the new module itself and the client the manifest
     -- edit: wait for both.
     local want = '^  memory: tools/memory%.ts +# ejected from beeuni:memory$'

@@ -133,6 +133,28 @@ function M.execute(client, bufnr, command, args, done)
   end, bufnr)
 end
 
+--- Applies a code action of the server: its edit with the client's offset
+--- encoding (Neovim 0.7 requires it), then its command through
+--- workspace/executeCommand. done(err) is called when the command answered.
+function M.apply_action(client, bufnr, action, done)
+  if action.edit then
+    vim.lsp.util.apply_workspace_edit(action.edit, client.offset_encoding)
+  end
+  local command = action.command
+  if type(command) == 'table' and type(command.command) == 'string' then
+    client_request(client, 'workspace/executeCommand', { command = command.command, arguments = command.arguments }, function(err)
+      if err then
+        notify(command.command .. ': ' .. (err.message or tostring(err)), vim.log.levels.ERROR)
+      end
+      if done then
+        done(err)
+      end
+    end, bufnr)
+  elseif done then
+    done(nil)
+  end
+end
+
 --- The Beeuni tools this project can eject now (synchronous; for completion).
 function M.ejectable_tools(bufnr)
   bufnr = bufnr or vim.api.nvim_get_current_buf()
