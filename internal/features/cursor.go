@@ -10,7 +10,8 @@ import (
 // so that completion works on YAML that does not parse: a key typed with no
 // colon yet, a key with an empty value, a `- ` with nothing after it, an
 // unclosed `[`. It understands block mappings and sequences by indentation,
-// and flow collections that open on the cursor's line.
+// and flow collections ([..], {..}) that hold the cursor, closed or not, on
+// one line or several (flow.go).
 
 // slotKind is what the cursor is typing.
 type slotKind int
@@ -18,7 +19,7 @@ type slotKind int
 const (
 	slotNone  slotKind = iota
 	slotKey            // a mapping key
-	slotValue          // the scalar value of Key
+	slotValue          // the scalar value of cursorCtx.key
 	slotItem           // a sequence item
 )
 
@@ -34,8 +35,6 @@ type cursorCtx struct {
 	// wordStart and wordEnd delimit the word under the cursor: the run of
 	// name characters around it, which a completion replaces.
 	wordStart, wordEnd int
-	// prefix is the part of the word before the cursor.
-	prefix string
 	// siblings are the other keys (slotKey) or items (slotItem) of the same
 	// mapping or sequence, the word being typed left out.
 	siblings []string
@@ -45,8 +44,6 @@ type cursorCtx struct {
 	// colonBefore is true when the value's word starts right after the colon
 	// (`key:|`): the inserted text then needs a leading space.
 	colonBefore bool
-	// flow is true inside a flow collection ([..] or {..}).
-	flow bool
 }
 
 // isWordByte reports whether c may be part of a name or path being typed.
@@ -188,6 +185,9 @@ func mappingColon(body string) int {
 	for i := 0; i < len(body); i++ {
 		switch c := body[i]; c {
 		case '"', '\'':
+			if !opensQuote(body, i) {
+				continue
+			}
 			j := skipQuoted(body, i)
 			if j < 0 {
 				return -1
@@ -214,6 +214,19 @@ func mappingColon(body string) int {
 	return -1
 }
 
+// opensQuote reports whether the quote at s[i] starts a quoted scalar: only
+// at the start of a token ("it's" is a plain scalar with a quote in it).
+func opensQuote(s string, i int) bool {
+	if i == 0 {
+		return true
+	}
+	switch s[i-1] {
+	case ' ', '\t', '[', '{', ',', ':':
+		return true
+	}
+	return false
+}
+
 // skipQuoted returns the index of the quote closing the string opening at i,
 // or -1 when it is not closed on this line.
 func skipQuoted(s string, i int) int {
@@ -238,7 +251,7 @@ func stripComment(s string) string {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
 		case '"', '\'':
-			if j := skipQuoted(s, i); j >= 0 {
+			if j := skipQuoted(s, i); j >= 0 && opensQuote(s, i) {
 				i = j
 			}
 		case '#':
@@ -264,6 +277,9 @@ func inComment(body string, col int) bool {
 	for i := 0; i < len(body) && i < col; i++ {
 		switch body[i] {
 		case '"', '\'':
+			if !opensQuote(body, i) {
+				continue
+			}
 			j := skipQuoted(body, i)
 			if j < 0 {
 				return false
@@ -291,7 +307,6 @@ func contextAt(text []byte, offset int) cursorCtx {
 	}
 	ctx := cursorCtx{}
 	ctx.wordStart, ctx.wordEnd = wordAround(text, cur, offset)
-	ctx.prefix = string(text[ctx.wordStart:offset])
 
 	col := offset - cur.start
 	if col < cur.indent { // in the indentation: as if typed at the cursor
@@ -311,7 +326,6 @@ func contextAt(text []byte, offset int) cursorCtx {
 		fr := scanFlow(text, open, offset, os.key)
 		if fr.ok {
 			base := linePath(lines, owner, os)
-			ctx.flow = true
 			ctx.slot = fr.slot
 			ctx.key = fr.key
 			ctx.path = append(base, fr.path...)
@@ -333,10 +347,9 @@ func contextAt(text []byte, offset int) cursorCtx {
 		ctx.path = linePath(lines, li, shape)
 		if vs := cur.start + shape.valueCol; offset < vs {
 			// In the blanks between the colon and the value.
-			ctx.wordStart, ctx.wordEnd, ctx.prefix = offset, offset, ""
+			ctx.wordStart, ctx.wordEnd = offset, offset
 		} else if ctx.wordStart < vs {
 			ctx.wordStart = vs
-			ctx.prefix = string(text[ctx.wordStart:offset])
 		}
 		ctx.colonBefore = ctx.wordStart > 0 && text[ctx.wordStart-1] == ':'
 		if shape.dashes == 0 {
@@ -348,7 +361,7 @@ func contextAt(text []byte, offset int) cursorCtx {
 		dashCol := lastDashCol(cur, shape)
 		if offset < cur.start+shape.keyCol {
 			// In the blanks after the dash.
-			ctx.wordStart, ctx.wordEnd, ctx.prefix = offset, offset, ""
+			ctx.wordStart, ctx.wordEnd = offset, offset
 		}
 		ctx.path = parentPath(lines, li, dashCol, true)
 		ctx.siblings = itemSiblings(lines, li, dashCol)
