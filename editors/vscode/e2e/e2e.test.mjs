@@ -171,6 +171,10 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
   });
 
   after(async () => {
+    const failed = !ready || completed !== started;
+    if (failed && page) {
+      await page.screenshot({ path: path.join(tmp, 'failure.png') }).catch(() => {});
+    }
     await browser?.close();
     if (server?.pid) {
       try {
@@ -179,7 +183,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
         // already gone
       }
     }
-    if (ready && completed === started) {
+    if (!failed) {
       fs.rmSync(tmp, { recursive: true, force: true });
     } else {
       const log = path.join(tmp, 'code-server.log');

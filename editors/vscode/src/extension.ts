@@ -18,7 +18,6 @@ import {
   CrashTracker,
   documentSelector,
   formatSessionTools,
-  LANGUAGES,
   pickProject,
   projectRoots,
   resolveServerCommand,
@@ -37,10 +36,8 @@ class Extension implements vscode.Disposable {
   private crashes = new CrashTracker();
   private readonly output = vscode.window.createOutputChannel('Beeuni', { log: true });
   private readonly traceOutput = vscode.window.createOutputChannel('Beeuni Trace', { log: true });
-  private readonly status = vscode.languages.createLanguageStatusItem(
-    'beeuni.server',
-    LANGUAGES.map((language) => ({ language, pattern: '**/beeuni.yaml' })),
-  );
+  // Shown on manifests: beeuni.yaml files.
+  private readonly status = vscode.languages.createLanguageStatusItem('beeuni.server', { language: 'yaml', pattern: '**/beeuni.yaml' });
   private readonly toolsViews = new Map<string, string>();
   private readonly toolsViewChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [];
