@@ -171,7 +171,7 @@ func msgOtherDeclaration(name string) string {
 
 // T10
 func msgDuplicateKey(key string, firstLine int) string {
-	return fmt.Sprintf("key `%s` appears twice in this mapping (first on line %d); the first one counts", key, firstLine)
+	return fmt.Sprintf("key `%s` appears twice in this mapping (first on line %d): keep one, YAML readers disagree on a duplicate key and many refuse the file", key, firstLine)
 }
 
 func msgFirstKey(key string) string { return fmt.Sprintf("the first `%s`", key) }
