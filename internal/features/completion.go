@@ -32,7 +32,7 @@ func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, 
 	if ctx.slot == slotNone {
 		return nil
 	}
-	c := &completer{p: p, repo: repo, path: path, ctx: ctx, text: text}
+	c := &completer{p: p, repo: repo, path: path, ctx: ctx}
 	c.run()
 	return c.items
 }
@@ -41,7 +41,6 @@ type completer struct {
 	p     *analysis.Project
 	repo  *RepoFiles
 	path  string
-	text  []byte
 	ctx   cursorCtx
 	items []CompletionItem
 }

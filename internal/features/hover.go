@@ -32,9 +32,8 @@ func Hover(p *analysis.Project, modules Modules, path string, offset int) (h Hov
 		return HoverInfo{}, false
 	}
 	ix := indexAt(p, f, offset)
-	hv := &hoverer{p: p, modules: modules, path: path, ix: ix}
-	switch {
-	case ix.toolsKey.Contains(offset):
+	hv := &hoverer{p: p, modules: modules, path: path}
+	if ix.toolsKey.Contains(offset) {
 		return HoverInfo{Markdown: hv.toolsTable(), Range: ix.toolsKey}, true
 	}
 	if e, onKey := ix.toolAt(offset); e != nil {
@@ -47,17 +46,22 @@ func Hover(p *analysis.Project, modules Modules, path string, offset int) (h Hov
 	if a, r := ix.refAt(offset); r != nil {
 		return HoverInfo{Markdown: hv.ref(a, r), Range: r.Range()}, true
 	}
+	line := ix.yamlLine(offset)
+	on := func(n *yaml.Node) bool { return n != nil && n.Line == line }
 	for i := range ix.agents {
 		a := &ix.agents[i]
-		switch {
-		case a.key.Line == ix.yamlLine(offset) && a.Key().Contains(offset):
-			return HoverInfo{Markdown: hv.sees(a), Range: a.Key()}, true
-		case a.ToolsKey().Contains(offset):
-			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsKey()}, true
-		case a.ExcludeKey().Contains(offset):
-			return HoverInfo{Markdown: hv.sees(a), Range: a.ExcludeKey()}, true
-		case a.toolsNode != nil && isScalarValue(a) && a.ToolsValue().Contains(offset):
-			return HoverInfo{Markdown: hv.sees(a), Range: a.ToolsValue()}, true
+		// The agent's name, its tools key, its exclude key, a scalar tools
+		// value: each shows what the agent's model sees.
+		for _, c := range []struct {
+			n *yaml.Node
+			r func() diag.Range
+		}{{a.key, a.Key}, {a.toolsKey, a.ToolsKey}, {a.excludeKey, a.ExcludeKey}, {a.toolsNode, a.ToolsValue}} {
+			if !on(c.n) || c.n == a.toolsNode && !isScalarValue(a) {
+				continue
+			}
+			if r := c.r(); r.Contains(offset) {
+				return HoverInfo{Markdown: hv.sees(a), Range: r}, true
+			}
 		}
 	}
 	if e := ix.importAt(offset); e != nil {
@@ -74,7 +78,6 @@ type hoverer struct {
 	p       *analysis.Project
 	modules Modules
 	path    string
-	ix      *fileIndex
 }
 
 // modelTool returns the tool the session gets for a declaration in this
