@@ -3,7 +3,8 @@
 # nothing: scripts/install-editor-deps.sh puts the tools in place.
 #
 #   Neovim 0.7.2 (Debian), 0.10 and 0.12 (unpacked by install-editor-deps.sh):
-#     the plugin's unit tests and its tests against the real server
+#     the plugin's unit tests, its tests against the real server on a fixture,
+#     and on the example projects
 #   VS Code extension: type check, unit tests, one .vsix per platform and the
 #     packaging test, then the end-to-end test in code-server + Chromium
 #
@@ -52,6 +53,7 @@ if [[ " $parts " == *" neovim "* ]]; then
     fi
     run "$version: plugin unit tests" nvim_test "$nvim" unit.lua
     run "$version: plugin against the server" nvim_test "$nvim" server.lua
+    run "$version: the example projects" nvim_test "$nvim" examples.lua
   done
 fi
 
