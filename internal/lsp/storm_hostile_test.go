@@ -116,13 +116,13 @@ var stormRootLines = []string{
 // stormClient is one editor: a server on an in-memory pipe, the text of
 // each open file as the editor has it, and every message received.
 type stormClient struct {
-	t      *testing.T
-	w      io.Writer
-	wmu    sync.Mutex
-	mu     sync.Mutex
-	cond   *sync.Cond
-	answer map[int]int // request id → answers received
-	diags  map[string]json.RawMessage
+	t       *testing.T
+	w       io.Writer
+	wmu     sync.Mutex
+	mu      sync.Mutex
+	cond    *sync.Cond
+	answer  map[int]int // request id → answers received
+	diags   map[string]json.RawMessage
 	readErr error
 }
 
