@@ -126,3 +126,41 @@ func reportCPU(b *testing.B) func() {
 		}
 	}
 }
+
+// BenchmarkDocumentSymbols: the outline of the 1,000-tool manifest.
+func BenchmarkDocumentSymbols(b *testing.B) {
+	p, _, _ := bigWorkspace(b, 1000)
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	for b.Loop() {
+		if s := DocumentSymbols(p, "/big/beeuni.yaml"); len(s) != 2 || len(s[0].Children) != 1005 {
+			b.Fatalf("outline: %d sections", len(s))
+		}
+	}
+}
+
+// BenchmarkInlayHints: one hint per entry of the 1,000-tool manifest.
+func BenchmarkInlayHints(b *testing.B) {
+	p, _, _ := bigWorkspace(b, 1000)
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	for b.Loop() {
+		if h := InlayHints(p, Modules{}, "/big/beeuni.yaml"); len(h) != 1005 {
+			b.Fatalf("%d hints", len(h))
+		}
+	}
+}
+
+// BenchmarkReferences: every mention of the last tool (its key and the
+// agent list) in the 1,000-tool manifest.
+func BenchmarkReferences(b *testing.B) {
+	p, _, text := bigWorkspace(b, 1000)
+	off := offsetOf(b, text, "tool_0999:", 2)
+	b.ReportAllocs()
+	defer reportCPU(b)()
+	for b.Loop() {
+		if refs := References(p, "/big/beeuni.yaml", off, true); len(refs) != 2 {
+			b.Fatalf("%d references", len(refs))
+		}
+	}
+}

@@ -27,6 +27,7 @@ func DocumentSymbols(p *analysis.Project, path string) []Symbol {
 	if ix.root == nil {
 		return nil
 	}
+	fm := modelOf(p, path)
 	var out []Symbol
 	for i := 0; i+1 < len(ix.root.Content); i += 2 {
 		k, v := ix.root.Content[i], ix.root.Content[i+1]
@@ -34,17 +35,20 @@ func DocumentSymbols(p *analysis.Project, path string) []Symbol {
 		var detail string
 		switch k.Value {
 		case "tools":
-			for _, e := range ix.tools {
+			children = make([]Symbol, 0, len(ix.tools))
+			for i := range ix.tools {
+				e := &ix.tools[i]
+				key := e.Key()
 				children = append(children, Symbol{
-					Name: e.Name, Kind: SymbolTool, File: path, Detail: toolDetail(p, path, e),
-					Range: span(e.Key(), e.Value()), Selection: e.Key(),
+					Name: e.Name, Kind: SymbolTool, File: path, Detail: fm.toolDetail(e.Name),
+					Range: span(key, e.Value()), Selection: key,
 				})
 			}
 			detail = plural(len(children), "tool")
 		case "agents":
 			for _, a := range ix.agents {
 				children = append(children, Symbol{
-					Name: a.Name, Kind: SymbolAgent, File: path, Detail: agentDetail(p, path, a.Name),
+					Name: a.Name, Kind: SymbolAgent, File: path, Detail: fm.agentDetail(a.Name),
 					Range: a.Whole(), Selection: a.Key(),
 				})
 			}
@@ -75,26 +79,57 @@ func span(a, b diag.Range) diag.Range {
 	return r
 }
 
-// toolDetail is what `tools ls` says of an entry, or why it is not loaded.
-func toolDetail(p *analysis.Project, path string, e toolEntry) string {
-	if p.Model != nil {
-		for _, t := range p.Model.Tools {
-			if t.Name == e.Name && samePath(t.File, path) {
-				return t.Kind.String() + " · " + t.Source
-			}
+// fileModel is the part of the model one file declares, by name: the
+// tools the session gets from its tools: entries and its agents. Built once
+// per request, so that a file of a thousand entries costs a thousand
+// lookups, not a million comparisons.
+type fileModel struct {
+	m      *analysis.Model
+	tools  map[string]int // index in m.Tools
+	agents map[string]int // index in m.Agents
+}
+
+func modelOf(p *analysis.Project, path string) fileModel {
+	fm := fileModel{m: p.Model}
+	if p.Model == nil {
+		return fm
+	}
+	fm.tools = make(map[string]int, len(p.Model.Tools))
+	for i, t := range p.Model.Tools {
+		if _, dup := fm.tools[t.Name]; !dup && samePath(t.File, path) {
+			fm.tools[t.Name] = i
 		}
+	}
+	fm.agents = make(map[string]int, len(p.Model.Agents))
+	for i, a := range p.Model.Agents {
+		if _, dup := fm.agents[a.Name]; !dup && samePath(a.File, path) {
+			fm.agents[a.Name] = i
+		}
+	}
+	return fm
+}
+
+// tool returns the tool the session gets from this file's entry name.
+func (fm fileModel) tool(name string) (*analysis.Tool, bool) {
+	i, ok := fm.tools[name]
+	if !ok {
+		return nil, false
+	}
+	return &fm.m.Tools[i], true
+}
+
+// toolDetail is what `tools ls` says of an entry, or that it is not loaded.
+func (fm fileModel) toolDetail(name string) string {
+	if t, ok := fm.tool(name); ok {
+		return t.Kind.String() + " · " + t.Source
 	}
 	return "not loaded"
 }
 
 // agentDetail says how many tools the agent's model sees.
-func agentDetail(p *analysis.Project, path, name string) string {
-	if p.Model != nil {
-		for _, a := range p.Model.Agents {
-			if a.Name == name && samePath(a.File, path) {
-				return "sees " + plural(len(a.Sees), "tool")
-			}
-		}
+func (fm fileModel) agentDetail(name string) string {
+	if i, ok := fm.agents[name]; ok {
+		return "sees " + plural(len(fm.m.Agents[i].Sees), "tool")
 	}
 	return ""
 }
@@ -116,15 +151,16 @@ func WorkspaceSymbols(projects []*analysis.Project, query string) []Symbol {
 		}
 		for _, f := range p.Files {
 			ix := indexFile(p, f)
+			fm := modelOf(p, f.Path)
 			for _, e := range ix.tools {
 				if r := matchRank(e.Name, q); r >= 0 {
-					all = append(all, scored{Symbol{Name: e.Name, Kind: SymbolTool, File: f.Path, Detail: toolDetail(p, f.Path, e),
+					all = append(all, scored{Symbol{Name: e.Name, Kind: SymbolTool, File: f.Path, Detail: fm.toolDetail(e.Name),
 						Range: span(e.Key(), e.Value()), Selection: e.Key(), Container: "tools in " + f.Rel}, r})
 				}
 			}
 			for _, a := range ix.agents {
 				if r := matchRank(a.Name, q); r >= 0 {
-					all = append(all, scored{Symbol{Name: a.Name, Kind: SymbolAgent, File: f.Path, Detail: agentDetail(p, f.Path, a.Name),
+					all = append(all, scored{Symbol{Name: a.Name, Kind: SymbolAgent, File: f.Path, Detail: fm.agentDetail(a.Name),
 						Range: a.Whole(), Selection: a.Key(), Container: "agents in " + f.Rel}, r})
 				}
 			}
@@ -246,21 +282,28 @@ func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
 		})
 	}
 	hv := &hoverer{p: p, modules: modules, path: path}
-	for _, e := range indexFile(p, f).tools {
-		off := e.Value().End.Offset
-		if e.Value().End.Line != e.Key().Start.Line {
-			off = e.Key().End.Offset
+	fm := modelOf(p, path)
+	ix := indexFile(p, f)
+	if out == nil {
+		out = make([]InlayHint, 0, len(ix.tools))
+	}
+	for i := range ix.tools {
+		e := &ix.tools[i]
+		key, value := e.Key(), e.Value()
+		off := value.End.Offset
+		if value.End.Line != key.Start.Line {
+			off = key.End.Offset
 			if off < len(f.Content) && f.Content[off] == ':' {
 				off++
 			}
 		}
 		h := InlayHint{Offset: off, Pos: f.Lines.Pos(off), PaddingLeft: true}
-		t, ok := hv.modelTool(e.Name)
+		t, ok := fm.tool(e.Name)
 		switch {
 		case !ok:
 			h.Label = "not loaded"
 			var msgs []string
-			for _, fd := range hv.findingsOn(e.Key(), e.Value()) {
+			for _, fd := range hv.findingsOn(key, value) {
 				if fd.Severity == diag.Error {
 					msgs = append(msgs, fmt.Sprintf("%s (%s)", fd.Message, fd.Code))
 				}
