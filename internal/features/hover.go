@@ -113,6 +113,9 @@ func (hv *hoverer) toolsTable() string {
 func (hv *hoverer) tool(e *toolEntry) string {
 	var b strings.Builder
 	t, ok := hv.modelTool(e.Name)
+	if ok && !t.Key.IsZero() && t.Key.Start.Line != e.key.Line-1 {
+		ok = false // a second entry of the name in this file (T10)
+	}
 	if !ok {
 		fmt.Fprintf(&b, "**%s**: not loaded", e.Name)
 		if other, found := hv.sessionTool(e.Name); found && !other.Implicit() {

@@ -40,7 +40,7 @@ func DocumentSymbols(p *analysis.Project, path string) []Symbol {
 				e := &ix.tools[i]
 				key := e.Key()
 				children = append(children, Symbol{
-					Name: e.Name, Kind: SymbolTool, File: path, Detail: fm.toolDetail(e.Name),
+					Name: e.Name, Kind: SymbolTool, File: path, Detail: fm.toolDetail(e),
 					Range: span(key, e.Value()), Selection: key,
 				})
 			}
@@ -109,18 +109,23 @@ func modelOf(p *analysis.Project, path string) fileModel {
 	return fm
 }
 
-// tool returns the tool the session gets from this file's entry name.
-func (fm fileModel) tool(name string) (*analysis.Tool, bool) {
-	i, ok := fm.tools[name]
+// tool returns the tool the session gets from this entry; a second entry of
+// the same name in the file (T10: the first counts) gets none.
+func (fm fileModel) tool(e *toolEntry) (*analysis.Tool, bool) {
+	i, ok := fm.tools[e.Name]
 	if !ok {
 		return nil, false
 	}
-	return &fm.m.Tools[i], true
+	t := &fm.m.Tools[i]
+	if !t.Key.IsZero() && t.Key.Start.Line != e.key.Line-1 {
+		return nil, false
+	}
+	return t, true
 }
 
 // toolDetail is what `tools ls` says of an entry, or that it is not loaded.
-func (fm fileModel) toolDetail(name string) string {
-	if t, ok := fm.tool(name); ok {
+func (fm fileModel) toolDetail(e *toolEntry) string {
+	if t, ok := fm.tool(e); ok {
 		return t.Kind.String() + " · " + t.Source
 	}
 	return "not loaded"
@@ -152,9 +157,10 @@ func WorkspaceSymbols(projects []*analysis.Project, query string) []Symbol {
 		for _, f := range p.Files {
 			ix := indexFile(p, f)
 			fm := modelOf(p, f.Path)
-			for _, e := range ix.tools {
+			for i := range ix.tools {
+				e := &ix.tools[i]
 				if r := matchRank(e.Name, q); r >= 0 {
-					all = append(all, scored{Symbol{Name: e.Name, Kind: SymbolTool, File: f.Path, Detail: fm.toolDetail(e.Name),
+					all = append(all, scored{Symbol{Name: e.Name, Kind: SymbolTool, File: f.Path, Detail: fm.toolDetail(e),
 						Range: span(e.Key(), e.Value()), Selection: e.Key(), Container: "tools in " + f.Rel}, r})
 				}
 			}
@@ -298,7 +304,7 @@ func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
 			}
 		}
 		h := InlayHint{Offset: off, Pos: f.Lines.Pos(off), PaddingLeft: true}
-		t, ok := fm.tool(e.Name)
+		t, ok := fm.tool(e)
 		switch {
 		case !ok:
 			h.Label = "not loaded"
