@@ -93,10 +93,14 @@ func (c *completer) run() {
 		case slotKey:
 			c.agentMapKeys()
 		case slotValue:
-			if c.ctx.key != "exclude" {
-				c.add("false", ItemKeyword, "false", "hide the tool from this agent", "")
-				c.add("true", ItemKeyword, "true", "keep the tool", "")
+			if c.ctx.key == "exclude" {
+				c.eachAgentCandidate(func(a agentCandidate) {
+					c.add(a.name, a.kind, "["+a.name+"]", a.detail+": hide only this tool", a.doc())
+				})
+				return
 			}
+			c.add("false", ItemKeyword, "false", "hide the tool from this agent", "")
+			c.add("true", ItemKeyword, "true", "keep the tool", "")
 		}
 	case len(path) == 4 && path[0] == "agents" && path[2] == "tools" && path[3] == "exclude" && c.ctx.slot == slotItem:
 		c.agentTools(false)
