@@ -11,14 +11,7 @@ const here = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // edit
 const repo = path.resolve(here, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
 
-// Keep in step with TARGETS in src/logic.ts (the unit tests check that list).
-const TARGETS = [
-  { vsce: 'linux-x64', goos: 'linux', goarch: 'amd64', binary: 'beeuni-lsp' },
-  { vsce: 'linux-arm64', goos: 'linux', goarch: 'arm64', binary: 'beeuni-lsp' },
-  { vsce: 'darwin-x64', goos: 'darwin', goarch: 'amd64', binary: 'beeuni-lsp' },
-  { vsce: 'darwin-arm64', goos: 'darwin', goarch: 'arm64', binary: 'beeuni-lsp' },
-  { vsce: 'win32-x64', goos: 'windows', goarch: 'amd64', binary: 'beeuni-lsp.exe' },
-];
+const TARGETS = JSON.parse(fs.readFileSync(path.join(here, 'targets.json'), 'utf8'));
 
 const wanted = [];
 for (let i = 2; i < process.argv.length; i++) {

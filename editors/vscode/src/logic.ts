@@ -1,5 +1,6 @@
 // Client logic with no `vscode` import, so that Node's test runner covers it.
 import * as path from 'node:path';
+import targets from '../targets.json';
 
 /** The VS Code platform targets we publish, each with its Go build. */
 export interface Target {
@@ -9,13 +10,8 @@ export interface Target {
   binary: string; // file name inside the extension's bin/ folder
 }
 
-export const TARGETS: readonly Target[] = [
-  { vsce: 'linux-x64', goos: 'linux', goarch: 'amd64', binary: 'beeuni-lsp' },
-  { vsce: 'linux-arm64', goos: 'linux', goarch: 'arm64', binary: 'beeuni-lsp' },
-  { vsce: 'darwin-x64', goos: 'darwin', goarch: 'amd64', binary: 'beeuni-lsp' },
-  { vsce: 'darwin-arm64', goos: 'darwin', goarch: 'arm64', binary: 'beeuni-lsp' },
-  { vsce: 'win32-x64', goos: 'windows', goarch: 'amd64', binary: 'beeuni-lsp.exe' },
-];
+// One list for the packaging script, the packaging test and the client.
+export const TARGETS: readonly Target[] = targets;
 
 /** The bundled binary's file name on a Node platform. */
 export function bundledBinaryName(platform: string): string {

@@ -12,14 +12,21 @@ const here = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
 const vsixDir = process.env.BEEUNI_VSIX_DIR || path.join(here, 'out', 'vsix');
 
-// What each platform's binary must be: the machine field of its executable format.
-const TARGETS = {
-  'linux-x64': { binary: 'beeuni-lsp', format: 'elf', machine: 0x3e },
-  'linux-arm64': { binary: 'beeuni-lsp', format: 'elf', machine: 0xb7 },
-  'darwin-x64': { binary: 'beeuni-lsp', format: 'macho', machine: 0x01000007 },
-  'darwin-arm64': { binary: 'beeuni-lsp', format: 'macho', machine: 0x0100000c },
-  'win32-x64': { binary: 'beeuni-lsp.exe', format: 'pe', machine: 0x8664 },
+// What each platform's binary must be: its file name (targets.json) and the
+// machine field of its executable format.
+const FORMATS = {
+  'linux-x64': { format: 'elf', machine: 0x3e },
+  'linux-arm64': { format: 'elf', machine: 0xb7 },
+  'darwin-x64': { format: 'macho', machine: 0x01000007 },
+  'darwin-arm64': { format: 'macho', machine: 0x0100000c },
+  'win32-x64': { format: 'pe', machine: 0x8664 },
 };
+const TARGETS = Object.fromEntries(
+  JSON.parse(fs.readFileSync(path.join(here, 'targets.json'), 'utf8')).map((t) => {
+    assert.ok(FORMATS[t.vsce], `no expected format for ${t.vsce}`);
+    return [t.vsce, { binary: t.binary, ...FORMATS[t.vsce] }];
+  }),
+);
 
 /** Reads a zip archive's entries: name, unix mode and content. */
 export function readZip(buf) {
