@@ -388,7 +388,7 @@ func (c *client) waitNotification(from int, what string, ok func(message) bool) 
 			c.t.Fatalf("waiting for %s: %v", what, c.readErr)
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("no %s within %v", what, answerWait)
+			c.t.Fatalf("no %s within %v; the last notifications:\n%s", what, answerWait, lastNotifications(c.notifications, 6))
 		}
 		c.cond.Wait()
 	}
@@ -434,4 +434,14 @@ func fileURI(path string) string {
 		p = "/" + p
 	}
 	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// lastNotifications renders the last n notifications, shortened, for a
+// failure message.
+func lastNotifications(ms []message, n int) string {
+	var b strings.Builder
+	for _, m := range ms[max(0, len(ms)-n):] {
+		fmt.Fprintf(&b, "  %s %.1500s\n", m.Method, m.Params)
+	}
+	return b.String()
 }
