@@ -130,6 +130,12 @@ func (p *parsed) syntaxError(err error) {
 			return
 		}
 	}
+	if strings.HasPrefix(reason, "mapping values are not allowed") {
+		if off, ok := p.offendingColon(line); ok {
+			p.fail(off, off+1, reason)
+			return
+		}
+	}
 	start := p.pos.lineStart(line)
 	for start < len(p.content) && (p.content[start] == ' ' || p.content[start] == '\t') {
 		start++
@@ -140,6 +146,36 @@ func (p *parsed) syntaxError(err error) {
 		end = start
 	}
 	p.fail(start, end, reason)
+}
+
+// offendingColon finds the `: ` that YAML refuses on a 1-based line: the
+// second one on the line (`a: b: c`), or the only one when the line
+// continues a plain scalar from the line before (a key missing its colon).
+// Colons inside quotes are skipped.
+func (p *parsed) offendingColon(line int) (int, bool) {
+	start, end := p.pos.lineStart(line), p.pos.lineContentEnd(p.pos.lineStart(line))
+	var colons []int
+	var quote byte
+	for i := start; i < end; i++ {
+		c := p.content[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == ':' && (i+1 == end || p.content[i+1] == ' ' || p.content[i+1] == '\t'):
+			colons = append(colons, i)
+		}
+	}
+	switch len(colons) {
+	case 0:
+		return 0, false
+	case 1:
+		return colons[0], true
+	}
+	return colons[1], true
 }
 
 // indentTab finds the first tab in the indentation of a line at or after
