@@ -32,12 +32,21 @@ type contentChange struct {
 // applyChanges returns content with changes applied in order, each range
 // read in the text the previous changes left (as the protocol says).
 func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte {
-	for _, c := range changes {
+	return applyChangesWith(NewMapper(content, enc), changes)
+}
+
+// applyChangesWith is applyChanges starting from the mapper of the
+// current content (a document keeps one), which saves indexing it again.
+func applyChangesWith(m *Mapper, changes []contentChange) []byte {
+	content := m.Content()
+	for i, c := range changes {
 		if c.Range == nil {
 			content = []byte(c.Text)
 			continue
 		}
-		m := NewMapper(content, enc)
+		if i > 0 {
+			m = NewMapper(content, m.Encoding())
+		}
 		start, end := m.Offsets(*c.Range)
 		next := make([]byte, 0, len(content)-(end-start)+len(c.Text))
 		next = append(next, content[:start]...)

@@ -19,6 +19,7 @@ const codeRequestFailed jsonrpc2.Code = -32803
 
 func registerFeatures(s *Server) {
 	s.requests[protocol.MethodTextDocumentCompletion] = completion
+	s.requests[protocol.MethodCompletionItemResolve] = completionResolve
 	s.requests[protocol.MethodTextDocumentHover] = hover
 	s.requests[protocol.MethodTextDocumentDefinition] = definition
 	s.requests[protocol.MethodTextDocumentReferences] = references
@@ -40,7 +41,7 @@ const methodInlayHint = "textDocument/inlayHint"
 
 // addFeatureCapabilities declares the features the server answers.
 func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
-	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{":", " ", "/", "-", "["}}
+	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{":", " ", "/", "-", "["}, ResolveProvider: true}
 	caps.HoverProvider = true
 	caps.DefinitionProvider = true
 	caps.ReferencesProvider = true
@@ -157,6 +158,7 @@ func completion(ctx context.Context, s *Server, v *view, params json.RawMessage)
 		return list, nil
 	}
 	repo := s.ws.repoFiles(ctx, v, a.p)
+	docs := map[string]string{}
 	for _, it := range features.Completion(a.fallback, repo, a.path, a.mapper.Content(), a.offset) {
 		item := protocol.CompletionItem{
 			Label:      it.Label,
@@ -167,11 +169,39 @@ func completion(ctx context.Context, s *Server, v *view, params json.RawMessage)
 			TextEdit:   &protocol.TextEdit{Range: a.mapper.Range(it.Edit.Start, it.Edit.End), NewText: it.Edit.NewText},
 		}
 		if it.Documentation != "" {
-			item.Documentation = &protocol.MarkupContent{Kind: protocol.Markdown, Value: it.Documentation}
+			// Sent by completionItem/resolve: a list of 1,000 tools with
+			// their documentation would cost more to send than to make.
+			docs[it.Label] = it.Documentation
+			item.Data = map[string]string{"label": it.Label}
 		}
 		list.Items = append(list.Items, item)
 	}
+	s.mu.Lock()
+	s.completionDocs = docs
+	s.mu.Unlock()
 	return list, nil
+}
+
+// completionResolve adds the documentation of an item of the last
+// completion list.
+func completionResolve(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	var item protocol.CompletionItem
+	if err := decodeParams(protocol.MethodCompletionItemResolve, params, &item); err != nil {
+		return nil, err
+	}
+	var data struct {
+		Label string `json:"label"`
+	}
+	if raw, err := json.Marshal(item.Data); err == nil {
+		_ = json.Unmarshal(raw, &data)
+	}
+	s.mu.Lock()
+	doc, ok := s.completionDocs[data.Label]
+	s.mu.Unlock()
+	if ok && data.Label == item.Label {
+		item.Documentation = &protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}
+	}
+	return &item, nil
 }
 
 func completionKind(k features.ItemKind) protocol.CompletionItemKind {

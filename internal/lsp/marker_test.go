@@ -341,6 +341,13 @@ func (r *markerRun) check(args []string, versions map[string]int) {
 			if got, want := list.Items[i].TextEdit.Range, r.rng(args[1], start, end); got != want {
 				t.Errorf("item %q replaces %v, want %v", args[3], got, want)
 			}
+			if list.Items[i].Data != nil {
+				var resolved protocol.CompletionItem
+				r.s.call("completionItem/resolve", list.Items[i], &resolved)
+				if resolved.Documentation == nil {
+					t.Errorf("item %q resolves without documentation", args[3])
+				}
+			}
 		}
 	case "hover", "nohover":
 		need(3)

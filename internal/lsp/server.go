@@ -79,6 +79,10 @@ type Server struct {
 
 	ws *workspace
 
+	// completionDocs holds the documentation of the last completion list's
+	// items by label, for completionItem/resolve.
+	completionDocs map[string]string
+
 	// bg is cancelled when the server stops; background work watches it.
 	bg       context.Context
 	stopBg   context.CancelFunc

@@ -131,7 +131,12 @@ func didChange(ctx context.Context, s *Server, params json.RawMessage) error {
 		if p.TextDocument.Version <= old.version {
 			problem = fmt.Errorf("didChange for %s: version %d after version %d (versions must increase); change applied", p.TextDocument.URI, p.TextDocument.Version, old.version)
 		}
-		content := applyChanges(old.content(), enc, p.Changes)
+		var content []byte
+		if old.mapper.Encoding() == enc {
+			content = applyChangesWith(old.mapper, p.Changes)
+		} else {
+			content = applyChanges(old.content(), enc, p.Changes)
+		}
 		docs[path] = &document{uri: old.uri, path: path, version: p.TextDocument.Version, mapper: NewMapper(content, enc)}
 	})
 	if problem == nil || s.currentView().docs[path] != nil {

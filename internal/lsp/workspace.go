@@ -124,6 +124,7 @@ type workspace struct {
 	modBusy  bool
 	scans    int           // workspace scans that have not registered their projects yet
 	lastLoad time.Duration // the last YAML pass, for the adaptive pause
+	burst    bool          // a change came in while a pass ran
 	// modGen counts the changes that may change a module inspection: any
 	// file but a YAML file edited, closed or saved (modules, packages,
 	// .gitignore, files created or deleted), and settings.
@@ -331,6 +332,9 @@ func (w *workspace) markDirty(root string) {
 	defer w.mu.Unlock()
 	if w.projects[root] != nil {
 		w.dirty[root] = true
+		if w.yamlBusy {
+			w.burst = true
+		}
 	}
 }
 
@@ -365,10 +369,15 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 		case <-w.yamlKick:
 		}
 		w.mu.Lock()
-		// Adaptive pause: when loads are slow, a burst of keystrokes is
-		// still coming in; wait a little so that it costs one load. When
-		// they are fast (the usual case) publish at once.
-		pause := w.lastLoad / 2
+		// Adaptive pause: a change that arrived while the last pass ran
+		// means a burst of keystrokes is coming in; when passes are slow,
+		// wait a little so that the rest of the burst costs one load. A
+		// change that finds the worker idle is analysed at once.
+		pause := time.Duration(0)
+		if w.burst {
+			pause = w.lastLoad / 2
+		}
+		w.burst = false
 		w.mu.Unlock()
 		if pause > 2*time.Millisecond {
 			select {
