@@ -357,3 +357,63 @@ func TestFirstScanReportsProgress(t *testing.T) {
 		t.Errorf("progress kinds %v, want begin first", kinds)
 	}
 }
+
+func TestCodeLensFallbackForInlayHints(t *testing.T) {
+	const manifest = "tools:\n  web_search: beeuni:web_search\n"
+	s := startSession(t, vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+manifest)), idleHook())
+	caps := clientCaps(UTF16)
+	delete(caps["textDocument"].(map[string]any), "inlayHint")
+	var res struct {
+		Capabilities struct {
+			InlayHintProvider bool            `json:"inlayHintProvider"`
+			CodeLensProvider  json.RawMessage `json:"codeLensProvider"`
+		} `json:"capabilities"`
+	}
+	s.call("initialize", initParams(map[string]any{"capabilities": caps}), &res)
+	s.notify("initialized", map[string]any{})
+	if res.Capabilities.InlayHintProvider || len(res.Capabilities.CodeLensProvider) == 0 {
+		t.Fatalf("a client without inlay hints should get code lenses: %+v", res.Capabilities)
+	}
+	s.open("/ws/beeuni.yaml", manifest)
+	s.idle()
+	var lenses []protocol.CodeLens
+	s.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": "file:///ws/beeuni.yaml"}}, &lenses)
+	if len(lenses) != 1 || lenses[0].Range.Start.Line != 1 || lenses[0].Command == nil || !strings.Contains(lenses[0].Command.Title, "beeuni") {
+		t.Errorf("code lenses %+v, want one on line 1 saying beeuni", lenses)
+	}
+}
+
+func TestPushedConfigurationAndFolderChanges(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/", []byte(`-- a/beeuni.yaml --
+tools:
+  web_search: beeuni:web_search
+  broken: tools/broken.ts
+-- a/tools/broken.ts --
+export const x = 1
+-- b/beeuni.yaml --
+tools:
+  Bad: tools/x.ts
+`))
+	s := startSession(t, fsys, idleHook())
+	caps := clientCaps(UTF16)
+	caps["workspace"].(map[string]any)["configuration"] = false
+	s.initialize(initParams(map[string]any{"capabilities": caps, "workspaceFolders": []any{map[string]any{"uri": "file:///a", "name": "a"}}}))
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/a/beeuni.yaml"); !slices.Equal(got, []string{"T11"}) {
+		t.Fatalf("codes %v, want [T11]", got)
+	}
+	s.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"beeuni": map[string]any{"inspectModules": false}}})
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/a/beeuni.yaml"); len(got) != 0 {
+		t.Errorf("inspection turned off: codes %v, want none", got)
+	}
+	s.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added":   []any{map[string]any{"uri": "file:///b", "name": "b"}},
+		"removed": []any{map[string]any{"uri": "file:///a", "name": "a"}},
+	}})
+	s.idle()
+	ds := s.lastDiagnostics()
+	if got := codes(ds, "/b/beeuni.yaml"); !slices.Contains(got, "T1") {
+		t.Errorf("added folder: codes %v, want T1 among them", got)
+	}
+}
