@@ -130,6 +130,12 @@ func (p *parsed) syntaxError(err error) {
 			return
 		}
 	}
+	if open := flowOpener(reason); open != 0 {
+		if off, ok := p.unclosedBracket(line, open); ok {
+			p.fail(off, off+1, reason)
+			return
+		}
+	}
 	if strings.HasPrefix(reason, "mapping values are not allowed") {
 		if off, ok := p.offendingColon(line); ok {
 			p.fail(off, off+1, reason)
@@ -146,6 +152,49 @@ func (p *parsed) syntaxError(err error) {
 		end = start
 	}
 	p.fail(start, end, reason)
+}
+
+// flowOpener returns the bracket an "expected ',' or ']'" error is about.
+func flowOpener(reason string) byte {
+	switch {
+	case strings.HasSuffix(reason, "or ']'"):
+		return '['
+	case strings.HasSuffix(reason, "or '}'"):
+		return '{'
+	}
+	return 0
+}
+
+// unclosedBracket finds, on a 1-based line, the last opening bracket that the
+// line does not close (quotes skipped).
+func (p *parsed) unclosedBracket(line int, open byte) (int, bool) {
+	closeB := byte(']')
+	if open == '{' {
+		closeB = '}'
+	}
+	start := p.pos.lineStart(line)
+	end := p.pos.lineContentEnd(start)
+	var stack []int
+	var quote byte
+	for i := start; i < end; i++ {
+		c := p.content[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == open:
+			stack = append(stack, i)
+		case c == closeB && len(stack) > 0:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if len(stack) == 0 {
+		return 0, false
+	}
+	return stack[len(stack)-1], true
 }
 
 // offendingColon finds the `: ` that YAML refuses on a 1-based line: the
