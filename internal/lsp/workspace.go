@@ -152,10 +152,17 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 		modKick:  make(chan struct{}, 1),
 	}
 	w.cond = sync.NewCond(&w.mu)
-	w.insp = tsinspect.New(liveFS{s}, tsinspect.Options{})
+	// The result cache must hold every module of a large project (the
+	// default keeps 4,096): an evicted module is inspected again by esbuild
+	// whenever any module changes, seconds of work at 10,000 tools. A
+	// cached result is the one the project's Inspection holds anyway.
+	w.insp = tsinspect.New(liveFS{s}, tsinspect.Options{CacheEntries: maxCachedModules})
 	w.pub = newPublisher(s)
 	return w
 }
+
+// maxCachedModules bounds the module inspector's result cache.
+const maxCachedModules = 1 << 16
 
 // liveFS reads through the current view: the disk with the editor's
 // buffers over it. The module inspector reads through it.
