@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"encoding/json"
+	"reflect"
 	"sort"
 	"sync"
 
@@ -165,8 +166,14 @@ func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, 
 			st = &fileState{sets: map[setKey]*findingSet{}}
 			pb.files[path] = st
 		}
-		st.sets[key] = set
 		files[path] = true
+		if old := st.sets[key]; sameSet(old, set) {
+			// Nothing to say again (a module untouched by a keystroke in
+			// the manifest): keep the set, now current for this analysis.
+			old.gen = max(old.gen, set.gen)
+			continue
+		}
+		st.sets[key] = set
 		touched[path] = true
 	}
 	if len(files) == 0 {
@@ -328,4 +335,13 @@ func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagn
 		})
 	}
 	return d
+}
+
+// sameSet reports whether a new set says exactly what old said, about
+// the same content and version.
+func sameSet(old, set *findingSet) bool {
+	if old == nil || old.versions != set.versions || old.version != set.version || !sameContent(old.content, set.content) {
+		return false
+	}
+	return reflect.DeepEqual(old.findings, set.findings)
 }
