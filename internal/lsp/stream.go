@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"unicode"
 
 	segjson "github.com/segmentio/encoding/json"
 	"go.lsp.dev/jsonrpc2"
@@ -219,10 +220,13 @@ func (s *stream) readFrame() ([]byte, error) {
 // readBody reads length bytes. When the bytes read so far hold a complete
 // JSON value followed by the start of another message's headers, the
 // Content-Length was too large: the value is the message and the rest is
-// read again as headers, so that the next message is not lost.
+// read again as headers, so that the next message is not lost. Each byte is
+// scanned once, so that a large body costs linear time.
 func (s *stream) readBody(length int) ([]byte, error) {
 	body := make([]byte, 0, min(length, 1<<20))
 	chunk := make([]byte, min(length, 64<<10))
+	var scan jsonScan
+	noHeaderAfter := false // the bytes after the value are not a header
 	for len(body) < length {
 		want := min(len(chunk), length-len(body))
 		n, err := s.read(chunk[:want])
@@ -230,11 +234,16 @@ func (s *stream) readBody(length int) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading body: %w", err)
 		}
-		if end := jsonValueEnd(body); end > 0 && end < len(body) {
+		if end := scan.feed(body); end > 0 && end < len(body) && !noHeaderAfter {
 			rest := body[end:]
-			if i := bytes.Index(bytes.ToLower(rest), contentLengthName); i >= 0 && len(bytes.TrimSpace(rest[:i])) == 0 {
+			next := bytes.TrimLeftFunc(rest, unicode.IsSpace)
+			switch {
+			case len(next) >= len(contentLengthName) && bytes.EqualFold(next[:len(contentLengthName)], contentLengthName):
+				i := len(rest) - len(next)
 				s.pending = append(append([]byte(nil), rest[i:]...), s.pending...)
 				return body[:end], nil
+			case len(next) > 0 && !bytes.HasPrefix(contentLengthName, bytes.ToLower(next[:min(len(next), len(contentLengthName))])):
+				noHeaderAfter = true
 			}
 		}
 	}
@@ -245,18 +254,34 @@ func (s *stream) readBody(length int) ([]byte, error) {
 // starts data (after white space), or 0 when it is not complete yet or data
 // does not start with one. It scans structure only; it does not validate.
 func jsonValueEnd(data []byte) int {
-	depth := 0
-	inString, escaped := false, false
-	started := false
-	for i, b := range data {
-		if inString {
+	var j jsonScan
+	return j.feed(data)
+}
+
+// jsonScan is jsonValueEnd over data that grows: each call to feed scans
+// only the bytes added since the last one.
+type jsonScan struct {
+	pos, depth                 int
+	inString, escaped, started bool
+	end                        int // > 0: the value's end; < 0: not a JSON object or array
+}
+
+// feed scans data, whose first bytes are those of the previous call, and
+// returns what jsonValueEnd(data) would.
+func (j *jsonScan) feed(data []byte) int {
+	if j.end != 0 {
+		return max(j.end, 0)
+	}
+	for ; j.pos < len(data); j.pos++ {
+		b := data[j.pos]
+		if j.inString {
 			switch {
-			case escaped:
-				escaped = false
+			case j.escaped:
+				j.escaped = false
 			case b == '\\':
-				escaped = true
+				j.escaped = true
 			case b == '"':
-				inString = false
+				j.inString = false
 			}
 			continue
 		}
@@ -264,23 +289,27 @@ func jsonValueEnd(data []byte) int {
 		case ' ', '\t', '\r', '\n':
 			continue
 		case '"':
-			if !started {
+			if !j.started {
+				j.end = -1
 				return 0
 			}
-			inString = true
+			j.inString = true
 		case '{', '[':
-			started = true
-			depth++
+			j.started = true
+			j.depth++
 		case '}', ']':
-			if !started {
+			if !j.started {
+				j.end = -1
 				return 0
 			}
-			depth--
-			if depth == 0 {
-				return i + 1
+			j.depth--
+			if j.depth == 0 {
+				j.end = j.pos + 1
+				return j.end
 			}
 		default:
-			if !started {
+			if !j.started {
+				j.end = -1
 				return 0
 			}
 		}
