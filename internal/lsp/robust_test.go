@@ -103,6 +103,7 @@ func TestDocumentAbuse(t *testing.T) {
 			fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+robustManifest))
 			s := editorSession(t, fsys, UTF16, "/ws")
 			s.open("/ws/beeuni.yaml", robustManifest)
+			s.idle() // a good parse is known before the abuse
 			final := tt.do(s)
 			code := tt.code
 			if code == "" {
