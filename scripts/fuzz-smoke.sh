@@ -4,7 +4,7 @@
 # seed corpora (testdata/fuzz/<FuzzName>/) also run in every plain `go test`;
 # this adds a few seconds of new inputs per target.
 #
-#   FUZZTIME=5s bash scripts/fuzz-smoke.sh        # time per target (default 6s)
+#   FUZZTIME=5s bash scripts/fuzz-smoke.sh        # time per target (default 5s)
 #   bash scripts/fuzz-smoke.sh ./internal/diag    # only these package folders
 #
 # A crasher is written to the package's testdata/fuzz/<FuzzName>/ by go test;
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-fuzztime="${FUZZTIME:-6s}"
+fuzztime="${FUZZTIME:-5s}"
 if [ "$#" -gt 0 ]; then
   dirs=("$@")
 else
