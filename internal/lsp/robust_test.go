@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"go.lsp.dev/protocol"
 
@@ -117,4 +119,72 @@ func TestDocumentAbuse(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIncrementalSyncOverTheWire sends random range edits through
+// didChange (several per notification) and checks the server's buffer
+// against the same edits applied to a string.
+func TestIncrementalSyncOverTheWire(t *testing.T) {
+	pieces := []string{"", "a", "\n", "\r\n", "日本", "😀", "\t", "tools:\n  x: y\n", "🎉😀"}
+	for _, enc := range []Encoding{UTF16, UTF8} {
+		t.Run(string(enc), func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(42, uint64(len(enc))))
+			s := editorSession(t, vfs.NewMem(), enc)
+			want := "# 日本語 😀\ntools:\n\tweb_search: beeuni:web_search\r\n"
+			s.open("/ws/beeuni.yaml", want)
+			for version := 2; version < 200; version++ {
+				var changes []any
+				for k := 0; k < 1+rng.IntN(3); k++ {
+					starts := []int{}
+					for i := range want {
+						if !(i > 0 && want[i-1] == '\r' && want[i] == '\n') {
+							starts = append(starts, i)
+						}
+					}
+					starts = append(starts, len(want))
+					a, b := starts[rng.IntN(len(starts))], starts[rng.IntN(len(starts))]
+					if a > b {
+						a, b = b, a
+					}
+					text := pieces[rng.IntN(len(pieces))]
+					r := protocol.Range{Start: refPositionLSP(want, a, enc), End: refPositionLSP(want, b, enc)}
+					changes = append(changes, map[string]any{"range": r, "text": text})
+					want = want[:a] + text + want[b:]
+				}
+				s.notify("textDocument/didChange", map[string]any{
+					"textDocument":   map[string]any{"uri": "file:///ws/beeuni.yaml", "version": version},
+					"contentChanges": changes,
+				})
+			}
+			s.idle()
+			if got := string(s.srv.currentView().docs["/ws/beeuni.yaml"].content()); got != want {
+				t.Errorf("buffer after 198 notifications:\n%q\nwant\n%q", got, want)
+			}
+		})
+	}
+}
+
+// refPositionLSP is refPosition with every line break the protocol knows
+// ("\n", "\r\n", a lone "\r").
+func refPositionLSP(text string, offset int, enc Encoding) protocol.Position {
+	line, start := 0, 0
+	for i := 0; i < offset; i++ {
+		switch text[i] {
+		case '\n':
+			line, start = line+1, i+1
+		case '\r':
+			if i+1 < len(text) && text[i+1] == '\n' {
+				continue
+			}
+			line, start = line+1, i+1
+		}
+	}
+	col := offset - start
+	if enc == UTF16 {
+		col = 0
+		for _, r := range text[start:offset] {
+			col += len(utf16.Encode([]rune{r}))
+		}
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
 }
