@@ -32,6 +32,7 @@ var watchPatterns = []string{
 	"**/*.{yaml,yml}",
 	"**/*.{ts,js,mts,mjs,cts,cjs}",
 	"**/node_modules/**/package.json",
+	"**/.gitignore", // a package resolved only through an ignored node_modules is a finding
 }
 
 // maxScanFolders bounds the first scan of a workspace folder.

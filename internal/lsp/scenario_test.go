@@ -417,3 +417,39 @@ tools:
 		t.Errorf("added folder: codes %v, want T1 among them", got)
 	}
 }
+
+func TestImportCycleHasTheChainInRelatedInformation(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/ws", []byte(`-- beeuni.yaml --
+imports: [a.yaml]
+tools: {web_search: beeuni:web_search}
+-- a.yaml --
+imports: [b.yaml]
+-- b.yaml --
+imports: [a.yaml]
+`))
+	s := editorSession(t, fsys, UTF8, "/ws")
+	s.idle()
+	var cycle *protocol.Diagnostic
+	for _, p := range s.lastDiagnostics() {
+		for i, d := range p.Diagnostics {
+			if d.Code == "I6" {
+				cycle = &p.Diagnostics[i]
+			}
+		}
+	}
+	if cycle == nil {
+		t.Fatalf("no import cycle diagnostic: %v", s.lastDiagnostics())
+	}
+	if len(cycle.RelatedInformation) < 2 {
+		t.Fatalf("cycle related information %+v, want the chain", cycle.RelatedInformation)
+	}
+	var files []string
+	for _, r := range cycle.RelatedInformation {
+		files = append(files, string(r.Location.URI))
+	}
+	for _, want := range []string{"file:///ws/a.yaml", "file:///ws/b.yaml"} {
+		if !slices.Contains(files, want) {
+			t.Errorf("related information %v lacks %s", files, want)
+		}
+	}
+}
