@@ -128,11 +128,18 @@ func (s *Server) firstScan(ctx context.Context, ci clientInfo) {
 		s.ws.addProject(root)
 	}
 	scanned()
-	if err := s.ws.waitIdle(ctx, false); err == nil {
-		prog.end(fmt.Sprintf("%d project(s) checked", len(roots)))
-	} else {
+	if err := s.ws.waitIdle(ctx, false); err != nil {
 		prog.end("cancelled")
+		return
 	}
+	if s.currentSettings().InspectModules && prog.s != nil {
+		prog.report(fmt.Sprintf("%d project(s) checked; inspecting tool modules", len(roots)))
+		if err := s.ws.waitIdle(ctx, true); err != nil {
+			prog.end("cancelled")
+			return
+		}
+	}
+	prog.end(fmt.Sprintf("%d project(s) checked", len(roots)))
 }
 
 // progress is one work-done progress; a zero progress reports nothing.
