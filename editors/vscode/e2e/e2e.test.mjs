@@ -96,7 +96,8 @@ async function goTo(line, column) {
   await input.waitFor({ state: 'visible' });
   await input.fill(`:${line}:${column}`);
   await page.keyboard.press('Enter');
-  await page.waitForTimeout(200);
+  // The status bar shows where the cursor landed.
+  await page.locator('.statusbar-item', { hasText: `Ln ${line}, Col ${column}` }).first().waitFor({ timeout: 10_000 });
 }
 
 let completed = 0;
@@ -109,6 +110,24 @@ function step(name, fn) {
     await fn();
     completed++;
   });
+}
+
+/**
+ * Shows the hover at the cursor until its text matches want (it may say
+ * "Loading..." first, or nothing while the server starts).
+ */
+async function showHover(want) {
+  const hover = page.locator('.monaco-hover-content').first();
+  await eventually(30_000, async () => {
+    await runCommand('Show or Focus Hover');
+    await hover.waitFor({ state: 'visible', timeout: 3_000 });
+    for (let i = 0; i < 10; i++) {
+      if (want.test(await hover.innerText())) return true;
+      await page.waitForTimeout(200);
+    }
+    await page.keyboard.press('Escape');
+    return false;
+  }, `a hover matching ${want}`);
 }
 
 /** Polls cond() until it holds or ms pass; returns its last value. */
@@ -151,6 +170,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
         'window.commandCenter': false,
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
         'workbench.layoutControl.enabled': false,
+        'beeuni.trace.server': 'verbose', // kept in the logs of a failed run
       }),
     );
     const common = ['--user-data-dir', dataDir, '--extensions-dir', extensionsDir, '--config', path.join(tmp, 'config.yaml')];
@@ -208,11 +228,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
   step('shows a hover', async () => {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(4, 4);
-    await runCommand('Show or Focus Hover');
-    const hover = page.locator('.monaco-hover-content').first();
-    await hover.waitFor({ state: 'visible', timeout: 20_000 });
-    // The hover may say "Loading..." first.
-    await eventually(20_000, async () => /image_search/.test(await hover.innerText()), 'the hover text');
+    await showHover(/image_search/);
     fs.mkdirSync(path.dirname(screenshot), { recursive: true });
     await page.screenshot({ path: screenshot });
     await page.keyboard.press('Escape');
@@ -221,9 +237,20 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
   step('applies a quick fix', async () => {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(3, 17);
-    await page.keyboard.press('Control+Period');
+    // The code actions may not be there at the first try (the server is
+    // still answering): ask again until the fix is offered.
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'beeuni:web_search' }).first();
-    await fix.waitFor({ state: 'visible', timeout: 20_000 });
+    await eventually(30_000, async () => {
+      await page.keyboard.press('Control+Period');
+      try {
+        await fix.waitFor({ state: 'visible', timeout: 3_000 });
+        return true;
+      } catch (err) {
+        await page.screenshot({ path: path.join(tmp, 'quick-fix.png') });
+        await page.keyboard.press('Escape');
+        throw err;
+      }
+    }, 'the quick fix in the code action menu');
     await fix.click();
     await page.keyboard.press('Control+S');
     await eventually(20_000, () => manifestLines()[2] === '  web_search: beeuni:web_search', 'the fixed line on disk');
@@ -264,15 +291,9 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     // Running again: a hover answers.
     await openFile('beeuni.yaml');
     await page.locator('.monaco-editor .view-lines').first().click();
-    await eventually(30_000, async () => {
-      await goTo(4, 4);
-      await runCommand('Show or Focus Hover');
-      const hover = page.locator('.monaco-hover-content').first();
-      await hover.waitFor({ state: 'visible', timeout: 3_000 });
-      const ok = /image_search/.test(await hover.innerText());
-      await page.keyboard.press('Escape');
-      return ok;
-    }, 'a hover from the restarted server');
+    await goTo(4, 4);
+    await showHover(/image_search/);
+    await page.keyboard.press('Escape');
   });
 
   step('shows the session tools', async () => {
