@@ -36,7 +36,14 @@ end
 
 H.run({
   { 'the client starts and attaches to beeuni.yaml', function()
-    beeuni.setup({ cmd = { server, 'serve' } })
+    if vim.lsp.enable then
+      -- 0.11+: the documented route, lsp/beeuni.lua on the runtimepath
+      -- (examples.lua covers setup() there).
+      vim.lsp.config('beeuni', { cmd = { server, 'serve' } })
+      vim.lsp.enable('beeuni')
+    else
+      beeuni.setup({ cmd = { server, 'serve' } })
+    end
     vim.cmd('edit ' .. manifest)
     bufnr = vim.api.nvim_get_current_buf()
     H.eq('yaml', vim.bo[bufnr].filetype, 'filetype')
