@@ -95,6 +95,7 @@ agents:
 func (s *session) openSentinelWith(text string) {
 	s.t.Helper()
 	s.version = 1
+	s.sent = []int{1}
 	from := s.notificationCount()
 	s.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 		"uri": fileURI(s.manifest), "languageId": "yaml", "version": s.version, "text": text,

@@ -16,6 +16,7 @@ type session struct {
 	root     string
 	manifest string // the sentinel: root/beeuni.yaml, open in the editor
 	version  int    // of the sentinel
+	sent     []int  // the sentinel's versions in the order sent
 	alive    int    // checks done, for unique names
 }
 
@@ -118,6 +119,7 @@ func (s *session) initialize() {
 func (s *session) openSentinel() {
 	s.t.Helper()
 	s.version = 1
+	s.sent = []int{1}
 	from := s.notificationCount()
 	s.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 		"uri": fileURI(s.manifest), "languageId": "yaml", "version": s.version, "text": sentinelManifest,
@@ -159,6 +161,7 @@ func (s *session) checkAlive() {
 	s.t.Helper()
 	s.alive++
 	s.version++
+	s.sent = append(s.sent, s.version)
 	name := fmt.Sprintf("BadName%d", s.alive)
 	text := sentinelManifest + "  " + name + ": tools/present.ts\n"
 	from := s.notificationCount()
@@ -189,14 +192,20 @@ func (s *session) checkAlive() {
 }
 
 // checkVersionsNeverGoBack fails if diagnostics of path were ever published
-// for an older document version after a newer one (the sentinel is never
-// closed, so its versions only grow, whatever the client sent).
+// for a document version the client sent before one already published:
+// stale results never follow fresh ones. The order is the client's order
+// of sending (a client that sends versions going backwards gets them in
+// that order); every version published must be one the client sent.
 func (s *session) checkVersionsNeverGoBack(path string) {
 	s.t.Helper()
 	uri := fileURI(path)
+	order := map[int]int{}
+	for i, v := range s.sent {
+		order[v] = i
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	last := -1
+	last, lastVersion := -1, -1
 	for _, m := range s.notifications {
 		if m.Method != "textDocument/publishDiagnostics" {
 			continue
@@ -205,9 +214,13 @@ func (s *session) checkVersionsNeverGoBack(path string) {
 		if json.Unmarshal(m.Params, &p) != nil || p.URI != uri || p.Version == nil {
 			continue
 		}
-		if *p.Version < last {
-			s.t.Fatalf("diagnostics of %s published for version %d after version %d", filepath.Base(path), *p.Version, last)
+		at, ok := order[*p.Version]
+		if !ok {
+			s.t.Fatalf("diagnostics of %s published for version %d, which the client never sent", filepath.Base(path), *p.Version)
 		}
-		last = *p.Version
+		if at < last {
+			s.t.Fatalf("diagnostics of %s published for version %d after version %d, which the client sent later", filepath.Base(path), *p.Version, lastVersion)
+		}
+		last, lastVersion = at, *p.Version
 	}
 }

@@ -75,7 +75,7 @@ tools:
 	s := &session{client: startServer(t, root), root: root, manifest: filepath.Join(root, "beeuni.yaml")}
 	s.initialize()
 	from := s.notificationCount()
-	s.version = 1
+	s.version, s.sent = 1, []int{1}
 	s.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": fileURI(s.manifest), "languageId": "yaml", "version": 1, "text": manifest}})
 	s.wantDiagnostic(from, s.manifest,
 		"`outside.yaml` leaves the repository through a symbolic link",
