@@ -68,6 +68,7 @@ tools:
 	mustSymlink(t, "/dev/zero", filepath.Join(root, "tools/zero.ts"))
 	mustSymlink(t, "..", filepath.Join(root, "tools/node_modules/pkg"))
 	mustSymlink(t, ".", filepath.Join(root, "tools/node_modules/self"))
+	mustSymlink(t, "../..", filepath.Join(root, "deep/loop/up"))
 	mustSymlink(t, "/etc/passwd", filepath.Join(root, "outside.yaml"))
 	if err := syscall.Mkfifo(filepath.Join(root, "tools/fifo.ts"), 0o644); err != nil {
 		t.Fatal(err)
@@ -88,6 +89,18 @@ tools:
 	s.wantDiagnostic(from, filepath.Join(root, "tools/big.ts"), "over the")
 	s.wantDiagnostic(from, filepath.Join(root, "tools/binary.ts"), "not JavaScript or TypeScript text")
 	s.wantDiagnostic(from, filepath.Join(root, "tools/looped.ts"), "Cannot find")
+	// Completion scans the repository for modules and YAML files, and
+	// workspace symbols every project: through the link loops, both end.
+	uri := fileURI(s.manifest)
+	for _, pos := range [][2]int{{2, 2}, {3, 8}, {0, 11}} {
+		m := s.call("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": pos[0], "character": pos[1]}})
+		if m.Error != nil {
+			t.Fatalf("completion at %v: %+v", pos, m.Error)
+		}
+	}
+	if m := s.call("workspace/symbol", map[string]any{"query": ""}); m.Error != nil {
+		t.Fatalf("workspace/symbol: %+v", m.Error)
+	}
 	s.checkAlive()
 }
 
