@@ -86,6 +86,10 @@ npm_ci() {
     cp "$dir/package.json" "$dir/package-lock.json" "$target/"
     (cd "$target" && env "$@" npm ci --no-audit --no-fund --loglevel=error)
     touch "$target/.complete"
+    # Older installs of the same folder (other lockfiles) are not needed.
+    for old in "$cache/npm/$(basename "$dir")"-*; do
+      [[ $old == "$target" ]] || rm -rf "$old"
+    done
   fi
   if [[ $(readlink "$dir/node_modules" 2>/dev/null) != "$target/node_modules" ]]; then
     rm -rf "$dir/node_modules"
