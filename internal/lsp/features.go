@@ -10,6 +10,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/features"
 )
 
@@ -111,28 +112,6 @@ func (s *Server) offsetIn(v *view, a *at, proj *analysis.Project) int {
 		return a.offset
 	}
 	return shiftOffset(a.mapper.Content(), contentIn(v, proj, a.path), a.offset)
-}
-
-// shiftOffset maps an offset of from to the same place in to, where to is
-// from with one region replaced (the usual difference between a buffer
-// and its last good parse): before the region it stays, after it moves by
-// the difference in length, inside it goes to the region's start.
-func shiftOffset(from, to []byte, offset int) int {
-	prefix := 0
-	for prefix < len(from) && prefix < len(to) && from[prefix] == to[prefix] {
-		prefix++
-	}
-	suffix := 0
-	for suffix < len(from)-prefix && suffix < len(to)-prefix && from[len(from)-1-suffix] == to[len(to)-1-suffix] {
-		suffix++
-	}
-	switch {
-	case offset <= prefix:
-		return min(offset, len(to))
-	case offset >= len(from)-suffix:
-		return max(0, min(offset+len(to)-len(from), len(to)))
-	}
-	return prefix
 }
 
 // rangeBack maps a range of proj's copy of a file into the editor's text.
@@ -238,11 +217,16 @@ func hover(ctx context.Context, s *Server, v *view, params json.RawMessage) (any
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}, Range: &r}, nil
 }
 
-// locations converts feature locations, each mapped in its own file.
-func (s *Server) locations(v *view, proj *analysis.Project, locs []features.Location) []protocol.Location {
+// locations converts feature locations, each mapped in its own file
+// (the request's file as the editor has it).
+func (s *Server) locations(v *view, a *at, proj *analysis.Project, locs []features.Location) []protocol.Location {
 	out := []protocol.Location{}
 	mappers := map[string]*Mapper{}
 	for _, l := range locs {
+		if l.File == a.path {
+			out = append(out, protocol.Location{URI: pathToURI(l.File), Range: s.rangeBack(v, a, proj, l.Range.Start.Offset, l.Range.End.Offset)})
+			continue
+		}
 		m := mappers[l.File]
 		if m == nil {
 			m = s.mapperIn(v, proj, l.File)
@@ -263,7 +247,7 @@ func definition(ctx context.Context, s *Server, v *view, params json.RawMessage)
 		return nil, err
 	}
 	proj := a.fallback
-	return s.locations(v, proj, features.Definition(proj, s.ws.modules(a.p), a.path, s.offsetIn(v, a, proj))), nil
+	return s.locations(v, a, proj, features.Definition(proj, s.ws.modules(a.p), a.path, s.offsetIn(v, a, proj))), nil
 }
 
 func references(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -276,7 +260,7 @@ func references(ctx context.Context, s *Server, v *view, params json.RawMessage)
 		return nil, err
 	}
 	proj := a.fallback
-	return s.locations(v, proj, features.References(proj, a.path, s.offsetIn(v, a, proj), p.Context.IncludeDeclaration)), nil
+	return s.locations(v, a, proj, features.References(proj, a.path, s.offsetIn(v, a, proj), p.Context.IncludeDeclaration)), nil
 }
 
 func documentHighlight(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -289,14 +273,13 @@ func documentHighlight(ctx context.Context, s *Server, v *view, params json.RawM
 		return nil, err
 	}
 	proj := a.fallback
-	m := s.mapperIn(v, proj, a.path)
 	out := []protocol.DocumentHighlight{}
 	for _, h := range features.DocumentHighlights(proj, a.path, s.offsetIn(v, a, proj)) {
 		kind := protocol.DocumentHighlightKindRead
 		if h.Write {
 			kind = protocol.DocumentHighlightKindWrite
 		}
-		out = append(out, protocol.DocumentHighlight{Range: m.Range(h.Range.Start.Offset, h.Range.End.Offset), Kind: kind})
+		out = append(out, protocol.DocumentHighlight{Range: s.rangeBack(v, a, proj, h.Range.Start.Offset, h.Range.End.Offset), Kind: kind})
 	}
 	return out, nil
 }
@@ -328,7 +311,7 @@ func documentSymbol(ctx context.Context, s *Server, v *view, params json.RawMess
 		return []protocol.DocumentSymbol{}, nil
 	}
 	proj := a.fallback
-	m := s.mapperIn(v, proj, a.path)
+	rng := func(r diag.Range) protocol.Range { return s.rangeBack(v, a, proj, r.Start.Offset, r.End.Offset) }
 	syms := features.DocumentSymbols(proj, a.path)
 	s.mu.Lock()
 	hierarchical := s.client.hierarchicalSymbols
@@ -340,7 +323,7 @@ func documentSymbol(ctx context.Context, s *Server, v *view, params json.RawMess
 			for _, sym := range list {
 				out = append(out, protocol.SymbolInformation{
 					Name: sym.Name, Kind: symbolKind(sym.Kind), ContainerName: container,
-					Location: protocol.Location{URI: pathToURI(a.path), Range: m.Range(sym.Range.Start.Offset, sym.Range.End.Offset)},
+					Location: protocol.Location{URI: pathToURI(a.path), Range: rng(sym.Range)},
 				})
 				flatten(sym.Name, sym.Children)
 			}
@@ -356,8 +339,8 @@ func documentSymbol(ctx context.Context, s *Server, v *view, params json.RawMess
 				Name:           sym.Name,
 				Detail:         sym.Detail,
 				Kind:           symbolKind(sym.Kind),
-				Range:          m.Range(sym.Range.Start.Offset, sym.Range.End.Offset),
-				SelectionRange: m.Range(sym.Selection.Start.Offset, sym.Selection.End.Offset),
+				Range:          rng(sym.Range),
+				SelectionRange: rng(sym.Selection),
 				Children:       convert(sym.Children),
 			})
 		}
@@ -436,9 +419,8 @@ func documentLink(ctx context.Context, s *Server, v *view, params json.RawMessag
 	if a.p == nil {
 		return out, nil
 	}
-	m := s.mapperIn(v, a.fallback, a.path)
 	for _, l := range features.DocumentLinks(a.fallback, a.path) {
-		out = append(out, protocol.DocumentLink{Range: m.Range(l.Range.Start.Offset, l.Range.End.Offset), Target: pathToURI(l.Target)})
+		out = append(out, protocol.DocumentLink{Range: s.rangeBack(v, a, a.fallback, l.Range.Start.Offset, l.Range.End.Offset), Target: pathToURI(l.Target)})
 	}
 	return out, nil
 }
