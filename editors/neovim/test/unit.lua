@@ -77,6 +77,20 @@ H.run({
     end
   end },
 
+  { 'doc/beeuni.txt: help tags for the commands', function()
+    -- A copy: helptags writes doc/tags beside the file.
+    local copy = tmp .. '/helpcopy'
+    vim.fn.mkdir(copy .. '/doc', 'p')
+    vim.fn.writefile(vim.fn.readfile(H.plugin_dir .. '/doc/beeuni.txt'), copy .. '/doc/beeuni.txt')
+    vim.cmd('helptags ' .. copy .. '/doc')
+    vim.opt.runtimepath:prepend(copy)
+    for _, tag in ipairs({ 'beeuni', ':BeeuniEject', ':BeeuniTools', 'beeuni-setup', 'beeuni-health' }) do
+      vim.cmd('help ' .. tag)
+      H.eq('beeuni.txt', vim.fn.expand('%:t'), ':help ' .. tag)
+      vim.cmd('helpclose')
+    end
+  end },
+
   { ':checkhealth beeuni reports a missing binary and the root', function()
     vim.cmd('edit ' .. tmp .. '/mono/lib/x.yaml')
     vim.cmd('checkhealth beeuni')
