@@ -49,8 +49,8 @@ func ModulePaths(p *Project, insp *tsinspect.Inspector) []string {
 	if p == nil || p.Model == nil || insp == nil {
 		return nil
 	}
-	var modules []string
-	seen := map[string]bool{}
+	modules := make([]string, 0, len(p.Model.Tools))
+	seen := make(map[string]bool, len(p.Model.Tools))
 	for _, t := range p.Model.Tools {
 		if t.Module == "" || seen[t.Module] {
 			continue
