@@ -279,7 +279,22 @@ func (c *client) answerServerRequest(m message) {
 	case "workspace/applyEdit":
 		result = map[string]any{"applied": false, "failureReason": "the test client applies nothing"}
 	}
-	c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+	// This runs on the reading goroutine: it must not use c.t, which the
+	// test goroutine may be switching to a subtest's.
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+	if err == nil {
+		c.writeMu.Lock()
+		_, err = c.stdin.Write(frame(body))
+		c.writeMu.Unlock()
+	}
+	if err != nil {
+		c.mu.Lock()
+		if c.readErr == nil {
+			c.readErr = fmt.Errorf("answering the server's %s: %v", m.Method, err)
+		}
+		c.mu.Unlock()
+		c.cond.Broadcast()
+	}
 }
 
 // writeRaw writes bytes to the server's stdin as they are.
