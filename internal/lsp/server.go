@@ -110,7 +110,7 @@ func New(opts Options) *Server {
 		requests: map[string]requestHandler{},
 		notifies: map[string]notificationHandler{},
 	}
-	s.cur = newView(base, nil, 0)
+	s.cur = newView(s.base, nil, 0)
 	s.bg, s.stopBg = context.WithCancel(context.Background())
 	s.ws = newWorkspace(s, disk)
 	registerHandlers(s)
