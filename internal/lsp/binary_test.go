@@ -167,6 +167,11 @@ func TestBinaryExitCodes(t *testing.T) {
 			c.call("initialize", initParams(nil), nil)
 			closeStdin()
 		}, 1},
+		{"stdin closed after shutdown", nil, func(c *client, closeStdin func()) {
+			c.call("initialize", initParams(nil), nil)
+			c.call("shutdown", nil, nil)
+			closeStdin()
+		}, 0},
 		{"exit before initialize", nil, func(c *client, _ func()) {
 			c.notify("exit", nil)
 		}, 1},
