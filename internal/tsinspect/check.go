@@ -154,11 +154,10 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	if lexErr != nil {
 		errors.As(lexErr, &lexFailure)
 	}
-	if lexFailure != nil && lexFailure.deep {
-		// esbuild's parser is recursive: bracket nesting this deep is not
-		// given to it (a pathological module must not stall the server).
-		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, fmt.Sprintf(
-			"not inspected: brackets nest deeper than %d levels", maxNesting))
+	if lexFailure != nil && lexFailure.limit {
+		// esbuild's work grows faster than such input: it is not given to
+		// it (a pathological module must not stall the server).
+		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.msg)
 		return r
 	}
 	facts := runEsbuild(module, content)

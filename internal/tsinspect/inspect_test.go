@@ -55,6 +55,11 @@ func findCode(r *Result, code string) (diag.Finding, bool) {
 }
 
 func TestBounds(t *testing.T) {
+	var arrows strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&arrows, "const f%d = (a: number) => a + %d\n", i, i)
+	}
+	manyArrows := arrows.String()
 	deep := "export default " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n"
 	manyProps := "export default { description: 'x', parameters: { type: 'object', properties: {" +
 		strings.Repeat("a: { type: 'string', description: 'd' }, ", 20000) + "} }, execute() {} }\n"
@@ -70,6 +75,15 @@ func TestBounds(t *testing.T) {
 		{"nul", "export default {}\x00\n", Options{}, CodeNotInspected, diag.Error, false, "a NUL byte at line 1"},
 		{"invalid utf8", "// ok\nexport default { description: '\xc3\x28' }\n", Options{}, CodeNotInspected, diag.Error, false, "bytes that are not UTF-8 at line 2"},
 		{"deep nesting", deep, Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
+		{"nested arrows", "export default " + strings.Repeat("a => ", 5000) + "1\n", Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
+		{"nested async arrows over lines", "export default " + strings.Repeat("async (a) =>\n", 5000) + "1\n", Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
+		{"prefix operators", "export default " + strings.Repeat("!", 1<<20) + "x\n", Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
+		{"new chain", "export default " + strings.Repeat("new ", 100000) + "X\n", Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
+		{"power chain", "export default " + strings.Repeat("a\n** ", 100000) + "1\n", Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
+		{"many sequential arrows", manyArrows + strings.Repeat("g(x => x, y => -y);\n", 20000) + "export default { description: 'x', parameters: { type: 'object' }, execute: () => 1 }\n", Options{}, "", 0, true, ""},
+		{"long binary chain", "export default { description: 'x' " + strings.Repeat("+ 'y' ", 100000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotInspected, diag.Warning, true, "more than 8192 terms"},
+		{"binary chain within bounds", "export default { description: 'x' " + strings.Repeat("+\n 'y' ", 5000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotStatic, diag.Information, true, "computed by an expression"},
+		{"too many imports", strings.Repeat("import 'node:fs'\n", 5000), Options{}, CodeNotInspected, diag.Warning, true, "more than 4096 imports"},
 		{"many properties", manyProps, Options{}, "", 0, true, ""},
 	}
 	for _, tc := range tests {

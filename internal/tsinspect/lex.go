@@ -46,7 +46,10 @@ type token struct {
 type lexError struct {
 	offset int
 	msg    string
-	deep   bool // nesting over maxNesting
+	// limit is set when a bound of the inspection was hit (nesting, imports,
+	// operator chains): the module is reported as not inspected, esbuild
+	// never sees it. msg then says which bound, for the user.
+	limit bool
 }
 
 func (e *lexError) Error() string { return fmt.Sprintf("offset %d: %s", e.offset, e.msg) }
@@ -63,12 +66,110 @@ type lexer struct {
 	depth int
 	// parens records, for each open `(`, whether it follows if/while/for/with
 	parens []bool
+	// levels counts, per open bracket (the first entry: the top level), the
+	// constructs that make a recursive parser nest without a bracket: arrow
+	// functions, prefix operators, `**`, spreads. esbuild's parser slows down
+	// badly on long chains of them (nested arrows are cubic), so they count
+	// towards the nesting bound with the brackets. implicit is their sum.
+	levels   []int
+	implicit int
+	plus     []int // `+` operators per level since the last `,` or `;`
+	imports  int
 }
+
+func (lx *lexer) pushLevel() {
+	lx.levels = append(lx.levels, 0)
+	lx.plus = append(lx.plus, 0)
+}
+
+func (lx *lexer) popLevel() {
+	if n := len(lx.levels); n > 1 {
+		lx.implicit -= lx.levels[n-1]
+		lx.levels = lx.levels[:n-1]
+		lx.plus = lx.plus[:n-1]
+	}
+}
+
+func (lx *lexer) resetLevel() {
+	n := len(lx.levels)
+	lx.implicit -= lx.levels[n-1]
+	lx.levels[n-1] = 0
+	lx.plus[n-1] = 0
+}
+
+// nest accounts for token t (not yet appended) in the nesting bound.
+func (lx *lexer) nest(t token) error {
+	prevEnds := false // the previous token ends an operand
+	if n := len(lx.toks); n > 0 {
+		prevEnds = !lx.regexAllowed()
+	}
+	count := false
+	switch t.kind {
+	case tokPunct:
+		switch t.text {
+		case "(", "[", "{":
+			lx.pushLevel()
+		case ")", "]", "}":
+			lx.popLevel()
+		case ",", ";":
+			lx.resetLevel()
+		case "=>", "**", "...", "!", "~":
+			count = true
+		case "-", "+", "++", "--":
+			count = !prevEnds
+		}
+	case tokIdent:
+		switch t.text {
+		case "new", "await", "typeof", "void", "delete", "yield":
+			count = true
+		}
+		if t.nl && prevEnds {
+			lx.resetLevel() // a new statement on a new line
+		}
+	default:
+		if t.nl && prevEnds {
+			lx.resetLevel()
+		}
+	}
+	if count {
+		lx.levels[len(lx.levels)-1]++
+		lx.implicit++
+	}
+	if lx.depth+lx.implicit > maxNesting {
+		return lx.tooDeep(t.start)
+	}
+	if t.kind == tokIdent && (t.text == "import" || t.text == "require") {
+		lx.imports++
+		if lx.imports > maxImports {
+			return &lexError{offset: t.start, limit: true, msg: fmt.Sprintf("more than %d imports", maxImports)}
+		}
+	}
+	if t.kind == tokPunct && t.text == "+" && prevEnds {
+		lx.plus[len(lx.plus)-1]++
+		if lx.plus[len(lx.plus)-1] > maxPlusChain {
+			return &lexError{offset: t.start, limit: true, msg: fmt.Sprintf("an expression joins more than %d terms with +", maxPlusChain)}
+		}
+	}
+	return nil
+}
+
+func (lx *lexer) tooDeep(offset int) *lexError {
+	return &lexError{offset: offset, limit: true, msg: fmt.Sprintf(
+		"expressions nest deeper than %d levels (brackets, arrow functions, prefix operators)", maxNesting)}
+}
+
+// Bounds on inputs that make esbuild's work grow faster than the input
+// (its location of each message is linear, string concatenation folding is
+// quadratic): far above what a tool module holds.
+const (
+	maxImports   = 4096
+	maxPlusChain = 8192
+)
 
 // lex splits src into tokens. Comments are dropped; a hashbang line is
 // skipped.
 func lex(src []byte) ([]token, error) {
-	lx := &lexer{src: src}
+	lx := &lexer{src: src, levels: []int{0}, plus: []int{0}}
 	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
 			lx.pos++
@@ -197,7 +298,7 @@ func (lx *lexer) run(inSubst bool) error {
 			case "(", "[", "{":
 				lx.depth++
 				if lx.depth > maxNesting {
-					return &lexError{offset: lx.pos, msg: "nesting too deep", deep: true}
+					return lx.tooDeep(lx.pos)
 				}
 				if p == "{" {
 					braces++
@@ -218,6 +319,9 @@ func (lx *lexer) run(inSubst bool) error {
 		}
 		t.start, t.end, t.nl = start, lx.pos, nl
 		nl = false
+		if err := lx.nest(t); err != nil {
+			return err
+		}
 		lx.toks = append(lx.toks, t)
 	}
 }
@@ -401,14 +505,16 @@ func (lx *lexer) template() (string, bool, error) {
 			lx.pos += 2
 			lx.depth++
 			if lx.depth > maxNesting {
-				return "", false, &lexError{offset: lx.pos, msg: "nesting too deep", deep: true}
+				return "", false, lx.tooDeep(lx.pos)
 			}
 			// Tokens inside a substitution are lexed (to find its end) and
 			// then dropped: a template with substitutions is computed.
 			n := len(lx.toks)
+			lx.pushLevel()
 			if err := lx.run(true); err != nil {
 				return "", false, err
 			}
+			lx.popLevel()
 			lx.depth--
 			lx.toks = lx.toks[:n]
 		default:

@@ -363,7 +363,7 @@ func (m *modFile) scanDecl(i int, mutable bool) []string {
 			} else {
 				m.consts[name.text] = j + 1
 			}
-			j = skipExpr(m.toks, j+1)
+			j = skipInitializer(m.toks, j+1)
 		} else {
 			m.mutable[name.text] = true // declared without a value
 		}
@@ -401,4 +401,57 @@ func skipType(toks []token, i int) int {
 		}
 	}
 	return i
+}
+
+// skipInitializer skips a declarator's initializer: like skipExpr, and it
+// also stops at a statement that starts on a new line (automatic semicolon
+// insertion), so that a file without semicolons is not rescanned to its end
+// for every declaration.
+func skipInitializer(toks []token, i int) int {
+	depth := 0
+	start := i
+	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
+		t := toks[i]
+		if depth == 0 && i > start && t.nl && t.kind != tokPunct && endsOperand(toks[i-1]) {
+			return i
+		}
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ",", ";":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+// endsOperand reports whether t can end an operand (so that a `/` after it
+// divides and a line break after it may end a statement).
+func endsOperand(t token) bool {
+	switch t.kind {
+	case tokNumber, tokString, tokTemplate, tokRegex, tokPrivate:
+		return true
+	case tokIdent:
+		switch t.text {
+		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
+			return false
+		}
+		return true
+	case tokPunct:
+		if t.text == ")" {
+			return !t.ctrl
+		}
+		return t.text == "]" || t.text == "}"
+	}
+	return false
 }
