@@ -453,3 +453,40 @@ imports: [a.yaml]
 		}
 	}
 }
+
+func TestManifestUnreadableOrDeletedOnDisk(t *testing.T) {
+	const manifest = "tools:\n  Bad: tools/x.ts\n"
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+manifest))
+	s := editorSession(t, fsys, UTF16, "/ws")
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) == 0 {
+		t.Fatalf("no diagnostics to start with")
+	}
+	fsys.Remove("/ws/beeuni.yaml")
+	fsys.Symlink("/ws/beeuni.yaml", "/ws/beeuni.yaml") // a link loop: unreadable
+	s.watched(fileEvent("/ws/beeuni.yaml", 2))
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
+		t.Errorf("unreadable manifest keeps diagnostics %v", got)
+	}
+	note, _ := s.waitNote(0, func(m *wireMsg) bool { return m.Method == "window/showMessage" })
+	if !strings.Contains(string(note.Params), "beeuni.yaml") {
+		t.Errorf("the warning does not name the manifest: %s", note.Params)
+	}
+	fsys.Remove("/ws/beeuni.yaml")
+	fsys.WriteFile("/ws/beeuni.yaml", []byte(manifest))
+	s.watched(fileEvent("/ws/beeuni.yaml", 1))
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) == 0 {
+		t.Errorf("manifest back on disk: no diagnostics")
+	}
+	fsys.Remove("/ws/beeuni.yaml")
+	s.watched(fileEvent("/ws/beeuni.yaml", 3))
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
+		t.Errorf("deleted manifest keeps diagnostics %v", got)
+	}
+	s.waitNote(0, func(m *wireMsg) bool {
+		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "no longer exists")
+	})
+}

@@ -3,12 +3,16 @@ package lsp
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
@@ -434,6 +438,12 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 	if err != nil {
 		w.s.tracef("project %s: %v", root, err)
 		w.removeProject(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			w.s.logToClient(protocol.MessageTypeInfo, fmt.Sprintf("beeuni-lsp: %s no longer exists: its diagnostics are cleared", filepath.Join(root, analysis.ManifestName)))
+		} else {
+			// Unreadable (permissions, a folder, too large): say so.
+			w.s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "Beeuni: " + err.Error()})
+		}
 		return
 	}
 	p.store(proj, v.gen)
