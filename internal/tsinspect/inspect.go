@@ -57,6 +57,38 @@ type Inspector struct {
 	opts    Options
 	harness map[string]bool
 	cache   *cache
+
+	mu      sync.Mutex
+	flights map[cacheKey]*flight // inspections running now
+}
+
+// flight is one running inspection; callers asking for the same module
+// content wait for it instead of starting another (a module that times out
+// is inspected once, in the background, and its result cached when done).
+type flight struct {
+	done   chan struct{}
+	result *Result
+}
+
+func (in *Inspector) flight(key cacheKey, repoRoot, module string, content []byte) *flight {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if f, ok := in.flights[key]; ok {
+		return f
+	}
+	f := &flight{done: make(chan struct{})}
+	in.flights[key] = f
+	go func() {
+		t := newTracker(in.fsys)
+		r := in.inspect(t, repoRoot, module, content)
+		in.cache.put(key, r, t.deps)
+		f.result = r
+		in.mu.Lock()
+		delete(in.flights, key)
+		in.mu.Unlock()
+		close(f.done)
+	}()
+	return f
 }
 
 // New returns an Inspector reading through fsys.
@@ -80,7 +112,7 @@ func New(fsys vfs.FS, opts Options) *Inspector {
 	for _, p := range opts.HarnessPackages {
 		h[p] = true
 	}
-	return &Inspector{fsys: fsys, opts: opts, harness: h, cache: newCache(opts.CacheEntries)}
+	return &Inspector{fsys: fsys, opts: opts, harness: h, cache: newCache(opts.CacheEntries), flights: map[cacheKey]*flight{}}
 }
 
 // Result is what an inspection found out about one module.
@@ -143,24 +175,12 @@ func (in *Inspector) Inspect(ctx context.Context, repoRoot, module string) *Resu
 	if r, ok := in.cache.get(key, in.fsys); ok {
 		return r
 	}
-	type outcome struct {
-		r    *Result
-		deps []dep
-	}
-	done := make(chan outcome, 1)
-	go func() {
-		t := newTracker(in.fsys)
-		r := in.inspect(t, repoRoot, module, content)
-		done <- outcome{r, t.deps}
-	}()
+	f := in.flight(key, repoRoot, module, content)
 	timer := time.NewTimer(in.opts.Timeout)
 	defer timer.Stop()
 	select {
-	case o := <-done:
-		if !o.r.Incomplete {
-			in.cache.put(key, o.r, o.deps)
-		}
-		return o.r
+	case <-f.done:
+		return f.result
 	case <-ctx.Done():
 		return &Result{Module: module, Loads: true, Incomplete: true, Lines: diag.NewLines(content)}
 	case <-timer.C:

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
@@ -308,5 +309,33 @@ func TestIsFile(t *testing.T) {
 	in := New(mem, Options{})
 	if !in.IsFile("/r/tools/a.ts") || in.IsFile("/r/tools") || in.IsFile("/r/none.ts") {
 		t.Fatal("IsFile")
+	}
+}
+
+// TestTimeoutThenCached: a caller that times out gets a clear finding; the
+// inspection goes on once in the background and its result is cached, so a
+// later call does not start it again.
+func TestTimeoutThenCached(t *testing.T) {
+	mem := vfs.NewMem()
+	mem.WriteFile("/r/m.ts", []byte(typicalModule))
+	in := New(mem, Options{Timeout: time.Nanosecond})
+	r := in.Inspect(context.Background(), "/r", "/r/m.ts")
+	in.mu.Lock()
+	var running []*flight
+	for _, f := range in.flights {
+		running = append(running, f)
+	}
+	in.mu.Unlock()
+	if r.Incomplete {
+		if f, ok := findCode(r, CodeNotInspected); !ok || !strings.Contains(f.Message, "took longer than") {
+			t.Fatalf("timed out without saying so: %v", r.Findings)
+		}
+	}
+	for _, f := range running {
+		<-f.done
+	}
+	again := in.Inspect(context.Background(), "/r", "/r/m.ts")
+	if again.Incomplete || again.Description == "" {
+		t.Fatalf("the background inspection's result was not cached: %+v", again)
 	}
 }
