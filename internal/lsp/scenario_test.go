@@ -72,6 +72,13 @@ tools:
 	if _, ok := ds["/b/node_modules/dep/beeuni.yaml"]; ok {
 		t.Errorf("a beeuni.yaml inside node_modules was analysed")
 	}
+	// Nor when it is created there later.
+	fsys.WriteFile("/b/node_modules/other/beeuni.yaml", []byte("tools:\n  Bad: x.ts\n"))
+	s.watched(fileEvent("/b/node_modules/other/beeuni.yaml", 1))
+	s.idle()
+	if _, ok := s.lastDiagnostics()["/b/node_modules/other/beeuni.yaml"]; ok {
+		t.Errorf("a beeuni.yaml created inside node_modules was analysed")
+	}
 }
 
 func TestLoneFileWithoutFolder(t *testing.T) {

@@ -318,7 +318,7 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 				marked = true
 			}
 		}
-		if filepath.Base(path) == analysis.ManifestName && kind != changeDeleted {
+		if filepath.Base(path) == analysis.ManifestName && kind != changeDeleted && !skippedByScan(path) {
 			if _, err := v.fs.Stat(path); err == nil {
 				w.addProject(filepath.Dir(path))
 				marked = true
@@ -685,4 +685,16 @@ func sameContent(a, b []byte) bool {
 		return true
 	}
 	return bytes.Equal(a, b)
+}
+
+// skippedByScan reports whether a path lies in a folder the workspace scan
+// skips (dependencies and hidden folders): a manifest there is no project
+// of the workspace unless the user opens it.
+func skippedByScan(path string) bool {
+	for _, part := range strings.Split(filepath.ToSlash(filepath.Dir(path)), "/") {
+		if part == "node_modules" || strings.HasPrefix(part, ".") && part != "." && part != ".." {
+			return true
+		}
+	}
+	return false
 }
