@@ -38,13 +38,21 @@ fi
 # A private apt state (lists, cache) per suite: the system's sources stay as
 # they are. The packages and their libraries (libc included) are unpacked
 # with dpkg -x; bin/nvim runs nvim through the unpacked dynamic loader.
+# nvim_minor BINARY: the minor version of a Neovim 0.x binary, or nothing.
+nvim_minor() {
+  "$1" --version 2>/dev/null | head -1 | sed -n 's/^NVIM v0\.\([0-9]*\)\..*/\1/p'
+}
+# unpack_nvim SUITE MINOR: Neovim 0.MINOR or later from a Debian suite (a
+# testing suite moves on; any later release is as good a "current" one).
 unpack_nvim() {
   local suite=$1 want=$2
   local dir=$cache/nvim-$suite
-  if [[ -x $dir/bin/nvim ]] && "$dir/bin/nvim" --version 2>/dev/null | head -1 | grep -q "^NVIM v$want"; then
+  local have
+  have=$(nvim_minor "$dir/bin/nvim" || true)
+  if [[ -n $have ]] && ((have >= want)); then
     return 0
   fi
-  log "unpacking Neovim $want from Debian $suite into $dir"
+  log "unpacking Neovim 0.$want+ from Debian $suite into $dir"
   rm -rf "$dir"
   mkdir -p "$dir/apt/lists/partial" "$dir/apt/cache/archives/partial" "$dir/debs" "$dir/root" "$dir/bin"
   echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian $suite main" >"$dir/apt/sources.list"
@@ -65,10 +73,14 @@ VIMRUNTIME=$dir/root/usr/share/nvim/runtime exec $lib/ld-linux-x86-64.so.2 --lib
 EOF
   chmod +x "$dir/bin/nvim"
   rm -rf "$dir/apt" "$dir/debs"
-  "$dir/bin/nvim" --version | head -1 | grep -q "^NVIM v$want" || { log "Neovim from $suite is not $want"; exit 1; }
+  have=$(nvim_minor "$dir/bin/nvim" || true)
+  if [[ -z $have ]] || ((have < want)); then
+    log "Neovim from $suite does not run or is older than 0.$want"
+    exit 1
+  fi
 }
-unpack_nvim trixie 0.10
-unpack_nvim forky 0.12
+unpack_nvim trixie 10
+unpack_nvim forky 12
 
 # --- npm -----------------------------------------------------------------------
 # node_modules for a package folder, installed once per lockfile content.
