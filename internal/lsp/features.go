@@ -178,7 +178,8 @@ func completionResolve(ctx context.Context, s *Server, v *view, params json.RawM
 	doc, ok := s.completionDocs[data.Label]
 	s.mu.Unlock()
 	if ok && data.Label == item.Label {
-		item.Documentation = &protocol.MarkupContent{Kind: protocol.Markdown, Value: doc}
+		m := s.markup(doc)
+		item.Documentation = &m
 	}
 	return &item, nil
 }
@@ -214,7 +215,7 @@ func hover(ctx context.Context, s *Server, v *view, params json.RawMessage) (any
 		return nil, nil
 	}
 	r := s.rangeBack(v, a, proj, h.Range.Start.Offset, h.Range.End.Offset)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Markdown}, Range: &r}, nil
+	return &protocol.Hover{Contents: s.markup(h.Markdown), Range: &r}, nil
 }
 
 // locations converts feature locations, each mapped in its own file
@@ -520,7 +521,8 @@ func inlayHint(ctx context.Context, s *Server, v *view, params json.RawMessage) 
 		}
 		hj := inlayHintJSON{Position: m.Position(h.Offset), Label: h.Label, PaddingLeft: h.PaddingLeft}
 		if h.Tooltip != "" {
-			hj.Tooltip = &protocol.MarkupContent{Kind: protocol.Markdown, Value: h.Tooltip}
+			m := s.markup(h.Tooltip)
+			hj.Tooltip = &m
 		}
 		out = append(out, hj)
 	}
@@ -547,4 +549,16 @@ func codeLens(ctx context.Context, s *Server, v *view, params json.RawMessage) (
 		})
 	}
 	return out, nil
+}
+
+// markup is markdown for clients that show it, else the same text as
+// plain text (still readable: the markdown is light).
+func (s *Server) markup(md string) protocol.MarkupContent {
+	s.mu.Lock()
+	markdown := s.client.markdownHover
+	s.mu.Unlock()
+	if !markdown {
+		return protocol.MarkupContent{Kind: protocol.PlainText, Value: md}
+	}
+	return protocol.MarkupContent{Kind: protocol.Markdown, Value: md}
 }

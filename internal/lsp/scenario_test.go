@@ -497,3 +497,21 @@ func TestManifestUnreadableOrDeletedOnDisk(t *testing.T) {
 		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "no longer exists")
 	})
 }
+
+func TestHoverFormatFollowsTheClient(t *testing.T) {
+	const manifest = "tools:\n  web_search: beeuni:web_search\n"
+	for _, format := range []string{"markdown", "plaintext"} {
+		t.Run(format, func(t *testing.T) {
+			s := startSession(t, vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+manifest)), idleHook())
+			caps := clientCaps(UTF16)
+			caps["textDocument"].(map[string]any)["hover"] = map[string]any{"contentFormat": []string{format}}
+			s.initialize(initParams(map[string]any{"capabilities": caps}))
+			s.open("/ws/beeuni.yaml", manifest)
+			var h protocol.Hover
+			s.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": "file:///ws/beeuni.yaml"}, "position": protocol.Position{Line: 1, Character: 4}}, &h)
+			if string(h.Contents.Kind) != format {
+				t.Errorf("hover kind %q, want %q", h.Contents.Kind, format)
+			}
+		})
+	}
+}
