@@ -84,6 +84,7 @@ func TestBounds(t *testing.T) {
 		{"many sequential arrows", manyArrows + strings.Repeat("g(x => x, y => -y);\n", 20000) + "export default { description: 'x', parameters: { type: 'object' }, execute: () => 1 }\n", Options{}, "", 0, true, ""},
 		{"long binary chain", "export default { description: 'x' " + strings.Repeat("+ 'y' ", 100000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotInspected, diag.Warning, true, "more than 8192 terms"},
 		{"binary chain within bounds", "export default { description: 'x' " + strings.Repeat("+\n 'y' ", 5000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotStatic, diag.Information, true, "computed by an expression"},
+		{"many redeclarations", strings.Repeat("const f = 1\n", 20000) + "export default {}\n", Options{}, CodeNotInspected, diag.Warning, true, "more than 64 names declared twice"},
 		{"too many imports", strings.Repeat("import 'node:fs'\n", 5000), Options{}, CodeNotInspected, diag.Warning, true, "more than 4096 imports"},
 		{"many properties", manyProps, Options{}, "", 0, true, ""},
 	}

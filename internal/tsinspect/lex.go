@@ -75,11 +75,18 @@ type lexer struct {
 	implicit int
 	plus     []int // `+` operators per level since the last `,` or `;`
 	imports  int
+	// declared holds, per level, the names declared with const, let or class
+	// (nil until one is); redeclared counts names declared twice.
+	declared   []map[string]bool
+	redeclared int
+	// declaring is set after const/let/class: the next identifier is a name.
+	declaring bool
 }
 
 func (lx *lexer) pushLevel() {
 	lx.levels = append(lx.levels, 0)
 	lx.plus = append(lx.plus, 0)
+	lx.declared = append(lx.declared, nil)
 }
 
 func (lx *lexer) popLevel() {
@@ -87,6 +94,7 @@ func (lx *lexer) popLevel() {
 		lx.implicit -= lx.levels[n-1]
 		lx.levels = lx.levels[:n-1]
 		lx.plus = lx.plus[:n-1]
+		lx.declared = lx.declared[:n-1]
 	}
 }
 
@@ -138,6 +146,30 @@ func (lx *lexer) nest(t token) error {
 	if lx.depth+lx.implicit > maxNesting {
 		return lx.tooDeep(t.start)
 	}
+	if t.kind == tokIdent {
+		if lx.declaring {
+			lx.declaring = false
+			n := len(lx.declared) - 1
+			if lx.declared[n] == nil {
+				lx.declared[n] = map[string]bool{}
+			}
+			if lx.declared[n][t.text] {
+				lx.redeclared++
+				if lx.redeclared > maxRedeclared {
+					return &lexError{offset: t.start, limit: true, msg: fmt.Sprintf("more than %d names declared twice in one scope", maxRedeclared)}
+				}
+			}
+			lx.declared[n][t.text] = true
+		} else if t.text == "const" || t.text == "let" || t.text == "class" {
+			prev := token{}
+			if n := len(lx.toks); n > 0 {
+				prev = lx.toks[n-1]
+			}
+			lx.declaring = !(prev.kind == tokPunct && (prev.text == "." || prev.text == "?.")) && !(prev.kind == tokIdent && prev.text == "as")
+		}
+	} else {
+		lx.declaring = false
+	}
 	if t.kind == tokIdent && (t.text == "import" || t.text == "require") {
 		lx.imports++
 		if lx.imports > maxImports {
@@ -162,14 +194,15 @@ func (lx *lexer) tooDeep(offset int) *lexError {
 // (its location of each message is linear, string concatenation folding is
 // quadratic): far above what a tool module holds.
 const (
-	maxImports   = 4096
-	maxPlusChain = 8192
+	maxImports    = 4096
+	maxPlusChain  = 8192
+	maxRedeclared = 64 // esbuild's redeclaration errors are quadratic
 )
 
 // lex splits src into tokens. Comments are dropped; a hashbang line is
 // skipped.
 func lex(src []byte) ([]token, error) {
-	lx := &lexer{src: src, levels: []int{0}, plus: []int{0}}
+	lx := &lexer{src: src, levels: []int{0}, plus: []int{0}, declared: []map[string]bool{nil}}
 	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
 			lx.pos++
