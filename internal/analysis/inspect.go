@@ -72,6 +72,13 @@ func ModulePaths(p *Project, insp *tsinspect.Inspector) []string {
 func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.Result) (insp *Inspection, complete bool) {
 	out := &Inspection{Results: make(map[string]*tsinspect.Result, len(modules))}
 	complete = true
+	// A finding in a file that several modules import (a shared schema) is
+	// reported once.
+	type shared struct {
+		file, code, message string
+		start, end          int
+	}
+	seen := map[shared]bool{}
 	for _, m := range modules {
 		r := results[m]
 		if r == nil {
@@ -79,7 +86,16 @@ func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.
 			continue
 		}
 		out.Results[m] = r
-		out.Findings = append(out.Findings, r.Findings...)
+		for _, f := range r.Findings {
+			if f.File != m {
+				k := shared{f.File, f.Code, f.Message, f.Range.Start.Offset, f.Range.End.Offset}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
+			out.Findings = append(out.Findings, f)
+		}
 	}
 	if p == nil || p.Model == nil {
 		return out, complete
