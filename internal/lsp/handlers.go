@@ -40,6 +40,10 @@ const maxScanFolders = 20000
 
 func initialized(ctx context.Context, s *Server, params json.RawMessage) error {
 	s.mu.Lock()
+	if s.state == stateRunning {
+		s.mu.Unlock()
+		return nil // a second initialized: nothing more to set up
+	}
 	s.state = stateRunning
 	ci := s.client
 	s.mu.Unlock()
