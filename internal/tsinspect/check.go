@@ -45,6 +45,9 @@ type checker struct {
 	lines  map[string]*diag.Lines
 	ev     *evaluator
 	toks   []token // the module's tokens; nil when the lexer failed
+	// seen holds the files whose loading is checked (the module and the
+	// relative files it imports, transitively)
+	seen map[string]bool
 	// esLines are the line starts as esbuild counts lines (a lone "\r",
 	// U+2028 and U+2029 end a line too), built on first use.
 	esLines []int
@@ -57,15 +60,21 @@ func (c *checker) esbuildOffset(line, col int) int {
 	if c.esLines == nil {
 		c.esLines = esbuildLineStarts(content)
 	}
+	return offsetIn(c.esLines, len(content), line, col)
+}
+
+// offsetIn converts esbuild's line and column with the line starts of a
+// file of size bytes.
+func offsetIn(starts []int, size, line, col int) int {
 	if line < 1 {
 		return 0
 	}
-	if line > len(c.esLines) {
-		return len(content)
+	if line > len(starts) {
+		return size
 	}
-	off := c.esLines[line-1] + col
-	if off > len(content) {
-		off = len(content)
+	off := starts[line-1] + col
+	if off > size {
+		off = size
 	}
 	return off
 }
@@ -132,7 +141,7 @@ func (c *checker) fail(file string, start, end int, reason string) {
 func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte) *Result {
 	lines := diag.NewLines(content)
 	r := &Result{Module: module, Loads: true, Lines: lines}
-	c := &checker{r: r, module: module, lines: map[string]*diag.Lines{module: lines}}
+	c := &checker{r: r, module: module, lines: map[string]*diag.Lines{module: lines}, seen: map[string]bool{module: true}}
 	t.record(dep{kind: depFile, path: module, hash: sha256Sum(content), ok: true})
 
 	if len(content) > in.opts.MaxBytes {
@@ -250,15 +259,23 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 			when = " when this call runs"
 		}
 		switch rs.outcome {
-		case resolvedBuiltin, resolvedFile:
+		case resolvedBuiltin:
 			out.OK = true
+		case resolvedFile:
+			out.OK = true
+			if f := in.checkImported(c, res, rs.file); f != nil {
+				msg := fmt.Sprintf("'%s' will not load: %s (%s)", imp.path, f.reason, f.where)
+				if atLoad {
+					out.OK = false
+					c.add(c.module, start, end, diag.Error, CodeImport, msg)
+					c.fail(c.module, start, end, fmt.Sprintf("%s, in %s", f.reason, f.where))
+				} else {
+					c.add(c.module, start, end, diag.Warning, CodeImport, msg+", when this call runs")
+				}
+			}
 		case resolvedPackage:
 			out.OK = true
-			if !in.opts.NoGitignore && ignoredByGit(res.t, res.repoRoot, rs.nodeModules) {
-				c.add(c.module, start, end, diag.Warning, CodeIgnoredPackage, fmt.Sprintf(
-					"'%s' resolves only from %s, which git ignores: a config release carries only tracked files and the sandbox installs nothing, so the daemon will not find it",
-					imp.path, filepath.ToSlash(res.rel(rs.nodeModules))))
-			}
+			in.checkIgnored(c, res, c.module, start, end, imp.path, rs)
 		case resolveHarness:
 			sev := diag.Error
 			if !atLoad {

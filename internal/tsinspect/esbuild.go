@@ -9,11 +9,16 @@ import (
 )
 
 // loaderFor picks esbuild's loader from the module's extension: TypeScript
-// for .ts, .mts and .cts; JavaScript for .js, .mjs, .cjs and anything else.
+// for .ts, .mts and .cts; JavaScript for .js, .mjs, .cjs and anything else
+// (.tsx and .jsx, which a module may import, get their JSX loaders).
 func loaderFor(module string) api.Loader {
 	switch strings.ToLower(filepath.Ext(module)) {
 	case ".ts", ".mts", ".cts":
 		return api.LoaderTS
+	case ".tsx": // only ever a file a module imports
+		return api.LoaderTSX
+	case ".jsx":
+		return api.LoaderJSX
 	}
 	return api.LoaderJS
 }

@@ -124,8 +124,9 @@ type Result struct {
 	// ("Cannot find package 'zod'"); ReasonRange is where, in Module.
 	Reason      string
 	ReasonRange diag.Range
-	// Findings have positions in the module's own source (or, for a value
-	// followed into a relative import, in that file).
+	// Findings have positions in the module's own source, or in a relative
+	// file it imports (that file's syntax errors and failing imports, or a
+	// value followed into it): Finding.File says which.
 	Findings []diag.Finding
 	// Lines indexes the module's content, for column conversion.
 	Lines            *diag.Lines

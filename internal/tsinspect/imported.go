@@ -1,0 +1,129 @@
+package tsinspect
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// maxImportedFiles bounds the relative files checked for one module.
+const maxImportedFiles = 64
+
+// loadFailure is why a file a module imports would not load.
+type loadFailure struct {
+	reason string // in the daemon's words where it has them
+	where  string // repository-relative path:line:column of the cause
+}
+
+// scriptFile reports whether a relative import names a script the runtime
+// parses (a JSON or text file is data).
+func scriptFile(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx":
+		return true
+	}
+	return false
+}
+
+// checkImported checks a relative file the module imports, as the runtime
+// loads it with the module: its syntax and the imports that run at load,
+// transitively. Its findings are in that file. It returns why it would not
+// load, or nil when it loads or cannot be known.
+func (in *Inspector) checkImported(c *checker, res *resolver, file string) *loadFailure {
+	if c.seen[file] || len(c.seen) >= maxImportedFiles || !scriptFile(file) {
+		return nil
+	}
+	c.seen[file] = true
+	content, err := res.t.readFile(file)
+	if err != nil || len(content) > in.opts.MaxBytes || binaryAt(content) >= 0 {
+		return nil
+	}
+	toks, lexErr := lex(content)
+	var lexFailure *lexError
+	if errors.As(lexErr, &lexFailure) && lexFailure.limit {
+		return nil // not given to esbuild: unknown
+	}
+	if lexErr != nil {
+		toks = nil
+	}
+	lines := diag.NewLines(content)
+	c.lines[file] = lines
+	starts := esbuildLineStarts(content)
+	at := func(line, col int) int { return offsetIn(starts, len(content), line, col) }
+	where := func(off int) string {
+		p := lines.Pos(off)
+		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)
+	}
+
+	facts := runEsbuild(file, content)
+	var first *loadFailure
+	syntax := 0
+	for _, m := range facts.messages {
+		if !m.error || syntax >= maxSyntaxErrors {
+			continue
+		}
+		syntax++
+		start := at(m.line, m.col)
+		c.add(file, start, start+m.len, diag.Error, CodeSyntax, "syntax error: "+m.text)
+		if first == nil {
+			first = &loadFailure{reason: "syntax error: " + m.text, where: where(start)}
+		}
+	}
+	if syntax > 0 {
+		return first
+	}
+	dir := filepath.Dir(file)
+	for _, imp := range facts.imports {
+		start := at(imp.line, imp.col)
+		end := start + imp.len
+		atLoad := imp.kind == importStatic || toks != nil && runsAtLoad(toks, start, imp.kind)
+		rs := res.resolve(imp.path, dir)
+		var failure *loadFailure
+		switch rs.outcome {
+		case resolvedFile:
+			if f := in.checkImported(c, res, rs.file); f != nil {
+				sev, msg := diag.Error, fmt.Sprintf("'%s' will not load: %s (%s)", imp.path, f.reason, f.where)
+				if !atLoad {
+					sev, msg = diag.Warning, msg+", when this call runs"
+				}
+				c.add(file, start, end, sev, CodeImport, msg)
+				failure = f
+			}
+		case resolvedPackage:
+			in.checkIgnored(c, res, file, start, end, imp.path, rs)
+		case resolveHarness:
+			sev := diag.Error
+			if !atLoad {
+				sev = diag.Warning
+			}
+			c.add(file, start, end, sev, CodeHarnessImport, fmt.Sprintf(
+				"'%s' is a harness package: a tool module never imports one, nor do the files it imports", imp.path))
+			failure = &loadFailure{reason: fmt.Sprintf("it imports the harness package '%s'", imp.path), where: where(start)}
+		case resolveMissing, resolveOutside:
+			sev, msg := diag.Error, rs.message+importHint(imp.path, rs)
+			if !atLoad {
+				sev, msg = diag.Warning, rs.message+" when this call runs"+importHint(imp.path, rs)
+			}
+			c.add(file, start, end, sev, CodeImport, msg)
+			failure = &loadFailure{reason: rs.message, where: where(start)}
+		}
+		if failure != nil && atLoad && first == nil {
+			first = failure
+		}
+	}
+	return first
+}
+
+// checkIgnored warns when a package resolves only through a node_modules
+// folder that git ignores (SPEC section 8's decision hint).
+func (in *Inspector) checkIgnored(c *checker, res *resolver, file string, start, end int, spec string, rs resolution) {
+	if in.opts.NoGitignore || !ignoredByGit(res.t, res.repoRoot, rs.nodeModules) {
+		return
+	}
+	c.add(file, start, end, diag.Warning, CodeIgnoredPackage, fmt.Sprintf(
+		"'%s' resolves only from %s, which git ignores: a config release carries only tracked files and the sandbox installs nothing, so the daemon will not find it",
+		spec, filepath.ToSlash(res.rel(rs.nodeModules))))
+}
