@@ -179,7 +179,7 @@ func (s *stream) readFrame() ([]byte, error) {
 			}
 			break
 		}
-		if i := bytes.Index(bytes.ToLower(trimmed), contentLengthName); i >= 0 {
+		if i := bytes.Index(asciiLower(trimmed), contentLengthName); i >= 0 {
 			if i > 0 {
 				// Garbage before a header: a new message starts here.
 				length, problem = -1, ""
@@ -242,7 +242,7 @@ func (s *stream) readBody(length int) ([]byte, error) {
 				i := len(rest) - len(next)
 				s.pending = append(append([]byte(nil), rest[i:]...), s.pending...)
 				return body[:end], nil
-			case len(next) > 0 && !bytes.HasPrefix(contentLengthName, bytes.ToLower(next[:min(len(next), len(contentLengthName))])):
+			case len(next) > 0 && !bytes.HasPrefix(contentLengthName, asciiLower(next[:min(len(next), len(contentLengthName))])):
 				noHeaderAfter = true
 			}
 		}
@@ -315,6 +315,22 @@ func (j *jsonScan) feed(data []byte) int {
 		}
 	}
 	return 0
+}
+
+// asciiLower returns b with ASCII letters lowered and every other byte as
+// it is. Unlike bytes.ToLower it keeps the length, so that an index found
+// in the result is an index in b (bytes.ToLower turns an invalid UTF-8 byte
+// into the 3-byte U+FFFD: a header line starting with one made the server
+// slice out of range and crash).
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
 
 func isHeaderName(b []byte) bool {

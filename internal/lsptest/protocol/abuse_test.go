@@ -93,6 +93,12 @@ func TestProtocolAbuse(t *testing.T) {
 			s.writeRaw([]byte("Content-Length: 1000000000000\r\n\r\n" + rawRequest("16", "shutdown")))
 			s.expectNullIDError(codeParseError)
 		}},
+		{"a header line starting with a byte that is not UTF-8", func(s *session) {
+			// This crashed the server: lowering the line with bytes.ToLower
+			// changed its length, and the header was sliced out of range.
+			s.writeRaw([]byte("\x9eContent-Length: x\r\n\r\n"))
+			s.expectNullIDError(codeParseError)
+		}},
 		{"garbage between messages", func(s *session) {
 			s.writeRaw([]byte("\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n\x00\xff\xfe\r\n"))
 			id := s.start("textDocument/unknownAfterGarbage", map[string]any{})
