@@ -169,7 +169,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.msg)
 		return r
 	}
-	facts := runEsbuild(module, content)
+	facts := in.esbuildFacts(module, content)
 
 	syntax := 0
 	for _, m := range facts.messages {

@@ -58,7 +58,7 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)
 	}
 
-	facts := runEsbuild(file, content)
+	facts := in.esbuildFacts(file, content)
 	var first *loadFailure
 	syntax := 0
 	for _, m := range facts.messages {

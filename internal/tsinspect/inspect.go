@@ -57,6 +57,7 @@ type Inspector struct {
 	opts    Options
 	harness map[string]bool
 	cache   *cache
+	facts   *factsCache
 
 	mu      sync.Mutex
 	flights map[cacheKey]*flight // inspections running now
@@ -112,7 +113,8 @@ func New(fsys vfs.FS, opts Options) *Inspector {
 	for _, p := range opts.HarnessPackages {
 		h[p] = true
 	}
-	return &Inspector{fsys: fsys, opts: opts, harness: h, cache: newCache(opts.CacheEntries), flights: map[cacheKey]*flight{}}
+	return &Inspector{fsys: fsys, opts: opts, harness: h, cache: newCache(opts.CacheEntries),
+		facts: newFactsCache(opts.CacheEntries), flights: map[cacheKey]*flight{}}
 }
 
 // Result is what an inspection found out about one module.
@@ -277,4 +279,16 @@ func (in *Inspector) IsFile(module string) bool {
 
 func tooLargeMessage(size int64, limit int) string {
 	return fmt.Sprintf("not inspected: the module is %d bytes, over the %d-byte limit of the inspection", size, limit)
+}
+
+// esbuildFacts returns esbuild's facts about a file's content, from the
+// facts cache when the same content was parsed with the same loader.
+func (in *Inspector) esbuildFacts(file string, content []byte) esbuildFacts {
+	k := factsKey{loader: int(loaderFor(file)), hash: sha256.Sum256(content)}
+	if f, ok := in.facts.get(k); ok {
+		return f
+	}
+	f := runEsbuild(file, content)
+	in.facts.put(k, f)
+	return f
 }
