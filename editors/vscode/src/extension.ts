@@ -10,6 +10,7 @@ import {
   ExecuteCommandRequest,
   LanguageClient,
   type LanguageClientOptions,
+  RevealOutputChannelOn,
   type ServerOptions,
   State,
   TransportKind,
@@ -125,13 +126,17 @@ class Extension implements vscode.Disposable {
     const clientOptions: LanguageClientOptions = {
       documentSelector: documentSelector(this.roots.map((r) => vscode.Uri.file(r).toString())),
       outputChannel: this.output,
+      // Failed requests go to the output, not to one notification each (a
+      // crash fails every pending request); the status item and closed() speak.
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
       traceOutputChannel: this.traceOutput,
       initializationOptions: () => ({ inspectModules: vscode.workspace.getConfiguration('beeuni').get<boolean>('inspectModules', true) }),
       // Changes to beeuni.* reach the server (didChangeConfiguration), which
       // then asks for its section again with workspace/configuration.
       synchronize: { fileEvents: watcher, configurationSection: 'beeuni' },
       errorHandler: {
-        error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown }),
+        // Write errors come with a crash, which closed() reports once: log them only.
+        error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
         closed: () => {
           const restart = this.crashes.crashed(Date.now());
           const message = this.crashes.message(restart);
