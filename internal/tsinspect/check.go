@@ -320,7 +320,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 	switch v.kind {
 	case vObject:
 	case vCall:
-		if isOldTool(v, in.harness) {
+		if isOldTool(v, mod, in.harness) {
 			msg := "the default export is the standard harness's `tool({ description, args, execute })`, which the daemon does not load: " + migrationSteps
 			c.add(v.file, v.start, v.end, diag.Error, CodeOldShape, msg)
 			c.fail(v.file, v.start, v.end, "the default export is the standard harness's tool({ ... }), not a plain object")
@@ -431,17 +431,30 @@ func whyOf(v *value) string {
 // isOldTool recognises `tool({ ... })` of the standard harness: the callee
 // is `tool` imported from a harness package, or a `tool` call whose object
 // has `args`.
-func isOldTool(v *value, harness map[string]bool) bool {
+func isOldTool(v *value, mod *modFile, harness map[string]bool) bool {
 	if v.calleeRef != nil {
 		name, _ := packageName(v.calleeRef.spec)
 		if harness[name] && v.calleeRef.name == "tool" {
 			return true
 		}
 	}
-	if v.callee == "tool" && len(v.args) == 1 && v.args[0].kind == vObject && v.args[0].get("args") != nil {
+	// an undeclared `tool` (its import deleted) with the old fields; a
+	// `tool` the module declares or imports from its own files may well
+	// build a plain object
+	if v.callee == "tool" && !declares(mod, "tool") && len(v.args) == 1 && v.args[0].kind == vObject && v.args[0].get("args") != nil {
 		return true
 	}
 	return false
+}
+
+// declares reports whether m binds name at the top level.
+func declares(m *modFile, name string) bool {
+	if m == nil {
+		return false
+	}
+	_, isConst := m.consts[name]
+	_, isImport := m.imports[name]
+	return isConst || isImport || m.mutable[name] || m.funcs[name] || m.classes[name]
 }
 
 func (in *Inspector) checkParameters(c *checker, p *prop) {
