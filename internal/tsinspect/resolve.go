@@ -318,22 +318,29 @@ func exportsTarget(raw json.RawMessage, key string) (target string, decided bool
 	if v, ok := obj[key]; ok {
 		return conditionTarget(v, 0)
 	}
-	for k, v := range obj {
+	// patterns: the one with the longest prefix wins, as in Node
+	best, bestPrefix := "", -1
+	for k := range obj {
 		star := strings.Index(k, "*")
 		if star < 0 || strings.Count(k, "*") != 1 {
 			continue
 		}
 		prefix, suffix := k[:star], k[star+1:]
-		if strings.HasPrefix(key, prefix) && strings.HasSuffix(key, suffix) && len(key) >= len(prefix)+len(suffix) {
-			match := key[len(prefix) : len(key)-len(suffix)]
-			t, ok := conditionTarget(v, 0)
-			if !ok {
-				return "", false
-			}
-			return strings.ReplaceAll(t, "*", match), true
+		if strings.HasPrefix(key, prefix) && strings.HasSuffix(key, suffix) && len(key) >= len(prefix)+len(suffix) &&
+			(len(prefix) > bestPrefix || len(prefix) == bestPrefix && k > best) {
+			best, bestPrefix = k, len(prefix)
 		}
 	}
-	return "", true
+	if bestPrefix < 0 {
+		return "", true
+	}
+	star := strings.Index(best, "*")
+	match := key[star : len(key)-(len(best)-star-1)]
+	t, ok := conditionTarget(obj[best], 0)
+	if !ok {
+		return "", false
+	}
+	return strings.ReplaceAll(t, "*", match), true
 }
 
 func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
