@@ -245,6 +245,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImport) {
 	lines := c.r.Lines
 	dir := filepath.Dir(c.module)
+	var loadCalls map[int]bool
 	for _, imp := range imps {
 		start, end := 0, 0
 		if imp.known {
@@ -253,7 +254,10 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 		}
 		rs := res.resolve(imp.path, dir)
 		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
-		atLoad := imp.kind == importStatic || c.toks != nil && runsAtLoad(c.toks, start, imp.kind)
+		if imp.kind != importStatic && loadCalls == nil {
+			loadCalls = loadTimeCalls(c.toks)
+		}
+		atLoad := imp.kind == importStatic || loadCalls[start]
 		when := ""
 		if !atLoad {
 			when = " when this call runs"
@@ -526,26 +530,27 @@ func (in *Inspector) checkParameters(c *checker, p *prop) {
 	}
 }
 
-// runsAtLoad reports whether the require() or import() whose path starts at
-// byte offset runs when the module loads: it is in module scope, outside
-// any braces, parentheses other than its own call, and no function or arrow
-// starts between the statement's start and the call; an import() must be
-// awaited. When unsure, it answers false (a warning, not an error).
-func runsAtLoad(toks []token, offset int, kind importKind) bool {
+// loadTimeCalls finds the require() and import() calls that run when the
+// module loads, by the byte offset of their quoted path: in module scope,
+// outside any braces and parentheses other than the call's own, with no
+// function or arrow started since the statement began; an import() must be
+// awaited. Anything else answers false: a warning, not an error. One pass.
+func loadTimeCalls(toks []token) map[int]bool {
+	at := map[int]bool{}
 	braces, parens := 0, 0
 	fn := false
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
-		if t.start >= offset {
-			// toks[i] is the quoted path; i-1 is `(`, i-2 the callee
-			if i < 3 || braces != 0 || parens != 1 || fn {
-				return false
+		if t.kind == tokString && i >= 3 && braces == 0 && parens == 1 && !fn &&
+			toks[i-1].kind == tokPunct && toks[i-1].text == "(" && toks[i-2].kind == tokIdent {
+			switch toks[i-2].text {
+			case "require":
+				at[t.start] = true
+			case "import":
+				if toks[i-3].kind == tokIdent && toks[i-3].text == "await" {
+					at[t.start] = true
+				}
 			}
-			callee := toks[i-2]
-			if kind == importDynamic {
-				return callee.text == "import" && toks[i-3].kind == tokIdent && toks[i-3].text == "await"
-			}
-			return callee.kind == tokIdent && callee.text == "require"
 		}
 		switch {
 		case t.kind == tokPunct:
@@ -573,12 +578,10 @@ func runsAtLoad(toks []token, offset int, kind importKind) bool {
 				fn = false
 				// skip a type annotation (`const f: (s: string) => string =`)
 				if i+2 < len(toks) && toks[i+1].kind == tokIdent && toks[i+2].kind == tokPunct && toks[i+2].text == ":" {
-					if j := skipType(toks, i+3); j < len(toks) && toks[j].start < offset {
-						i = j - 1
-					}
+					i = skipType(toks, i+3) - 1
 				}
 			}
 		}
 	}
-	return false
+	return at
 }

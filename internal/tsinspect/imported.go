@@ -76,10 +76,14 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		return first
 	}
 	dir := filepath.Dir(file)
+	var loadCalls map[int]bool
 	for _, imp := range facts.imports {
 		start := at(imp.line, imp.col)
 		end := start + imp.len
-		atLoad := imp.kind == importStatic || toks != nil && runsAtLoad(toks, start, imp.kind)
+		if imp.kind != importStatic && loadCalls == nil {
+			loadCalls = loadTimeCalls(toks)
+		}
+		atLoad := imp.kind == importStatic || loadCalls[start]
 		rs := res.resolve(imp.path, dir)
 		var failure *loadFailure
 		switch rs.outcome {

@@ -61,6 +61,11 @@ func TestBounds(t *testing.T) {
 		fmt.Fprintf(&arrows, "const f%d = (a: number) => a + %d\n", i, i)
 	}
 	manyArrows := arrows.String()
+	var requires strings.Builder
+	for i := 0; i < 3000; i++ {
+		fmt.Fprintf(&requires, "  require('node:mod%d'); f(() => %d)\n", i, i)
+	}
+	lazyRequires := requires.String()
 	deep := "export default " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n"
 	manyProps := "export default { description: 'x', parameters: { type: 'object', properties: {" +
 		strings.Repeat("a: { type: 'string', description: 'd' }, ", 20000) + "} }, execute() {} }\n"
@@ -85,6 +90,7 @@ func TestBounds(t *testing.T) {
 		{"long binary chain", "export default { description: 'x' " + strings.Repeat("+ 'y' ", 100000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotInspected, diag.Warning, true, "more than 8192 terms"},
 		{"binary chain within bounds", "export default { description: 'x' " + strings.Repeat("+\n 'y' ", 5000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotStatic, diag.Information, true, "computed by an expression"},
 		{"many redeclarations", strings.Repeat("const f = 1\n", 20000) + "export default {}\n", Options{}, CodeNotInspected, diag.Warning, true, "more than 64 names declared twice"},
+		{"many lazy requires", "export default { description: 'x', parameters: { type: 'object' }, execute() {\n" + lazyRequires + "} }\n", Options{}, "", 0, true, ""},
 		{"too many imports", strings.Repeat("import 'node:fs'\n", 5000), Options{}, CodeNotInspected, diag.Warning, true, "more than 4096 imports"},
 		{"many properties", manyProps, Options{}, "", 0, true, ""},
 	}
