@@ -70,6 +70,7 @@ type value struct {
 	args       []*value
 	ns         *modFile // vNamespace
 	accessor   bool     // a getter/setter property value
+	index      map[string]*prop
 }
 
 type prop struct {
@@ -80,9 +81,20 @@ type prop struct {
 }
 
 // get returns the last property named key (later keys win, as at run time).
+// A large object is indexed on first use (values are not modified after
+// they are built, and one inspection runs on one goroutine).
 func (v *value) get(key string) *prop {
 	if v == nil || v.kind != vObject {
 		return nil
+	}
+	if len(v.props) > 16 {
+		if v.index == nil {
+			v.index = make(map[string]*prop, len(v.props))
+			for _, p := range v.props {
+				v.index[p.key] = p
+			}
+		}
+		return v.index[key]
 	}
 	for i := len(v.props) - 1; i >= 0; i-- {
 		if v.props[i].key == key {
