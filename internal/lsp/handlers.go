@@ -77,8 +77,11 @@ func (s *Server) registerWatchers(ctx context.Context) {
 		return
 	}
 	// The client now tells of every change: the server may remember what
-	// it read from disk.
+	// it read from disk. Projects loaded before read through; load them
+	// again so that what they read is remembered from now on.
 	s.disk.enable()
+	s.bumpView()
+	s.ws.markAllDirty()
 }
 
 // fetchSettings asks the client for the "beeuni" section.
