@@ -47,8 +47,13 @@ type project struct {
 	// reuses the results (reuseInspection).
 	inspGen    uint64
 	inspModGen uint64
-	repo       *features.RepoFiles
-	loading    *loadCall // the load in progress, if any
+	// inspected holds the results of the last module pass, which reuse
+	// draws from: a reused inspection keeps only the modules its load
+	// declares, and a tool that disappears for one keystroke (a typo in
+	// its key) must not cost a module pass when it comes back.
+	inspected map[string]*tsinspect.Result
+	repo      *features.RepoFiles
+	loading   *loadCall // the load in progress, if any
 }
 
 func (p *project) latest() (*analysis.Project, uint64) {
@@ -478,12 +483,12 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 	modGen := w.modGen
 	w.mu.Unlock()
 	p.mu.Lock()
-	prev, prevModGen := p.insp, p.inspModGen
+	prev, prevModGen := p.inspected, p.inspModGen
 	p.mu.Unlock()
 	if prev == nil || prevModGen != modGen {
 		return nil
 	}
-	insp, complete := analysis.InspectionFrom(proj, analysis.ModulePaths(proj, w.insp), prev.Results)
+	insp, complete := analysis.InspectionFrom(proj, analysis.ModulePaths(proj, w.insp), prev)
 	if !complete {
 		return nil
 	}
@@ -539,6 +544,10 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 				stale := job.v.gen < p.inspGen // a newer load reused newer results
 				if !stale {
 					p.insp, p.inspGen, p.inspModGen = insp, job.v.gen, modGen
+					p.inspected = nil
+					if insp != nil {
+						p.inspected = insp.Results
+					}
 				}
 				p.mu.Unlock()
 				if !stale {
