@@ -47,8 +47,8 @@ func WriteTable(w io.Writer, r *Result) error {
 	if r.HeapAfterGC >= 0 {
 		heap = mb(r.HeapAfterGC)
 	}
-	fmt.Fprintf(w, "keystrokes: %d of %d versions got their own publish; %d of %d finding-introducing keystrokes showed it; %d publishes lacked a T11 finding; server CPU %.3f ms and %.0f bytes read per keystroke\n",
-		r.ExactVersions, r.Keystroke.N, r.ErrorsShown, r.ErrorsTyped, r.PartialPublishes, r.KeystrokeCPU, r.KeystrokeRead)
+	fmt.Fprintf(w, "keystrokes: %d of %d versions got their own publish; %d of %d finding-introducing keystrokes showed it; %d publishes lacked a T11 finding; server CPU %.3f ms and %.0f bytes read per keystroke, %.3f ms per analysis (%d analyses)\n",
+		r.ExactVersions, r.Keystroke.N, r.ErrorsShown, r.ErrorsTyped, r.PartialPublishes, r.KeystrokeCPU, r.KeystrokeRead, r.AnalysisCPU, r.Analyses)
 	fmt.Fprintf(w, "memory: peak RSS (VmHWM) %s, RSS at end %s, heap after forced GC %s\n", mb(r.PeakRSS), mb(r.RSSEnd), heap)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
@@ -72,11 +72,11 @@ func WriteJSON(w io.Writer, r *Result) error {
 // WriteGrowth prints the growth table: per-keystroke cost by workspace size.
 func WriteGrowth(w io.Writer, results []*Result) error {
 	var b strings.Builder
-	b.WriteString("| tools | beeuni.yaml bytes | keystroke median ms | keystroke p95 ms | server CPU ms / keystroke | bytes read / keystroke | completion p95 ms | hover p95 ms |\n")
-	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| tools | beeuni.yaml bytes | keystroke median ms | keystroke p95 ms | analyses while typing | server CPU ms / analysis | server CPU ms / keystroke | bytes read / keystroke | completion p95 ms | hover p95 ms | load |\n")
+	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n")
 	for _, r := range results {
-		fmt.Fprintf(&b, "| %d | %d | %.2f | %.2f | %.3f | %.0f | %.2f | %.2f |\n",
-			r.Tools, r.ManifestB, r.Keystroke.Median, r.Keystroke.P95, r.KeystrokeCPU, r.KeystrokeRead, r.Completion.P95, r.Hover.P95)
+		fmt.Fprintf(&b, "| %d | %d | %.2f | %.2f | %d | %.2f | %.2f | %.0f | %.2f | %.2f | %s |\n",
+			r.Tools, r.ManifestB, r.Keystroke.Median, r.Keystroke.P95, r.Analyses, r.AnalysisCPU, r.KeystrokeCPU, r.KeystrokeRead, r.Completion.P95, r.Hover.P95, r.LoadAvg)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

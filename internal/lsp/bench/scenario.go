@@ -103,21 +103,26 @@ type Result struct {
 	// KeystrokeSettled runs to the first publish covering the version that
 	// also holds the module findings (T11) of beeuni.yaml: a server that
 	// publishes the YAML findings alone first shows them flickering.
-	KeystrokeSettled Stats    `json:"keystroke_settled"`
-	PartialPublishes int      `json:"partial_publishes"` // publishes while typing that lacked a T11 finding
-	ExactVersions    int      `json:"exact_versions"`    // versions that got their own publish
-	ErrorsTyped      int      `json:"errors_typed"`      // keystrokes that introduced a finding
-	ErrorsShown      int      `json:"errors_shown"`      // ... and whose own publish showed it
-	Completion       Stats    `json:"completion"`
-	Hover            Stats    `json:"hover"`
-	Definition       Stats    `json:"definition"`
-	CodeAction       Stats    `json:"code_action"`
-	Rename           Stats    `json:"rename"`
-	ModuleEdit       Stats    `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
-	PeakRSS          int64    `json:"vmhwm_bytes"`
-	RSSEnd           int64    `json:"vmrss_bytes"`
-	HeapAfterGC      int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
-	Notes            []string `json:"notes,omitempty"`
+	KeystrokeSettled Stats `json:"keystroke_settled"`
+	PartialPublishes int   `json:"partial_publishes"` // publishes while typing that lacked a T11 finding
+	// Analyses is the number of distinct versions of beeuni.yaml published
+	// while typing (a coalesced burst costs one), and AnalysisCPU the
+	// server CPU per such version: the cost of one keystroke's analysis.
+	Analyses      int      `json:"analyses"`
+	AnalysisCPU   float64  `json:"analysis_cpu_ms"`
+	ExactVersions int      `json:"exact_versions"` // versions that got their own publish
+	ErrorsTyped   int      `json:"errors_typed"`   // keystrokes that introduced a finding
+	ErrorsShown   int      `json:"errors_shown"`   // ... and whose own publish showed it
+	Completion    Stats    `json:"completion"`
+	Hover         Stats    `json:"hover"`
+	Definition    Stats    `json:"definition"`
+	CodeAction    Stats    `json:"code_action"`
+	Rename        Stats    `json:"rename"`
+	ModuleEdit    Stats    `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
+	PeakRSS       int64    `json:"vmhwm_bytes"`
+	RSSEnd        int64    `json:"vmrss_bytes"`
+	HeapAfterGC   int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
+	Notes         []string `json:"notes,omitempty"`
 }
 
 // Run generates the workspace, spawns the server and measures everything.
@@ -572,13 +577,24 @@ func (r *runner) typing(ctx context.Context) error {
 	if _, _, err := r.c.WaitDiagnostics(wctx, r.manifestURI, startIdx, settled); err != nil {
 		return fmt.Errorf("waiting for the settled diagnostics of version %d (with %d T11): %w", last, baseline.Count("T11"), err)
 	}
-	if cpu1, err := procCPU(pid); err == nil && cpu0 >= 0 {
+	cpu1, cpuErr := procCPU(pid)
+	if cpuErr == nil && cpu0 >= 0 {
 		r.res.KeystrokeCPU = round3(float64(cpu1-cpu0) / float64(time.Millisecond) / float64(len(keys)))
 	}
 	if read1, err := procRead(pid); err == nil && read0 >= 0 {
 		r.res.KeystrokeRead = round3(float64(read1-read0-(r.c.Written()-sent0)) / float64(len(keys)))
 	}
 	evs = r.c.Diagnostics(r.manifestURI)[startIdx:]
+	versions := map[int]bool{}
+	for _, ev := range evs {
+		if ev.Version != nil {
+			versions[*ev.Version] = true
+		}
+	}
+	r.res.Analyses = len(versions)
+	if cpuErr == nil && cpu0 >= 0 && len(versions) > 0 {
+		r.res.AnalysisCPU = round3(float64(cpu1-cpu0) / float64(time.Millisecond) / float64(len(versions)))
+	}
 	for _, ev := range evs {
 		if ev.Count("T11") < baseline.Count("T11") {
 			r.res.PartialPublishes++
