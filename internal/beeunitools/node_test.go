@@ -20,12 +20,16 @@ import (
 // esbuild (as the sandbox's TypeScript loader strips types) and executed by
 // Node against a fake Beeuni API on loopback.
 
-// nodeOrSkip returns the node binary. CI installs Node 20 or later; without
-// it these tests cannot say anything, so they skip with the reason.
+// nodeOrSkip returns the node binary. Without it these tests cannot say
+// anything: they skip with the reason on a developer's machine, and fail in
+// CI (CI=true), which must never skip them.
 func nodeOrSkip(t *testing.T) string {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("node is not on PATH: CI must install Node 20+ to run the Beeuni tool sources")
+		}
 		t.Skip("node is not on PATH: install Node 20+ to run the Beeuni tool sources")
 	}
 	return node
