@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 	"testing"
 )
 
@@ -41,6 +42,7 @@ func BenchmarkReadLargeMessage(b *testing.B) {
 		if _, _, err := st.Read(context.Background()); err != nil {
 			b.Fatal(err)
 		}
+		st.Close()
 	}
 }
 
@@ -61,8 +63,9 @@ func FuzzStreamRead(f *testing.F) {
 	f.Add([]byte("garbage\nContent-Type: x\r\n\r\n{}\n\n\nContent-Length: -1\r\n\r\n"))
 	f.Add([]byte("Content-Length: 30\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":{},\"method\":1}"))
 	f.Fuzz(func(t *testing.T, input []byte) {
-		var out bytes.Buffer
-		st := newStream(rwc{Reader: bytes.NewReader(input), w: &out})
+		out := &lockedBuffer{}
+		st := newStream(rwc{Reader: bytes.NewReader(input), w: out})
+		defer st.Close()
 		for i := 0; ; i++ {
 			if i > len(input)+1 {
 				t.Fatalf("more messages than bytes: the stream loops on %q", input)
@@ -75,21 +78,41 @@ func FuzzStreamRead(f *testing.F) {
 				t.Fatalf("Read returned %v with size %d from %d input bytes", msg, n, len(input))
 			}
 		}
-		// Whatever the stream answered itself is well framed.
-		in := bufio.NewReader(&out)
+		// Whatever the stream answered itself is well framed. (Its writes
+		// are queued to a goroutine, one frame per write: the buffer holds
+		// whole frames at any time.)
+		written := out.snapshot()
+		in := bufio.NewReader(bytes.NewReader(written))
 		for {
 			frame, err := readOneFrame(in)
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				t.Fatalf("the stream's own answers are misframed: %v\n%q", err, out.String())
+				t.Fatalf("the stream's own answers are misframed: %v\n%q", err, written)
 			}
 			if !json.Valid(frame) {
 				t.Fatalf("the stream answered with invalid JSON %q", frame)
 			}
 		}
 	})
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) snapshot() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
 }
 
 type rwc struct {
