@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"bytes"
+	"encoding/binary"
 	"sort"
 	"unicode/utf8"
 
@@ -31,6 +33,22 @@ type Mapper struct {
 
 // NewMapper indexes content for enc.
 func NewMapper(content []byte, enc Encoding) *Mapper {
+	if bytes.IndexByte(content, '\r') < 0 {
+		// The usual case, on every keystroke: lines end at "\n" only. Find
+		// them and check for ASCII with the vectorised byte search and a
+		// word at a time, instead of a branch per byte (a 10,000-tool
+		// manifest is 870 KB).
+		starts := make([]int, 1, bytes.Count(content, []byte{'\n'})+1)
+		for i := 0; ; {
+			j := bytes.IndexByte(content[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			starts = append(starts, i)
+		}
+		return &Mapper{content: content, enc: enc, starts: starts, ascii: isASCII(content)}
+	}
 	starts := make([]int, 1, 64)
 	ascii := true
 	for i := 0; i < len(content); i++ {
@@ -47,6 +65,22 @@ func NewMapper(content []byte, enc Encoding) *Mapper {
 		}
 	}
 	return &Mapper{content: content, enc: enc, starts: starts, ascii: ascii}
+}
+
+// isASCII reports whether b holds only ASCII bytes.
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Content returns the mapped bytes.
