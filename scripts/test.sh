@@ -8,7 +8,12 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n=== %s\n' "$*"; }
 
-step "install editor test dependencies"
+step "install test dependencies"
+# strace: the test that proves the server opens no network connection,
+# starts no process and writes nothing outside the project traces it.
+if ! command -v strace >/dev/null 2>&1; then
+  apt-get update -qq && apt-get install -y -qq strace
+fi
 bash scripts/install-editor-deps.sh
 
 step "gofmt and go vet"
