@@ -84,28 +84,7 @@ func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage)
 	}
 	start, end := a.mapper.Offsets(p.Range)
 	proj := a.proj
-	content := contentIn(v, proj, a.path)
-	var changes []*edit.Change
-	for _, f := range s.findingsFor(proj, a.path, content) {
-		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
-			changes = append(changes, edit.QuickFixes(proj, v.fs, f)...)
-		}
-	}
-	if proj.Model != nil {
-		for _, t := range proj.Model.Tools {
-			if t.File != a.path || !(t.Key.Contains(start) || t.Value.Contains(start)) {
-				continue
-			}
-			switch t.Kind {
-			case analysis.KindBeeuni:
-				changes = append(changes, edit.EjectActions(proj, v.fs, t.Name)...)
-			case analysis.KindOverridden:
-				if c, err := edit.ReturnToBeeuni(proj, t.Name); err == nil {
-					changes = append(changes, c)
-				}
-			}
-		}
-	}
+	changes := s.changesAt(v, a, start, end)
 	s.mu.Lock()
 	ci := s.client
 	s.mu.Unlock()
@@ -129,7 +108,9 @@ func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage)
 				arg, _ := json.Marshal(ejectArgs{URI: pathToURI(a.path), Name: name, Force: force})
 				ca.Command = &protocol.Command{Title: c.Title, Command: CommandEject, Arguments: []any{json.RawMessage(arg)}}
 			} else {
-				continue // the client can apply neither the edit nor the command
+				// The server creates and deletes the files itself.
+				arg, _ := json.Marshal(applyChangeArgs{URI: pathToURI(a.path), Range: p.Range, Title: c.Title})
+				ca.Command = &protocol.Command{Title: c.Title, Command: CommandApplyChange, Arguments: []any{json.RawMessage(arg)}}
 			}
 		default:
 			ca.Edit = s.workspaceEdit(v, proj, c, false)
@@ -272,6 +253,8 @@ func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMess
 		return out, nil
 	case CommandEject:
 		return nil, s.eject(ctx, v, a, arg)
+	case CommandApplyChange:
+		return nil, s.applyChange(ctx, v, p.Arguments[0])
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", p.Command))
 }
@@ -303,61 +286,15 @@ func sessionTools(proj *analysis.Project) any {
 	}
 }
 
-// eject runs beeuni.eject: the client applies the whole change when it
-// can create files; otherwise the server writes the new module itself
-// (edit.Apply, inside the repository only) and the client applies the
-// YAML edit, so that an open manifest keeps its undo history.
+// eject runs beeuni.eject through carryOut: the client applies the whole
+// change when it can create files; otherwise the server writes the new
+// module itself and the client applies the YAML edit.
 func (s *Server) eject(ctx context.Context, v *view, a *at, arg ejectArgs) error {
 	c, err := edit.Eject(a.proj, v.fs, arg.Name, arg.Force)
 	if err != nil {
 		return jsonrpc2.NewError(codeRequestFailed, err.Error())
 	}
-	s.mu.Lock()
-	ci := s.client
-	s.mu.Unlock()
-	if !ci.applyEdit {
-		return jsonrpc2.NewError(codeRequestFailed, "the editor cannot apply workspace edits (workspace.applyEdit): run `beeuni-lsp tools eject "+arg.Name+"` instead")
-	}
-	var we *workspaceEditJSON
-	if ci.supportsResourceOps(false) {
-		we = s.workspaceEdit(v, a.proj, c, true)
-	} else {
-		files := &edit.Change{Title: c.Title, Kind: c.Kind, Create: c.Create}
-		if err := edit.Apply(ctx, a.proj.Root, files); err != nil {
-			return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("eject %s: %v", arg.Name, err))
-		}
-		var created []string
-		for _, nf := range c.Create {
-			created = append(created, nf.Path)
-			s.disk.forget(nf.Path)
-		}
-		s.bumpView()
-		s.ws.changed(created, changeCreated)
-		we = s.workspaceEdit(v, a.proj, c, false)
-	}
-	var res struct {
-		Applied       bool   `json:"applied"`
-		FailureReason string `json:"failureReason"`
-	}
-	if err := s.call(ctx, protocol.MethodWorkspaceApplyEdit, map[string]any{"label": c.Title, "edit": we}, &res); err != nil {
-		return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("eject %s: %v", arg.Name, err))
-	}
-	if !res.Applied {
-		reason := res.FailureReason
-		if reason == "" {
-			reason = "the editor did not apply the edit"
-		}
-		return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("eject %s: %s", arg.Name, reason))
-	}
-	if c.Show != "" && ci.showDocument {
-		var shown struct {
-			Success bool `json:"success"`
-		}
-		if err := s.call(ctx, "window/showDocument", map[string]any{"uri": pathToURI(c.Show), "takeFocus": true}, &shown); err != nil {
-			s.tracef("showDocument: %v", err)
-		}
-	}
-	return nil
+	return s.carryOut(ctx, v, a.proj, c, ": run `beeuni-lsp tools eject "+arg.Name+"` instead")
 }
 
 // joinRoot joins a repository-relative slash path to root.

@@ -222,7 +222,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 			},
 		},
 		ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
-			Commands: []string{CommandEject, CommandSessionTools, CommandEjectableTools},
+			Commands: []string{CommandEject, CommandSessionTools, CommandEjectableTools, CommandApplyChange},
 		},
 	}
 	result := &initializeResult{
