@@ -205,43 +205,11 @@ func (p *positions) lineContentEnd(i int) int {
 }
 
 // flowEnd returns the offset after the bracket that closes the flow
-// collection opening at start (quotes and comments skipped).
+// collection opening at start (after its tag or anchor), or the end of the
+// content when it is not closed.
 func (p *positions) flowEnd(start int) int {
-	c := p.content
-	i := p.skipProperties(start)
-	depth := 0
-	for ; i < len(c); i++ {
-		switch c[i] {
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-			if depth <= 0 {
-				return i + 1
-			}
-		case '"':
-			for i++; i < len(c) && c[i] != '"'; i++ {
-				if c[i] == '\\' {
-					i++
-				}
-			}
-		case '\'':
-			for i++; i < len(c); i++ {
-				if c[i] == '\'' {
-					if i+1 < len(c) && c[i+1] == '\'' {
-						i++
-						continue
-					}
-					break
-				}
-			}
-		case '#':
-			if i > 0 && (c[i-1] == ' ' || c[i-1] == '\t' || c[i-1] == '\n') {
-				for i < len(c) && c[i] != '\n' {
-					i++
-				}
-			}
-		}
+	if closeAt, ok := YAMLFlowClose(p.content, p.skipProperties(start)); ok {
+		return closeAt + 1
 	}
-	return len(c)
+	return len(p.content)
 }

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
 // errUnsupported marks YAML this package will not edit (an alias, a block
@@ -430,46 +432,7 @@ func (f *yfile) lastLine(n *yaml.Node, parentIndent int, flow bool) int {
 
 // flowClose returns the offset of the bracket that closes a flow collection.
 func (f *yfile) flowClose(n *yaml.Node) (int, bool) {
-	c := f.content
-	i := f.start(n)
-	if i >= len(c) || (c[i] != '{' && c[i] != '[') {
-		return 0, false
-	}
-	depth := 0
-	for ; i < len(c); i++ {
-		switch c[i] {
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-			if depth == 0 {
-				return i, true
-			}
-		case '"':
-			for i++; i < len(c) && c[i] != '"'; i++ {
-				if c[i] == '\\' {
-					i++
-				}
-			}
-		case '\'':
-			for i++; i < len(c); i++ {
-				if c[i] == '\'' {
-					if i+1 < len(c) && c[i+1] == '\'' {
-						i++
-						continue
-					}
-					break
-				}
-			}
-		case '#':
-			if i > 0 && (isBlank(c[i-1]) || c[i-1] == '\n' || c[i-1] == '\r') {
-				for i < len(c) && c[i] != '\n' && c[i] != '\r' {
-					i++
-				}
-			}
-		}
-	}
-	return 0, false
+	return analysis.YAMLFlowClose(f.content, f.start(n))
 }
 
 // entry is one `key: value` line to add to a mapping.
