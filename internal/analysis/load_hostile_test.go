@@ -7,94 +7,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
 
 // Hostile workspaces, on the real disk: repositories nobody here wrote.
 // Each test builds one in t.TempDir(), loads it through a file system that
 // records every read, and checks the finding that explains the problem,
 // that the load ends, and that nothing outside the repository is read.
-
-// recordingFS is the disk, recording the paths whose content or listing is
-// read, and failing reads of the paths in deny with EACCES (root reads any
-// file whatever its mode, so an unreadable file is simulated here).
-type recordingFS struct {
-	vfs.FS
-	mu    sync.Mutex
-	reads []string
-	deny  map[string]bool
-}
-
-func newRecordingFS() *recordingFS { return &recordingFS{FS: vfs.NewDisk(), deny: map[string]bool{}} }
-
-func (r *recordingFS) ReadFile(p string) ([]byte, error) {
-	r.record(p)
-	if r.deny[filepath.Clean(p)] {
-		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrPermission}
-	}
-	return r.FS.ReadFile(p)
-}
-
-func (r *recordingFS) ReadDir(p string) ([]fs.DirEntry, error) {
-	r.record(p)
-	return r.FS.ReadDir(p)
-}
-
-func (r *recordingFS) record(p string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reads = append(r.reads, p)
-}
-
-// assertReadsWithin fails for every read whose real path leaves root.
-func (r *recordingFS) assertReadsWithin(t *testing.T, root string) {
-	t.Helper()
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range r.reads {
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			real = p
-		}
-		if !vfs.Within(realRoot, real) {
-			t.Errorf("read %s (really %s), outside the repository %s", p, real, realRoot)
-		}
-	}
-}
-
-// workspace writes files (relative path → content) under a new temporary
-// repository and returns its root. A content of the form "-> TARGET" makes
-// a symbolic link.
-func workspace(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), "repo")
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "-> "); ok {
-			if err := os.Symlink(target, p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // outsideFile writes a file next to the repository (never to be read).
 func outsideFile(t *testing.T, root, name, content string) string {
@@ -149,7 +74,7 @@ func dump(fs []diag.Finding) string {
 }
 
 func TestHostilePathsLeavingTheRepositoryAreReportedAndNeverRead(t *testing.T) {
-	root := workspace(t, map[string]string{
+	root := vfstest.WriteRepo(t, map[string]string{
 		"beeuni.yaml": `imports:
   - ../secret.yaml
   - /etc/hostname.yaml
@@ -176,7 +101,7 @@ tools:
 	if err := os.Symlink(filepath.Join(filepath.Dir(root), "outside"), filepath.Join(root, "linked")); err != nil {
 		t.Fatal(err)
 	}
-	fsys := newRecordingFS()
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 	p := loadGuarded(t, fsys, root)
 	manifest := filepath.Join(root, "beeuni.yaml")
 	wantFinding(t, p, manifest, "I2", "leaves the repository", "../secret.yaml")
@@ -196,12 +121,12 @@ tools:
 	if _, ok := p.Model.Tool("stolen"); ok {
 		t.Error("a tool declared outside the repository was loaded")
 	}
-	fsys.assertReadsWithin(t, root)
+	fsys.AssertReadsWithin(t, root)
 	checkFindings(t, p, fsys)
 }
 
 func TestHostileSpecialFilesWhereFilesShouldBe(t *testing.T) {
-	root := workspace(t, map[string]string{
+	root := vfstest.WriteRepo(t, map[string]string{
 		"beeuni.yaml": `imports: [pipe.yaml, folder.yaml, secret.yaml]
 tools:
   web_search: beeuni:web_search
@@ -222,8 +147,8 @@ tools:
 	if err := os.WriteFile(filepath.Join(root, "secret.yaml"), []byte("tools: {}\n"), 0o000); err != nil {
 		t.Fatal(err)
 	}
-	fsys := newRecordingFS()
-	fsys.deny[filepath.Join(root, "secret.yaml")] = true
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
+	fsys.Deny(filepath.Join(root, "secret.yaml"))
 	p := loadGuarded(t, fsys, root) // a FIFO read would block here forever
 	manifest := filepath.Join(root, "beeuni.yaml")
 	wantFinding(t, p, manifest, "I4", "`pipe.yaml` cannot be read", "pipe.yaml")
@@ -234,7 +159,7 @@ tools:
 	}
 	wantFinding(t, p, manifest, "T6", "`tools/pipe.ts` is not a regular file", "tools/pipe.ts")
 	wantFinding(t, p, manifest, "T6", "`tools/folder.ts` is not a regular file", "tools/folder.ts")
-	fsys.assertReadsWithin(t, root)
+	fsys.AssertReadsWithin(t, root)
 }
 
 func TestHostileAliasBombEndsWithBoundedFindings(t *testing.T) {
@@ -257,8 +182,8 @@ func TestHostileAliasBombEndsWithBoundedFindings(t *testing.T) {
 		fmt.Fprintf(&b, "m%d: &m%d {<<: [*m%d, *m%d], x%d: 1}\n", i, i, i-1, i-1, i)
 	}
 	b.WriteString("tools:\n  <<: *m30\n  web_search: beeuni:web_search\nagents:\n  bomb:\n    tools: *a9\n  bomb2:\n    tools: {exclude: *a9}\n")
-	root := workspace(t, map[string]string{"beeuni.yaml": b.String()})
-	fsys := newRecordingFS()
+	root := vfstest.WriteRepo(t, map[string]string{"beeuni.yaml": b.String()})
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 	p := loadGuarded(t, fsys, root)
 	if len(p.Findings) == 0 || len(p.Findings) > 10_000 {
 		t.Fatalf("%d findings, want a few that explain the bomb", len(p.Findings))
@@ -270,8 +195,8 @@ func TestHostileDeepNesting(t *testing.T) {
 	for _, depth := range []int{1_000, 100_000} {
 		t.Run(fmt.Sprint(depth), func(t *testing.T) {
 			content := "tools:\n  web_search: " + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "\nagents: {a: {tools: " + strings.Repeat("{a: ", depth) + "1" + strings.Repeat("}", depth) + "}}\n"
-			root := workspace(t, map[string]string{"beeuni.yaml": content})
-			fsys := newRecordingFS()
+			root := vfstest.WriteRepo(t, map[string]string{"beeuni.yaml": content})
+			fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 			p := loadGuarded(t, fsys, root)
 			if len(p.Findings) == 0 {
 				t.Fatal("no finding on nesting this deep")
@@ -282,13 +207,13 @@ func TestHostileDeepNesting(t *testing.T) {
 }
 
 func TestHostileImportCycle(t *testing.T) {
-	root := workspace(t, map[string]string{
+	root := vfstest.WriteRepo(t, map[string]string{
 		"beeuni.yaml": "imports: [a.yaml]\ntools: {web_search: beeuni:web_search}\n",
 		"a.yaml":      "imports: [b.yaml]\n",
 		"b.yaml":      "imports: [beeuni.yaml, link.yaml]\n",
 		"link.yaml":   "-> a.yaml",
 	})
-	fsys := newRecordingFS()
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 	p := loadGuarded(t, fsys, root)
 	cycles := findingsWith(p, "I6", "import cycle")
 	if len(cycles) == 0 {
@@ -314,8 +239,8 @@ func TestHostileImportChain1000Deep(t *testing.T) {
 		}
 		files[fmt.Sprintf("c/%04d.yaml", i)] = next + fmt.Sprintf("tools: {t%04d: beeuni:show}\n", i)
 	}
-	root := workspace(t, files)
-	fsys := newRecordingFS()
+	root := vfstest.WriteRepo(t, files)
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 	p := loadGuarded(t, fsys, root)
 	loaded := len(p.Files) - 1
 	tooMany := findingsWith(p, "I4", "too many imported files")
@@ -338,8 +263,8 @@ func TestHostileTenThousandImports(t *testing.T) {
 		files[fmt.Sprintf("many/%05d.yaml", i)] = fmt.Sprintf("agents: {a%05d: {tools: all}}\n", i)
 	}
 	files["beeuni.yaml"] = b.String()
-	root := workspace(t, files)
-	fsys := newRecordingFS()
+	root := vfstest.WriteRepo(t, files)
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 	p := loadGuarded(t, fsys, root)
 	loaded := len(p.Files) - 1
 	tooMany := findingsWith(p, "I4", "too many imported files")
@@ -350,9 +275,9 @@ func TestHostileTenThousandImports(t *testing.T) {
 }
 
 func TestHostileUnreadableRootManifest(t *testing.T) {
-	root := workspace(t, map[string]string{"beeuni.yaml": "tools: {}\n"})
-	fsys := newRecordingFS()
-	fsys.deny[filepath.Join(root, "beeuni.yaml")] = true
+	root := vfstest.WriteRepo(t, map[string]string{"beeuni.yaml": "tools: {}\n"})
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
+	fsys.Deny(filepath.Join(root, "beeuni.yaml"))
 	if _, err := analysis.Load(t.Context(), fsys, root); !errors.Is(err, fs.ErrPermission) {
 		t.Fatalf("Load with an unreadable manifest = %v, want a permission error", err)
 	}
@@ -362,7 +287,7 @@ func TestHostileUnreadableRootManifest(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "beeuni.yaml"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	delete(fsys.deny, filepath.Join(root, "beeuni.yaml"))
+	fsys.Allow(filepath.Join(root, "beeuni.yaml"))
 	if _, err := analysis.Load(t.Context(), fsys, root); !errors.Is(err, vfs.ErrNotRegular) {
 		t.Fatalf("Load with a FIFO as manifest = %v, want ErrNotRegular", err)
 	}

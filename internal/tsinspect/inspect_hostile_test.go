@@ -3,11 +3,9 @@ package tsinspect_test
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -15,71 +13,12 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
 
 // Hostile modules on the real disk: each inspection ends with a finding
 // that says what is wrong, without blocking, and reads nothing outside the
 // repository.
-
-// recordingFS is the disk, recording every path whose content or listing
-// is read.
-type recordingFS struct {
-	vfs.FS
-	mu    sync.Mutex
-	reads []string
-}
-
-func (r *recordingFS) ReadFile(p string) ([]byte, error) { r.record(p); return r.FS.ReadFile(p) }
-
-func (r *recordingFS) ReadDir(p string) ([]fs.DirEntry, error) { r.record(p); return r.FS.ReadDir(p) }
-
-func (r *recordingFS) record(p string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.reads = append(r.reads, p)
-}
-
-func (r *recordingFS) assertReadsWithin(t *testing.T, root string) {
-	t.Helper()
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for _, p := range r.reads {
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			real = p
-		}
-		if !vfs.Within(realRoot, real) {
-			t.Errorf("read %s (really %s), outside the repository %s", p, real, realRoot)
-		}
-	}
-}
-
-// hostileRepo writes files under a new repository (content "-> TARGET"
-// makes a symbolic link) and returns its root.
-func hostileRepo(t *testing.T, files map[string]string) string {
-	t.Helper()
-	root := filepath.Join(t.TempDir(), "repo")
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if target, ok := strings.CutPrefix(content, "-> "); ok {
-			if err := os.Symlink(target, p); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return root
-}
 
 // inspectGuarded inspects one module and fails if Inspect has not returned
 // after a generous bound (a hang guard, not a speed measurement).
@@ -120,7 +59,7 @@ const validModule = `export default {
 
 func TestHostileModules(t *testing.T) {
 	big := "// filler\n" + strings.Repeat("const x = 1;\n", (50<<20)/13) + validModule
-	root := hostileRepo(t, map[string]string{
+	root := vfstest.WriteRepo(t, map[string]string{
 		"tools/big.ts":             big,
 		"tools/binary.ts":          "\x7fELF\x02\x01\x01\x00\x00\x00" + strings.Repeat("\x00\xff", 1000),
 		"tools/utf8.ts":            "export default { description: '\xff\xfe' }\n",
@@ -130,7 +69,7 @@ func TestHostileModules(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(root, "tools/fifo.ts"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fsys := &recordingFS{FS: vfs.NewDisk()}
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 	in := tsinspect.New(fsys, tsinspect.Options{})
 	tests := []struct {
 		module, code, says string
@@ -154,7 +93,7 @@ func TestHostileModules(t *testing.T) {
 }
 
 func TestHostileImportsStayInsideTheRepository(t *testing.T) {
-	root := hostileRepo(t, map[string]string{
+	root := vfstest.WriteRepo(t, map[string]string{
 		"tools/up.ts":   "import s from '../../outside/secret.ts'\nconsole.log(s)\n" + validModule,
 		"tools/abs.ts":  "import '/etc/hostname'\n" + validModule,
 		"tools/pkg.ts":  "import { z } from 'zod'\nconsole.log(z)\n" + validModule,
@@ -184,7 +123,7 @@ func TestHostileImportsStayInsideTheRepository(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fsys := &recordingFS{FS: vfs.NewDisk()}
+	fsys := vfstest.NewRecordingFS(vfs.NewDisk())
 	in := tsinspect.New(fsys, tsinspect.Options{})
 	tests := []struct{ module, code, says string }{
 		{"tools/up.ts", "M2", "Cannot find module '../../outside/secret.ts': it is outside the repository"},
@@ -204,5 +143,5 @@ func TestHostileImportsStayInsideTheRepository(t *testing.T) {
 			wantModuleFinding(t, r, tc.code, tc.says)
 		})
 	}
-	fsys.assertReadsWithin(t, root)
+	fsys.AssertReadsWithin(t, root)
 }
