@@ -19,37 +19,31 @@ type diskCache struct {
 
 	mu      sync.Mutex
 	enabled bool
-	reads   map[string]readEntry
-	stats   map[string]statEntry
-	dirs    map[string]dirEntry
-	links   map[string]linkEntry
+	// What base answered, by clean path. The maps live as long as the
+	// cache (forgetAll clears them), so that remember can be handed one.
+	reads map[string]answer[[]byte]
+	stats map[string]answer[fs.FileInfo]
+	dirs  map[string]answer[[]fs.DirEntry]
+	links map[string]answer[string]
 }
 
 // maxCachedRead is the largest content kept; larger files are read again.
 const maxCachedRead = 4 << 20
 
-type readEntry struct {
-	data []byte
-	err  error
-}
-
-type statEntry struct {
-	info fs.FileInfo
-	err  error
-}
-
-type dirEntry struct {
-	entries []fs.DirEntry
-	err     error
-}
-
-type linkEntry struct {
-	path string
-	err  error
+// answer is what base answered to one question (an error too).
+type answer[T any] struct {
+	value T
+	err   error
 }
 
 func newDiskCache(base vfs.FS) *diskCache {
-	return &diskCache{base: base, reads: map[string]readEntry{}, stats: map[string]statEntry{}, dirs: map[string]dirEntry{}, links: map[string]linkEntry{}}
+	return &diskCache{
+		base:  base,
+		reads: map[string]answer[[]byte]{},
+		stats: map[string]answer[fs.FileInfo]{},
+		dirs:  map[string]answer[[]fs.DirEntry]{},
+		links: map[string]answer[string]{},
+	}
 }
 
 // enable starts caching.
@@ -88,10 +82,10 @@ func (c *diskCache) forget(path string) {
 func (c *diskCache) forgetAll() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.reads = map[string]readEntry{}
-	c.stats = map[string]statEntry{}
-	c.dirs = map[string]dirEntry{}
-	c.links = map[string]linkEntry{}
+	clear(c.reads)
+	clear(c.stats)
+	clear(c.dirs)
+	clear(c.links)
 }
 
 func (c *diskCache) on() bool {
@@ -100,81 +94,47 @@ func (c *diskCache) on() bool {
 	return c.enabled
 }
 
-// ReadFile implements vfs.FS. Callers must not modify the returned slice
-// (the engine does not).
-func (c *diskCache) ReadFile(path string) ([]byte, error) {
+// remember answers a question about path from memo, or asks base (ask) and
+// remembers the answer if keep allows it (nil keep: always). Disabled, it
+// only asks.
+func remember[T any](c *diskCache, memo map[string]answer[T], path string, ask func(string) (T, error), keep func(T) bool) (T, error) {
 	if !c.on() {
-		return c.base.ReadFile(path)
+		return ask(path)
 	}
 	key := filepath.Clean(path)
 	c.mu.Lock()
-	e, ok := c.reads[key]
+	a, ok := memo[key]
 	c.mu.Unlock()
 	if ok {
-		return e.data, e.err
+		return a.value, a.err
 	}
-	data, err := c.base.ReadFile(path)
-	if len(data) <= maxCachedRead {
+	value, err := ask(path)
+	if keep == nil || keep(value) {
 		c.mu.Lock()
-		c.reads[key] = readEntry{data, err}
+		memo[key] = answer[T]{value, err}
 		c.mu.Unlock()
 	}
-	return data, err
+	return value, err
+}
+
+// ReadFile implements vfs.FS. Callers must not modify the returned slice
+// (the engine does not). Contents over maxCachedRead are read again.
+func (c *diskCache) ReadFile(path string) ([]byte, error) {
+	return remember(c, c.reads, path, c.base.ReadFile, func(data []byte) bool { return len(data) <= maxCachedRead })
 }
 
 // Stat implements vfs.FS.
 func (c *diskCache) Stat(path string) (fs.FileInfo, error) {
-	if !c.on() {
-		return c.base.Stat(path)
-	}
-	key := filepath.Clean(path)
-	c.mu.Lock()
-	e, ok := c.stats[key]
-	c.mu.Unlock()
-	if ok {
-		return e.info, e.err
-	}
-	info, err := c.base.Stat(path)
-	c.mu.Lock()
-	c.stats[key] = statEntry{info, err}
-	c.mu.Unlock()
-	return info, err
+	return remember(c, c.stats, path, c.base.Stat, nil)
 }
 
-// ReadDir implements vfs.FS.
+// ReadDir implements vfs.FS. Each caller gets its own copy of the listing.
 func (c *diskCache) ReadDir(path string) ([]fs.DirEntry, error) {
-	if !c.on() {
-		return c.base.ReadDir(path)
-	}
-	key := filepath.Clean(path)
-	c.mu.Lock()
-	e, ok := c.dirs[key]
-	c.mu.Unlock()
-	if ok {
-		return append([]fs.DirEntry(nil), e.entries...), e.err
-	}
-	entries, err := c.base.ReadDir(path)
-	c.mu.Lock()
-	c.dirs[key] = dirEntry{entries, err}
-	c.mu.Unlock()
+	entries, err := remember(c, c.dirs, path, c.base.ReadDir, nil)
 	return append([]fs.DirEntry(nil), entries...), err
 }
 
 // EvalSymlinks implements vfs.FS.
 func (c *diskCache) EvalSymlinks(path string) (string, error) {
-	if !c.on() {
-		return c.base.EvalSymlinks(path)
-	}
-	key := filepath.Clean(path)
-	c.mu.Lock()
-	e, ok := c.links[key]
-	c.mu.Unlock()
-	if ok {
-		return e.path, e.err
-	}
-	r, err := c.base.EvalSymlinks(path)
-	c.mu.Lock()
-	c.links[key] = linkEntry{r, err}
-	c.mu.Unlock()
-	return r, err
+	return remember(c, c.links, path, c.base.EvalSymlinks, nil)
 }
