@@ -160,10 +160,19 @@ func isBinaryOp(p string) bool {
 
 // skipExpr skips to the end of an expression: the first `,` `;` `)` `]`
 // `}` at bracket depth 0.
-func skipExpr(toks []token, i int) int {
+func skipExpr(toks []token, i int) int { return skipToEnd(toks, i, false) }
+
+// skipToEnd is skipExpr; with newStatement, it also stops at a token that
+// starts a new statement on a new line at depth 0 (automatic semicolon
+// insertion).
+func skipToEnd(toks []token, i int, newStatement bool) int {
 	depth := 0
+	start := i
 	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
 		t := toks[i]
+		if newStatement && depth == 0 && i > start && t.nl && t.kind != tokPunct && endsOperand(toks[i-1]) {
+			return i
+		}
 		if t.kind != tokPunct {
 			continue
 		}

@@ -407,33 +407,7 @@ func skipType(toks []token, i int) int {
 // also stops at a statement that starts on a new line (automatic semicolon
 // insertion), so that a file without semicolons is not rescanned to its end
 // for every declaration.
-func skipInitializer(toks []token, i int) int {
-	depth := 0
-	start := i
-	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
-		t := toks[i]
-		if depth == 0 && i > start && t.nl && t.kind != tokPunct && endsOperand(toks[i-1]) {
-			return i
-		}
-		if t.kind != tokPunct {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case ",", ";":
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
-}
+func skipInitializer(toks []token, i int) int { return skipToEnd(toks, i, true) }
 
 // endsOperand reports whether t can end an operand (so that a `/` after it
 // divides and a line break after it may end a statement).
