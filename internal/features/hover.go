@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -23,11 +22,7 @@ type Modules = map[string]*tsinspect.Result
 // top-level tools: key, a name in an agent's tools, an agent's tools key or
 // value, an import entry. ok is false when there is nothing to say.
 func Hover(p *analysis.Project, modules Modules, path string, offset int) (h HoverInfo, ok bool) {
-	path = filepath.Clean(path)
-	if p == nil {
-		return HoverInfo{}, false
-	}
-	f := p.File(path)
+	f, path := projectFile(p, path)
 	if f == nil {
 		return HoverInfo{}, false
 	}

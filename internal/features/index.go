@@ -1,6 +1,7 @@
 package features
 
 import (
+	"path/filepath"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -507,4 +508,15 @@ func (ix *fileIndex) nameAt(offset int) (string, diag.Range, bool) {
 		return r.Name, r.Range(), true
 	}
 	return "", diag.Range{}, false
+}
+
+// projectFile returns the file of p at path, and path cleaned (the form every
+// entry point compares the project's paths with); the file is nil when p is
+// nil or path is not one of its files.
+func projectFile(p *analysis.Project, path string) (*analysis.File, string) {
+	path = filepath.Clean(path)
+	if p == nil {
+		return nil, path
+	}
+	return p.File(path), path
 }

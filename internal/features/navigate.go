@@ -1,7 +1,6 @@
 package features
 
 import (
-	"path/filepath"
 	"sort"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
@@ -18,11 +17,7 @@ import (
 // It returns nil when there is no definition (a Beeuni or harness tool, a
 // missing file).
 func Definition(p *analysis.Project, modules Modules, path string, offset int) []Location {
-	path = filepath.Clean(path)
-	if p == nil {
-		return nil
-	}
-	f := p.File(path)
+	f, path := projectFile(p, path)
 	if f == nil {
 		return nil
 	}
@@ -89,11 +84,7 @@ func declaration(p *analysis.Project, name string) (Location, bool) {
 // entry of path that points at a file the project has (a module that exists,
 // an imported file that loaded).
 func DocumentLinks(p *analysis.Project, path string) []DocumentLink {
-	path = filepath.Clean(path)
-	if p == nil {
-		return nil
-	}
-	f := p.File(path)
+	f, path := projectFile(p, path)
 	if f == nil {
 		return nil
 	}
@@ -151,11 +142,7 @@ func mentions(p *analysis.Project, name, path string) []mention {
 // or a name in an agent's tools) in every file of the project. With
 // includeDecl, the tools: keys that declare it are included.
 func References(p *analysis.Project, path string, offset int, includeDecl bool) []Location {
-	path = filepath.Clean(path)
-	if p == nil {
-		return nil
-	}
-	f := p.File(path)
+	f, _ := projectFile(p, path)
 	if f == nil {
 		return nil
 	}
@@ -176,11 +163,7 @@ func References(p *analysis.Project, path string, offset int, includeDecl bool) 
 // DocumentHighlights returns every mention, in path, of the tool under
 // offset. The declaring key is marked Write.
 func DocumentHighlights(p *analysis.Project, path string, offset int) []Highlight {
-	path = filepath.Clean(path)
-	if p == nil {
-		return nil
-	}
-	f := p.File(path)
+	f, path := projectFile(p, path)
 	if f == nil {
 		return nil
 	}

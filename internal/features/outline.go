@@ -2,7 +2,6 @@ package features
 
 import (
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -15,11 +14,7 @@ import (
 // DocumentSymbols returns the outline of path: its tools:, agents: and
 // imports: sections, in file order, each with its entries as children.
 func DocumentSymbols(p *analysis.Project, path string) []Symbol {
-	path = filepath.Clean(path)
-	if p == nil {
-		return nil
-	}
-	f := p.File(path)
+	f, path := projectFile(p, path)
 	if f == nil {
 		return nil
 	}
@@ -221,11 +216,7 @@ const maxFoldDepth = 64
 // spans more than one line, from the line of its key (or its item's dash)
 // to its last line.
 func FoldingRanges(p *analysis.Project, path string) []FoldingRange {
-	path = filepath.Clean(path)
-	if p == nil {
-		return nil
-	}
-	f := p.File(path)
+	f, _ := projectFile(p, path)
 	if f == nil || f.Doc == nil {
 		return nil
 	}
@@ -269,11 +260,7 @@ func FoldingRanges(p *analysis.Project, path string) []FoldingRange {
 // any file, one hint at the end of the first line says that sessions get
 // all five Beeuni tools.
 func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
-	path = filepath.Clean(path)
-	if p == nil {
-		return nil
-	}
-	f := p.File(path)
+	f, path := projectFile(p, path)
 	if f == nil {
 		return nil
 	}
