@@ -5,14 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 
+	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -60,33 +59,6 @@ func newClient(t testing.TB, r io.Reader, w io.Writer) *client {
 	return c
 }
 
-// readFrame reads one Content-Length framed body.
-func readFrame(r *bufio.Reader) ([]byte, error) {
-	length := -1
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return nil, err
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
-			length, err = strconv.Atoi(strings.TrimSpace(v))
-			if err != nil {
-				return nil, err
-			}
-		}
-	}
-	if length < 0 {
-		return nil, fmt.Errorf("frame without Content-Length")
-	}
-	body := make([]byte, length)
-	_, err := io.ReadFull(r, body)
-	return body, err
-}
-
 func (c *client) readLoop(r *bufio.Reader) {
 	defer func() {
 		c.mu.Lock()
@@ -95,7 +67,7 @@ func (c *client) readLoop(r *bufio.Reader) {
 		c.mu.Unlock()
 	}()
 	for {
-		body, err := readFrame(r)
+		body, err := jsonrpcframe.Read(r)
 		if err != nil {
 			return
 		}
@@ -118,7 +90,7 @@ func (c *client) readLoop(r *bufio.Reader) {
 			// that is not the test's failure.
 			if data, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result}); err == nil {
 				c.wm.Lock()
-				_, _ = io.WriteString(c.w, "Content-Length: "+strconv.Itoa(len(data))+"\r\n\r\n"+string(data))
+				_, _ = c.w.Write(jsonrpcframe.Append(nil, data))
 				c.wm.Unlock()
 			}
 		case m.Method != "":
@@ -146,7 +118,7 @@ func (c *client) sendRaw(data string) {
 
 // sendBody frames body with a correct Content-Length.
 func (c *client) sendBody(body []byte) {
-	c.sendRaw("Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + string(body))
+	c.sendRaw(string(jsonrpcframe.Append(nil, body)))
 }
 
 func (c *client) sendJSON(v any) {

@@ -3,10 +3,10 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -137,7 +137,7 @@ func TestPositionEncodingNegotiation(t *testing.T) {
 
 // frame is a body with its correct Content-Length header.
 func frame(body string) string {
-	return "Content-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	return string(jsonrpcframe.Append(nil, []byte(body)))
 }
 
 func TestMalformedMessagesAreAnsweredAndSurvived(t *testing.T) {

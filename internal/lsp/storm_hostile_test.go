@@ -19,6 +19,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/lsp"
+	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -320,29 +321,14 @@ func (c *stormClient) send(msg any) {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	fmt.Fprintf(c.w, "Content-Length: %d\r\n\r\n%s", len(data), data)
+	_, _ = c.w.Write(jsonrpcframe.Append(nil, data))
 }
 
 func (c *stormClient) read(r io.Reader) {
 	in := bufio.NewReader(r)
 	for {
-		length := -1
-		for {
-			line, err := in.ReadString('\n')
-			if err != nil {
-				c.fail(err)
-				return
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				length, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(in, body); err != nil {
+		body, err := jsonrpcframe.Read(in)
+		if err != nil {
 			c.fail(err)
 			return
 		}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
 )
 
 // Client is a minimal LSP client, as an editor is one: it frames JSON-RPC
@@ -272,11 +274,7 @@ func (c *Client) send(m message, params any) error {
 func (c *Client) writeFrame(body []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	frame := make([]byte, 0, len(body)+32)
-	frame = append(frame, "Content-Length: "...)
-	frame = strconv.AppendInt(frame, int64(len(body)), 10)
-	frame = append(frame, "\r\n\r\n"...)
-	frame = append(frame, body...)
+	frame := jsonrpcframe.Append(make([]byte, 0, len(body)+32), body)
 	n, err := c.w.Write(frame)
 	c.written += int64(n)
 	return err
@@ -289,43 +287,6 @@ func (c *Client) Written() int64 {
 	return c.written
 }
 
-// ReadFrame reads one Content-Length framed message body from r.
-func ReadFrame(r *bufio.Reader) ([]byte, error) {
-	length := -1
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			if err == io.EOF && line == "" && length == -1 {
-				return nil, io.EOF
-			}
-			return nil, fmt.Errorf("read header: %w", err)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if line == "" {
-			break
-		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			return nil, fmt.Errorf("malformed header %q", line)
-		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("bad Content-Length %q", value)
-			}
-			length = n
-		}
-	}
-	if length < 0 {
-		return nil, errors.New("message without Content-Length")
-	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, fmt.Errorf("read body: %w", err)
-	}
-	return body, nil
-}
-
 func (c *Client) readLoop(r *bufio.Reader) {
 	var err error
 	defer func() {
@@ -336,7 +297,7 @@ func (c *Client) readLoop(r *bufio.Reader) {
 	}()
 	for {
 		var body []byte
-		body, err = ReadFrame(r)
+		body, err = jsonrpcframe.Read(r)
 		if err != nil {
 			return
 		}

@@ -6,42 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
-)
 
-func TestReadFrame(t *testing.T) {
-	tests := []struct {
-		name    string
-		in      string
-		want    string
-		wantErr string
-	}{
-		{"plain", "Content-Length: 2\r\n\r\n{}", "{}", ""},
-		{"extra header and case", "content-length: 4\r\nContent-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\nnull", "null", ""},
-		{"missing length", "Content-Type: x\r\n\r\n{}", "", "without Content-Length"},
-		{"bad length", "Content-Length: -3\r\n\r\n", "", "bad Content-Length"},
-		{"malformed header", "Content-Length 2\r\n\r\n{}", "", "malformed header"},
-		{"short body", "Content-Length: 10\r\n\r\n{}", "", "read body"},
-		{"eof", "", "", "EOF"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := ReadFrame(bufio.NewReader(strings.NewReader(tt.in)))
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil || string(got) != tt.want {
-				t.Fatalf("ReadFrame = %q, %v; want %q", got, err, tt.want)
-			}
-		})
-	}
-}
+	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
+)
 
 // fakeServer answers initialize after asking the client for its settings,
 // and publishes diagnostics tagged with each didChange's version, with one
@@ -51,12 +21,12 @@ func fakeServer(t *testing.T, r io.Reader, w io.Writer) {
 	br := bufio.NewReader(r)
 	send := func(v any) {
 		body, _ := json.Marshal(v)
-		if _, err := io.WriteString(w, "Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"+string(body)); err != nil {
+		if _, err := w.Write(jsonrpcframe.Append(nil, body)); err != nil {
 			t.Errorf("fake server write: %v", err)
 		}
 	}
 	for {
-		body, err := ReadFrame(br)
+		body, err := jsonrpcframe.Read(br)
 		if err != nil {
 			return
 		}
@@ -75,7 +45,7 @@ func fakeServer(t *testing.T, r io.Reader, w io.Writer) {
 			send(map[string]any{"jsonrpc": "2.0", "id": "cfg-1", "method": "workspace/configuration",
 				"params": map[string]any{"items": []any{map[string]any{"section": "beeuni"}}}})
 			// The answer to the configuration request comes next.
-			body, err := ReadFrame(br)
+			body, err := jsonrpcframe.Read(br)
 			if err != nil {
 				t.Errorf("fake server: no configuration answer: %v", err)
 				return

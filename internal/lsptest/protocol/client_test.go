@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
 )
 
 // serverBinary is the path of the beeuni-lsp binary built once for the
@@ -192,46 +194,13 @@ func (c *client) readLoop(r io.Reader) {
 		c.cond.Broadcast()
 	}
 	for {
-		length := -1
-		for {
-			line, err := in.ReadString('\n')
-			if err != nil {
-				if err == io.EOF && line == "" && length < 0 {
-					fail(io.EOF)
-				} else {
-					fail(fmt.Errorf("server stdout: reading header: %v (line %q)", err, line))
-				}
-				return
-			}
-			if !strings.HasSuffix(line, "\r\n") {
-				fail(fmt.Errorf("server stdout: header line %q does not end in CRLF", line))
-				return
-			}
-			line = strings.TrimSuffix(line, "\r\n")
-			if line == "" {
-				break
-			}
-			name, value, ok := strings.Cut(line, ":")
-			if !ok {
-				fail(fmt.Errorf("server stdout: bad header line %q", line))
-				return
-			}
-			if strings.EqualFold(name, "Content-Length") {
-				n, err := strconv.Atoi(strings.TrimSpace(value))
-				if err != nil || n < 0 {
-					fail(fmt.Errorf("server stdout: bad Content-Length %q", value))
-					return
-				}
-				length = n
-			}
-		}
-		if length < 0 {
-			fail(fmt.Errorf("server stdout: a message without Content-Length"))
+		body, err := jsonrpcframe.Read(in)
+		if err == io.EOF {
+			fail(io.EOF)
 			return
 		}
-		body := make([]byte, length)
-		if _, err := io.ReadFull(in, body); err != nil {
-			fail(fmt.Errorf("server stdout: reading a body of %d bytes: %v", length, err))
+		if err != nil {
+			fail(fmt.Errorf("server stdout: %w", err))
 			return
 		}
 		if !utf8.Valid(body) {
@@ -309,7 +278,7 @@ func (c *client) writeRaw(data []byte) {
 
 // frame returns body with a correct Content-Length header.
 func frame(body []byte) []byte {
-	return append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)
+	return jsonrpcframe.Append(nil, body)
 }
 
 // send writes one message, framed.
