@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -25,9 +24,10 @@ type yfile struct {
 	doc     *yaml.Node // document node; nil for an empty or comments-only file
 	root    *yaml.Node // the top mapping; nil when the document is not one
 	bom     int        // 3 when the file starts with a UTF-8 byte order mark
-	starts  []int      // byte offset of each YAML line
-	eol     string     // the file's line break: "\r\n", "\r" or "\n"
-	indent  int        // the file's indentation width, 2 when nothing shows it
+	marks   *analysis.YAMLMarks
+	starts  []int  // byte offset of each YAML line, from marks
+	eol     string // the file's line break: "\r\n", "\r" or "\n"
+	indent  int    // the file's indentation width, 2 when nothing shows it
 }
 
 // parseYFile parses content. A file that does not parse is not edited.
@@ -46,25 +46,16 @@ func parseYFile(path string, content []byte) (*yfile, error) {
 	if bytes.HasPrefix(content, []byte("\xef\xbb\xbf")) {
 		f.bom = 3
 	}
-	f.starts = []int{f.bom}
-	eolSet := false
-	for i := f.bom; i < len(content); i++ {
-		switch content[i] {
-		case '\n':
-			f.starts = append(f.starts, i+1)
-			if !eolSet {
-				f.eol, eolSet = "\n", true
-			}
-		case '\r':
-			brk := "\r"
-			if i+1 < len(content) && content[i+1] == '\n' {
-				brk = "\r\n"
-				i++
-			}
-			f.starts = append(f.starts, i+1)
-			if !eolSet {
-				f.eol, eolSet = brk, true
-			}
+	f.marks = analysis.NewYAMLMarks(content)
+	f.starts = f.marks.LineStarts()
+	if i := bytes.IndexAny(content, "\r\n"); i >= 0 {
+		switch {
+		case content[i] == '\n':
+			f.eol = "\n"
+		case i+1 < len(content) && content[i+1] == '\n':
+			f.eol = "\r\n"
+		default:
+			f.eol = "\r"
 		}
 	}
 	if f.root != nil {
@@ -100,38 +91,10 @@ func nestedIndent(m *yaml.Node) int {
 
 // offset converts a yaml.v3 mark (1-based line, 1-based column counted in
 // characters) into a byte offset.
-func (f *yfile) offset(line, col int) int {
-	if line < 1 {
-		line = 1
-	}
-	if line > len(f.starts) {
-		return len(f.content)
-	}
-	off := f.starts[line-1]
-	for c := 1; c < col && off < len(f.content); c++ {
-		if b := f.content[off]; b == '\n' || b == '\r' {
-			break
-		}
-		_, size := utf8.DecodeRune(f.content[off:])
-		off += size
-	}
-	return off
-}
+func (f *yfile) offset(line, col int) int { return f.marks.Offset(line, col) }
 
 // start returns the byte offset of a node's text, after a tag or an anchor.
-func (f *yfile) start(n *yaml.Node) int {
-	i := f.offset(n.Line, n.Column)
-	c := f.content
-	for k := 0; k < 2 && i < len(c) && (c[i] == '!' || c[i] == '&'); k++ {
-		for i < len(c) && !isBlank(c[i]) && c[i] != '\n' && c[i] != '\r' {
-			i++
-		}
-		for i < len(c) && isBlank(c[i]) {
-			i++
-		}
-	}
-	return i
-}
+func (f *yfile) start(n *yaml.Node) int { return f.marks.NodeStart(n) }
 
 func isBlank(b byte) bool { return b == ' ' || b == '\t' }
 
@@ -158,13 +121,7 @@ func (f *yfile) lineStart(line int) int {
 }
 
 // lineEnd returns the offset of a 0-based line's end, before its break.
-func (f *yfile) lineEnd(line int) int {
-	i := f.lineStart(line)
-	for i < len(f.content) && f.content[i] != '\n' && f.content[i] != '\r' {
-		i++
-	}
-	return i
-}
+func (f *yfile) lineEnd(line int) int { return f.marks.LineEnd(line) }
 
 // lineNext returns the offset after a 0-based line's break (or the end).
 func (f *yfile) lineNext(line int) int { return f.lineStart(line + 1) }
