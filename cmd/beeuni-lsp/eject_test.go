@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/beeuni/beeuni-lsp/internal/beeunitools"
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
 
 // ejectWant is SPEC section 7's block for web_search in beeuni.yaml.
@@ -33,19 +34,6 @@ const starter = `tools:
   show: beeuni:show
   # lookup_order: tools/lookup_order.ts   # your own tool: a module in your repo
 `
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 func tree(t *testing.T, dir string) map[string]string {
 	t.Helper()
@@ -79,7 +67,7 @@ func runEject(t *testing.T, dir string, args ...string) (stdout, stderr string, 
 
 func TestToolsEjectPrintsTheSpecBlock(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"beeuni.yaml": starter})
+	vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": starter})
 	stdout, stderr, code := runEject(t, dir, "web_search")
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
@@ -105,7 +93,7 @@ func TestToolsEjectPrintsTheSpecBlock(t *testing.T) {
 
 func TestToolsEjectNamesTheImportedFileItChanged(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	vfstest.WriteFiles(t, dir, map[string]string{
 		"beeuni.yaml":        "imports:\n  - imports/tools.yaml\n",
 		"imports/tools.yaml": "tools:\n  memory: beeuni:memory\n",
 	})
@@ -147,7 +135,7 @@ func TestToolsEjectRefusesAndLeavesTheProjectUntouched(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, c.files)
+			vfstest.WriteFiles(t, dir, c.files)
 			if c.link != "" {
 				if err := os.Symlink(outside, filepath.Join(dir, c.link)); err != nil {
 					t.Fatal(err)
@@ -176,7 +164,7 @@ func TestToolsEjectRefusesAndLeavesTheProjectUntouched(t *testing.T) {
 
 func TestToolsEjectForceOverwrites(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"beeuni.yaml": starter, "tools/web_search.ts": "// an old copy\n"})
+	vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": starter, "tools/web_search.ts": "// an old copy\n"})
 	stdout, stderr, code := runEject(t, dir, "web_search", "--force")
 	if code != 0 || stdout != ejectWant {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
@@ -189,7 +177,7 @@ func TestToolsEjectForceOverwrites(t *testing.T) {
 
 func TestToolsEjectUsage(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"beeuni.yaml": starter})
+	vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": starter})
 	for _, args := range [][]string{{}, {"--force"}, {"--dry-run", "web_search"}, {"web_search", ".", "extra"}} {
 		_, stderr, code := runEject(t, dir, args...)
 		if code != 2 || !strings.HasPrefix(stderr, "beeuni-lsp: ") {

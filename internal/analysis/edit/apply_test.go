@@ -12,21 +12,8 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
-
-// writeTree creates files (slash paths relative to dir) on disk.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // snapshot lists every file and link under dir with its content.
 func snapshot(t *testing.T, dir string) map[string]string {
@@ -90,7 +77,7 @@ const template = "tools:\n  web_search: beeuni:web_search      # maintained by B
 
 func TestApplyEjectWritesModuleAndManifest(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"beeuni.yaml": template})
+	vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": template})
 	p := loadDisk(t, dir)
 	c, err := Eject(p, vfs.NewDisk(), "web_search", false)
 	if err != nil {
@@ -140,7 +127,7 @@ func TestApplyRollsBackHalfWay(t *testing.T) {
 				files["beeuni.yaml"] = "tools:\n  web_search: tools/web_search.ts  # ejected from beeuni:web_search\n"
 				files["tools/web_search.ts"] = "export default {}\n"
 			}
-			writeTree(t, dir, files)
+			vfstest.WriteFiles(t, dir, files)
 			before := snapshot(t, dir)
 			p := loadDisk(t, dir)
 			var c *Change
@@ -172,7 +159,7 @@ func TestApplyRollsBackHalfWay(t *testing.T) {
 func TestApplyRefusesPathsOutsideTheRepository(t *testing.T) {
 	outside := t.TempDir()
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{"beeuni.yaml": template})
+	vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": template})
 	if err := os.Symlink(outside, filepath.Join(dir, "out")); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +179,7 @@ func TestApplyRefusesPathsOutsideTheRepository(t *testing.T) {
 			Base: map[string]string{filepath.Join(dir, "beeuni.yaml"): digest([]byte("other"))}},
 		"disabled": {Disabled: "tools/web_search.ts exists"},
 	}
-	writeTree(t, outside, map[string]string{"keep": "k"})
+	vfstest.WriteFiles(t, outside, map[string]string{"keep": "k"})
 	for name, c := range cases {
 		if err := Apply(context.Background(), dir, c); err == nil {
 			t.Errorf("%s: Apply succeeded", name)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
 
 // A session is an initialized server on a workspace in t.TempDir(), with
@@ -42,15 +44,7 @@ type publishParams struct {
 func writeWorkspace(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, root, files)
 	return root
 }
 

@@ -99,8 +99,17 @@ func (r *RecordingFS) AssertReadsWithin(t testing.TB, root string) {
 func WriteRepo(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "repo")
+	WriteFiles(t, root, files)
+	return root
+}
+
+// WriteFiles writes files (slash path relative to dir → content) under dir,
+// creating the folders they need. A content of the form "-> TARGET" makes a
+// symbolic link to TARGET.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
+		p := filepath.Join(dir, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -114,5 +123,4 @@ func WriteRepo(t testing.TB, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return root
 }
