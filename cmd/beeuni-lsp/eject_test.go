@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,29 +34,6 @@ const starter = `tools:
   # lookup_order: tools/lookup_order.ts   # your own tool: a module in your repo
 `
 
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		r, _ := filepath.Rel(dir, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			out[r] = "-> " + target
-		case !d.IsDir():
-			data, _ := os.ReadFile(p)
-			out[r] = string(data)
-		default:
-			out[r+"/"] = ""
-		}
-		return nil
-	})
-	return out
-}
-
 func runEject(t *testing.T, dir string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var out, errOut bytes.Buffer
@@ -75,7 +51,7 @@ func TestToolsEjectPrintsTheSpecBlock(t *testing.T) {
 	if stdout != ejectWant {
 		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, ejectWant)
 	}
-	got := tree(t, dir)
+	got := vfstest.Snapshot(t, dir)
 	src, _ := beeunitools.Source("web_search")
 	if got[filepath.Join("tools", "web_search.ts")] != string(src) {
 		t.Error("tools/web_search.ts is not the embedded Beeuni source")
@@ -109,7 +85,7 @@ func TestToolsEjectNamesTheImportedFileItChanged(t *testing.T) {
 			t.Errorf("stdout lacks %q:\n%s", line, stdout)
 		}
 	}
-	if got := tree(t, dir)[filepath.Join("imports", "tools.yaml")]; got != "tools:\n  memory: tools/memory.ts  # ejected from beeuni:memory\n" {
+	if got := vfstest.Snapshot(t, dir)[filepath.Join("imports", "tools.yaml")]; got != "tools:\n  memory: tools/memory.ts  # ejected from beeuni:memory\n" {
 		t.Errorf("imports/tools.yaml = %q", got)
 	}
 }
@@ -141,12 +117,12 @@ func TestToolsEjectRefusesAndLeavesTheProjectUntouched(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			before := tree(t, dir)
+			before := vfstest.Snapshot(t, dir)
 			stdout, stderr, code := runEject(t, dir, c.args...)
 			if code != 1 || stdout != "" || stderr != c.stderr {
 				t.Fatalf("exit %d, stdout %q, stderr %q; want 1 and %q", code, stdout, stderr, c.stderr)
 			}
-			after := tree(t, dir)
+			after := vfstest.Snapshot(t, dir)
 			if len(after) != len(before) {
 				t.Fatalf("files changed: %v -> %v", before, after)
 			}
@@ -170,7 +146,7 @@ func TestToolsEjectForceOverwrites(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
 	}
 	src, _ := beeunitools.Source("web_search")
-	if got := tree(t, dir)[filepath.Join("tools", "web_search.ts")]; got != string(src) {
+	if got := vfstest.Snapshot(t, dir)[filepath.Join("tools", "web_search.ts")]; got != string(src) {
 		t.Error("--force did not overwrite tools/web_search.ts with the Beeuni source")
 	}
 }

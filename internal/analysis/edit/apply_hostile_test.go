@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/analysis/edit"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
 
 // Eject and quick fixes never write outside the repository, nor through a
@@ -31,7 +33,7 @@ func TestHostileApplyNeverWritesOutside(t *testing.T) {
 	must(t, os.Symlink(outside, filepath.Join(root, "out")))
 	must(t, os.Symlink(filepath.Join(outside, "victim.ts"), filepath.Join(root, "victim.ts")))
 	must(t, os.Symlink(filepath.Join(outside, "new.ts"), filepath.Join(root, "dangling.ts")))
-	before := snapshot(t, outside)
+	before := vfstest.Snapshot(t, outside)
 
 	tests := []struct {
 		name   string
@@ -58,8 +60,8 @@ func TestHostileApplyNeverWritesOutside(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.says) {
 				t.Errorf("Apply = %v, want a refusal saying %q", err, tc.says)
 			}
-			if got := snapshot(t, outside); got != before {
-				t.Errorf("the outside folder changed:\n%s\nwas:\n%s", got, before)
+			if got := vfstest.Snapshot(t, outside); !maps.Equal(got, before) {
+				t.Errorf("the outside folder changed:\n%q\nwas:\n%q", got, before)
 			}
 		})
 	}
@@ -70,8 +72,8 @@ func TestHostileApplyNeverWritesOutside(t *testing.T) {
 	if err := edit.Apply(context.Background(), root, &edit.Change{Delete: []string{filepath.Join(root, "victim.ts")}}); err != nil {
 		t.Fatalf("deleting a link inside the repository: %v", err)
 	}
-	if got := snapshot(t, outside); got != before {
-		t.Errorf("deleting a link changed its target outside:\n%s", got)
+	if got := vfstest.Snapshot(t, outside); !maps.Equal(got, before) {
+		t.Errorf("deleting a link changed its target outside:\n%q", got)
 	}
 }
 
@@ -107,7 +109,7 @@ func TestHostileEjectNeverWritesOutside(t *testing.T) {
 			mustWrite(t, filepath.Join(root, "beeuni.yaml"), "tools:\n  web_search: beeuni:web_search\n")
 			mustWrite(t, filepath.Join(outside, "web_search.ts"), "the user's own file\n")
 			must(t, layout.link(root, outside))
-			before := snapshot(t, outside)
+			before := vfstest.Snapshot(t, outside)
 			fsys := vfs.NewDisk()
 			p, err := analysis.Load(context.Background(), fsys, root)
 			if err != nil {
@@ -122,36 +124,11 @@ func TestHostileEjectNeverWritesOutside(t *testing.T) {
 					t.Errorf("eject (force %v) applied", force)
 				}
 			}
-			if got := snapshot(t, outside); got != before {
-				t.Errorf("the outside folder changed:\n%s\nwas:\n%s", got, before)
+			if got := vfstest.Snapshot(t, outside); !maps.Equal(got, before) {
+				t.Errorf("the outside folder changed:\n%q\nwas:\n%q", got, before)
 			}
 		})
 	}
-}
-
-// snapshot lists every file under dir with its content.
-func snapshot(t *testing.T, dir string) string {
-	t.Helper()
-	var b strings.Builder
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			b.WriteString(p + "/\n")
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		b.WriteString(p + ": " + string(data) + "\n")
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b.String()
 }
 
 func mustWrite(t *testing.T, p, content string) {

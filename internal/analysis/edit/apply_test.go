@@ -3,7 +3,6 @@ package edit
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,36 +13,6 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
-
-// snapshot lists every file and link under dir with its content.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		r, _ := filepath.Rel(dir, p)
-		switch {
-		case d.Type()&fs.ModeSymlink != 0:
-			target, _ := os.Readlink(p)
-			out[r] = "-> " + target
-		case d.IsDir():
-			out[r+"/"] = ""
-		default:
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[r] = string(data)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
 
 func sameTree(t *testing.T, before, after map[string]string) {
 	t.Helper()
@@ -86,7 +55,7 @@ func TestApplyEjectWritesModuleAndManifest(t *testing.T) {
 	if err := Apply(context.Background(), dir, c); err != nil {
 		t.Fatal(err)
 	}
-	got := snapshot(t, dir)
+	got := vfstest.Snapshot(t, dir)
 	want := "tools:\n  web_search: tools/web_search.ts  # ejected from beeuni:web_search\n  memory: beeuni:memory\n"
 	if got["beeuni.yaml"] != want {
 		t.Errorf("beeuni.yaml = %q, want %q", got["beeuni.yaml"], want)
@@ -107,7 +76,7 @@ func TestApplyEjectWritesModuleAndManifest(t *testing.T) {
 	if err := Apply(context.Background(), dir, r); err != nil {
 		t.Fatal(err)
 	}
-	got = snapshot(t, dir)
+	got = vfstest.Snapshot(t, dir)
 	if got["beeuni.yaml"] != "tools:\n  web_search: beeuni:web_search\n  memory: beeuni:memory\n" {
 		t.Errorf("after return, beeuni.yaml = %q", got["beeuni.yaml"])
 	}
@@ -128,7 +97,7 @@ func TestApplyRollsBackHalfWay(t *testing.T) {
 				files["tools/web_search.ts"] = "export default {}\n"
 			}
 			vfstest.WriteFiles(t, dir, files)
-			before := snapshot(t, dir)
+			before := vfstest.Snapshot(t, dir)
 			p := loadDisk(t, dir)
 			var c *Change
 			var err error
@@ -151,7 +120,7 @@ func TestApplyRollsBackHalfWay(t *testing.T) {
 			if err := apply(context.Background(), dir, c, failing); err == nil {
 				t.Fatalf("%s: rename %d failed but Apply reported success", action, failAt)
 			}
-			sameTree(t, before, snapshot(t, dir))
+			sameTree(t, before, vfstest.Snapshot(t, dir))
 		}
 	}
 }
@@ -166,7 +135,7 @@ func TestApplyRefusesPathsOutsideTheRepository(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "x.ts"), filepath.Join(dir, "link.ts")); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
+	before := vfstest.Snapshot(t, dir)
 	cases := map[string]*Change{
 		"absolute elsewhere":     {Create: []NewFile{{Path: filepath.Join(outside, "a.ts"), Content: []byte("x")}}},
 		"dot-dot":                {Create: []NewFile{{Path: filepath.Join(dir, "..", filepath.Base(outside), "a.ts"), Content: []byte("x")}}},
@@ -185,8 +154,8 @@ func TestApplyRefusesPathsOutsideTheRepository(t *testing.T) {
 			t.Errorf("%s: Apply succeeded", name)
 		}
 	}
-	sameTree(t, before, snapshot(t, dir))
-	if got := snapshot(t, outside); len(got) != 2 || got["keep"] != "k" {
+	sameTree(t, before, vfstest.Snapshot(t, dir))
+	if got := vfstest.Snapshot(t, outside); len(got) != 2 || got["keep"] != "k" {
 		t.Errorf("something was written or deleted outside the repository: %v", got)
 	}
 }

@@ -124,3 +124,42 @@ func WriteFiles(t testing.TB, dir string, files map[string]string) {
 		}
 	}
 }
+
+// Snapshot lists every file, folder and link under dir (dir itself as
+// "./"), by path relative to dir: a file with its content, a folder (its
+// path ending in "/") with "", a link with "-> TARGET". Compare two to
+// check that nothing under dir changed.
+func Snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		r, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			out[r] = "-> " + target
+		case d.IsDir():
+			out[r+"/"] = ""
+		default:
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[r] = string(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

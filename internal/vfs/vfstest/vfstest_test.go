@@ -3,6 +3,7 @@ package vfstest_test
 import (
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -42,4 +43,20 @@ func TestRecordingFS(t *testing.T) {
 		t.Fatalf("Reads() = %q, want %q", got, want)
 	}
 	fsys.AssertReadsWithin(t, root)
+}
+
+func TestSnapshot(t *testing.T) {
+	dir := t.TempDir()
+	vfstest.WriteFiles(t, dir, map[string]string{"a.txt": "a", "sub/b.txt": "b", "link": "-> a.txt"})
+	got := vfstest.Snapshot(t, dir)
+	want := map[string]string{
+		"./":                          "",
+		"a.txt":                       "a",
+		"link":                        "-> a.txt",
+		"sub/":                        "",
+		filepath.Join("sub", "b.txt"): "b",
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("Snapshot = %q, want %q", got, want)
+	}
 }
