@@ -19,6 +19,7 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/analysis/edit"
 	"github.com/beeuni/beeuni-lsp/internal/beeunitools"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
 
 // testEditor is the editor side of a session on a workspace on disk: it
@@ -381,15 +382,7 @@ var actionClients = []struct {
 // server on the disk with a client that has resource operations or not.
 func startActionSession(t *testing.T, files map[string]string, resources bool) (*session, *testEditor, string) {
 	dir := t.TempDir()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	vfstest.WriteFiles(t, dir, files)
 	s := startSession(t, vfs.NewDisk(), idleHook())
 	ed := newTestEditor(t, s)
 	caps := clientCaps(UTF16)
@@ -736,15 +729,7 @@ func TestApplyChangeRefusals(t *testing.T) {
 
 	t.Run("no workspace.applyEdit", func(t *testing.T) {
 		dir := t.TempDir()
-		for rel, content := range files {
-			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		vfstest.WriteFiles(t, dir, files)
 		s := startSession(t, vfs.NewDisk(), idleHook())
 		s.initialize(initParams(map[string]any{"workspaceFolders": []any{map[string]any{"uri": string(pathToURI(dir)), "name": "ws"}}}))
 		manifest := filepath.Join(dir, "beeuni.yaml")
