@@ -109,7 +109,7 @@ func (lx *lexer) resetLevel() {
 func (lx *lexer) nest(t token) error {
 	prevEnds := false // the previous token ends an operand
 	if n := len(lx.toks); n > 0 {
-		prevEnds = !lx.regexAllowed()
+		prevEnds = endsOperand(lx.toks[n-1])
 	}
 	count := false
 	switch t.kind {
@@ -567,28 +567,10 @@ func (lx *lexer) template() (string, bool, error) {
 }
 
 // regexAllowed decides whether a `/` starts a regular expression, from the
-// previous token (the classic rule; esbuild already accepted the file).
+// previous token (the classic rule; esbuild already accepted the file): it
+// does unless that token ends an operand.
 func (lx *lexer) regexAllowed() bool {
-	if len(lx.toks) == 0 {
-		return true
-	}
-	p := lx.toks[len(lx.toks)-1]
-	switch p.kind {
-	case tokNumber, tokString, tokTemplate, tokRegex, tokPrivate:
-		return false
-	case tokIdent:
-		switch p.text {
-		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
-			return true
-		}
-		return false
-	case tokPunct:
-		if p.text == ")" {
-			return p.ctrl
-		}
-		return p.text != "]" && p.text != "}"
-	}
-	return true
+	return len(lx.toks) == 0 || !endsOperand(lx.toks[len(lx.toks)-1])
 }
 
 func (lx *lexer) regex() error {
