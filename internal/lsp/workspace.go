@@ -488,7 +488,11 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 	if prev == nil || prevModGen != modGen {
 		return nil
 	}
-	insp, complete := analysis.InspectionFrom(proj, analysis.ModulePaths(proj, w.insp), prev)
+	modules, ok := w.knownModules(proj, prev)
+	if !ok {
+		return nil
+	}
+	insp, complete := analysis.InspectionFrom(proj, modules, prev)
 	if !complete {
 		return nil
 	}
@@ -503,6 +507,37 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 	delete(w.modJobs, p.root)
 	w.mu.Unlock()
 	return insp
+}
+
+// knownModules lists proj's modules as analysis.ModulePaths does, without
+// a Stat for the modules prev holds when the file watchers are on: they
+// were files when inspected, and a file created or deleted since would have
+// moved the module generation on. ok is false when a module prev lacks
+// exists (it needs a module pass).
+func (w *workspace) knownModules(proj *analysis.Project, prev map[string]*tsinspect.Result) (modules []string, ok bool) {
+	if !w.disk.on() {
+		// Without watchers nothing says a module was deleted: look.
+		return analysis.ModulePaths(proj, w.insp), true
+	}
+	if proj == nil || proj.Model == nil {
+		return nil, true
+	}
+	modules = make([]string, 0, len(proj.Model.Tools))
+	seen := make(map[string]bool, len(proj.Model.Tools))
+	for _, t := range proj.Model.Tools {
+		if t.Module == "" || seen[t.Module] {
+			continue
+		}
+		seen[t.Module] = true
+		if prev[t.Module] == nil {
+			if w.insp.IsFile(t.Module) {
+				return nil, false
+			}
+			continue // T6 reports it
+		}
+		modules = append(modules, t.Module)
+	}
+	return modules, true
 }
 
 // moduleLoop is the module worker.
