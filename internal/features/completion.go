@@ -37,12 +37,82 @@ func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, 
 	return c.items
 }
 
+// CompletionMatching is Completion reduced to the items an editor can show
+// for the word typed so far: those whose filter text (the label when it has
+// none) holds that word, from the start of the item's edit to the cursor, as
+// a case-insensitive subsequence (a superset of what editors' fuzzy matchers
+// show), at most limit of them (limit < 1: no cap). The others are never
+// built, which matters in an agent's list of a 10,000-tool project.
+// incomplete is true when an item was left out, so that the editor asks
+// again as the word changes instead of filtering a shorter list.
+func CompletionMatching(p *analysis.Project, repo *RepoFiles, path string, text []byte, offset, limit int) (items []CompletionItem, incomplete bool) {
+	path = filepath.Clean(path)
+	if text == nil && p != nil {
+		if f := p.File(path); f != nil {
+			text = f.Content
+		}
+	}
+	if text == nil || offset < 0 || offset > len(text) {
+		return nil, false
+	}
+	ctx := contextAt(text, offset)
+	if ctx.slot == slotNone {
+		return nil, false
+	}
+	c := &completer{p: p, repo: repo, path: path, ctx: ctx, limit: limit}
+	if ctx.wordStart >= 0 && ctx.wordStart < offset {
+		c.typed = text[ctx.wordStart:offset]
+	}
+	c.run()
+	return c.items, c.incomplete
+}
+
 type completer struct {
 	p     *analysis.Project
 	repo  *RepoFiles
 	path  string
 	ctx   cursorCtx
 	items []CompletionItem
+
+	// typed is the word typed so far (nil: keep every item) and limit the
+	// most items to make (< 1: no cap); incomplete says one was left out.
+	typed      []byte
+	limit      int
+	incomplete bool
+}
+
+// wants reports whether an item with this filter text is to be made: it
+// holds the typed word and the list is not full. Callers ask before
+// building an item's details and documentation.
+func (c *completer) wants(filter string) bool {
+	if c.limit > 0 && len(c.items) >= c.limit {
+		c.incomplete = true
+		return false
+	}
+	if !holdsSubsequence(filter, c.typed) {
+		c.incomplete = true
+		return false
+	}
+	return true
+}
+
+// holdsSubsequence reports whether sub's bytes appear in s in order,
+// ignoring ASCII case.
+func holdsSubsequence(s string, sub []byte) bool {
+	j := 0
+	for i := 0; i < len(s) && j < len(sub); i++ {
+		if lowerASCII(s[i]) == lowerASCII(sub[j]) {
+			j++
+		}
+	}
+	return j == len(sub)
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
 
 func (c *completer) model() *analysis.Model {
@@ -52,8 +122,21 @@ func (c *completer) model() *analysis.Model {
 	return c.p.Model
 }
 
-// add appends an item whose edit replaces the word being typed.
+// add appends an item whose edit replaces the word being typed, unless
+// the typed word or the cap leaves it out.
 func (c *completer) add(label string, kind ItemKind, insert, detail, doc string) {
+	c.addFiltered(label, "", kind, insert, detail, doc)
+}
+
+// addFiltered is add for an item whose filter text is not its label.
+func (c *completer) addFiltered(label, filter string, kind ItemKind, insert, detail, doc string) {
+	match := filter
+	if match == "" {
+		match = label
+	}
+	if !c.wants(match) {
+		return
+	}
 	newText := insert
 	if c.ctx.colonBefore {
 		newText = " " + insert
@@ -65,6 +148,7 @@ func (c *completer) add(label string, kind ItemKind, insert, detail, doc string)
 		Detail:        detail,
 		Documentation: doc,
 		Edit:          TextEdit{File: c.path, Start: c.ctx.wordStart, End: c.ctx.wordEnd, NewText: newText},
+		FilterText:    filter,
 		SortText:      sortText(len(c.items)),
 	})
 }
@@ -204,12 +288,15 @@ func (c *completer) toolKeys() {
 			continue
 		}
 		offered[name] = true // two files with one stem: offer the first
+		filter := name + " " + m
+		if !c.wants(filter) {
+			continue
+		}
 		detail := "project tool: " + m
 		if analysis.IsBeeuniTool(name) {
 			detail = "overrides the Beeuni tool: " + m
 		}
-		c.add(name, ItemModule, name+": "+m, detail, fmt.Sprintf("Declares the module `%s` as the tool `%s`.", m, name))
-		c.items[len(c.items)-1].FilterText = name + " " + m
+		c.addFiltered(name, filter, ItemModule, name+": "+m, detail, fmt.Sprintf("Declares the module `%s` as the tool `%s`.", m, name))
 	}
 }
 
@@ -292,6 +379,14 @@ func (c *completer) eachAgentCandidate(fn func(agentCandidate)) {
 		fn(agentCandidate{name: h, kind: ItemHarnessTool, detail: detail})
 	}
 	for _, t := range c.model().Tools {
+		if !c.wants(t.Name) {
+			// Not building the candidate (its kind's text, then its
+			// documentation) is what keeps a 10,000-tool list cheap.
+			if c.limit > 0 && len(c.items) >= c.limit {
+				return
+			}
+			continue
+		}
 		kind := ItemProjectTool
 		if analysis.IsBeeuniTool(t.Name) {
 			kind = ItemBeeuniTool

@@ -139,17 +139,13 @@ func completion(ctx context.Context, s *Server, v *view, params json.RawMessage)
 	repo := s.ws.repoFiles(ctx, v, a.p)
 	docs := map[string]string{}
 	content := a.mapper.Content()
-	for _, it := range features.Completion(a.fallback, repo, a.path, content, a.offset) {
-		if len(list.Items) == maxCompletionItems {
-			list.IsIncomplete = true
-			break
-		}
-		if !completionMatches(content, a.offset, it) {
-			// Dropped here, so the client must ask again when the word
-			// changes (it would filter a shorter list otherwise).
-			list.IsIncomplete = true
-			continue
-		}
+	// Only the items matching the word typed so far are made, at most
+	// maxCompletionItems; a list so reduced is incomplete, so the client
+	// asks again when the word changes (it would filter a shorter list
+	// otherwise).
+	items, incomplete := features.CompletionMatching(a.fallback, repo, a.path, content, a.offset, maxCompletionItems)
+	list.IsIncomplete = incomplete
+	for _, it := range items {
 		item := protocol.CompletionItem{
 			Label:      it.Label,
 			Detail:     it.Detail,
@@ -176,36 +172,6 @@ func completion(ctx context.Context, s *Server, v *view, params json.RawMessage)
 // 10,000-tool project offers every tool): more would cost more to encode
 // and send than the editor can show; the list is then marked incomplete.
 const maxCompletionItems = 1000
-
-// completionMatches reports whether the word typed so far (from the item's
-// edit start to the cursor) is a case-insensitive subsequence of the item's
-// filter text: a superset of what editors' fuzzy matchers show, so only
-// items no editor would show are dropped.
-func completionMatches(content []byte, offset int, it features.CompletionItem) bool {
-	start := it.Edit.Start
-	if start < 0 || start >= offset || offset > len(content) {
-		return true
-	}
-	target := it.FilterText
-	if target == "" {
-		target = it.Label
-	}
-	typed := content[start:offset]
-	j := 0
-	for i := 0; i < len(target) && j < len(typed); i++ {
-		if lowerASCII(target[i]) == lowerASCII(typed[j]) {
-			j++
-		}
-	}
-	return j == len(typed)
-}
-
-func lowerASCII(b byte) byte {
-	if 'A' <= b && b <= 'Z' {
-		return b + 'a' - 'A'
-	}
-	return b
-}
 
 // completionResolve adds the documentation of an item of the last
 // completion list.
