@@ -130,23 +130,26 @@ func checked(f *yfile, edits []TextEdit, intend func(doc map[string]any) bool) (
 	if err != nil {
 		return nil, err
 	}
-	if _, err := parseYFile(f.path, out); err != nil {
-		return nil, fmt.Errorf("the edit would break the YAML of %s: %w", f.path, err)
+	// One parse of the result serves the three checks: it parses, its
+	// documents, its meaning (meaningOf reads the parsed nodes).
+	afterDoc, afterDocs, err := parseChecked(out)
+	if err != nil {
+		return nil, fmt.Errorf("the edit would break the YAML of %s: %w", f.path, fmt.Errorf("%s does not parse: %w", f.path, err))
 	}
-	if before := countDocs(f.content); before != countDocs(out) && !(before == 0 && f.doc == nil) {
+	if before := countDocs(f.content); before != afterDocs && !(before == 0 && f.doc == nil) {
 		return nil, fmt.Errorf("the edit would change the documents of %s", f.path)
 	}
 	if intend == nil {
 		return out, nil
 	}
-	before, ok := decodeMap(f.content)
+	before, ok := meaningOf(f.doc, f.content)
 	if !ok {
 		return out, nil // duplicate keys or another shape: the parse check stands
 	}
 	if !intend(before) {
 		return nil, errUnsupported
 	}
-	after, ok := decodeMap(out)
+	after, ok := meaningOf(afterDoc, out)
 	if !ok || !reflect.DeepEqual(before, after) {
 		return nil, fmt.Errorf("the edit of %s would not mean what it should: %w", f.path, errUnsupported)
 	}
