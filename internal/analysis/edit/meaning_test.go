@@ -3,6 +3,8 @@ package edit
 import (
 	"reflect"
 	"testing"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
 // meaningInputs are documents of every shape checked meets: the fast path
@@ -86,4 +88,36 @@ func FuzzMeaningOf(f *testing.F) {
 			t.Errorf("%q: meaningOf = %#v, %v; decodeMap = %#v, %v", in, got, ok, want, wantOK)
 		}
 	})
+}
+
+// TestPrepareReusesTheLoadersParse: a file prepared from the loader's
+// parse is the file parseYFile makes of the same bytes.
+func TestPrepareReusesTheLoadersParse(t *testing.T) {
+	inputs := append([]string{benchManifest, "\xef\xbb\xbftools:\r\n  a: beeuni:memory\r\n"}, meaningInputs...)
+	reused := 0
+	for _, in := range inputs {
+		m := memFrom(map[string]string{"beeuni.yaml": in})
+		p, err := analysis.Load(t.Context(), m, testRoot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prepared := prepare(p)
+		for i, f := range p.Files {
+			if f.SyntaxError != nil || f.Doc == nil {
+				continue
+			}
+			reused++
+			want, err := parseYFile(f.Path, f.Content)
+			if err != nil {
+				t.Errorf("%q: the loader parsed it, parseYFile: %v", in, err)
+				continue
+			}
+			if !reflect.DeepEqual(prepared.files[i], want) {
+				t.Errorf("%q: prepared %+v, parseYFile %+v", in, prepared.files[i], want)
+			}
+		}
+	}
+	if reused < 10 {
+		t.Errorf("only %d files came with the loader's parse", reused)
+	}
 }

@@ -32,13 +32,20 @@ type yfile struct {
 
 // parseYFile parses content. A file that does not parse is not edited.
 func parseYFile(path string, content []byte) (*yfile, error) {
-	f := &yfile{path: path, content: content, eol: "\n", indent: 2}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(content, &doc); err != nil {
 		return nil, fmt.Errorf("%s does not parse: %w", path, err)
 	}
-	if doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
-		f.doc = &doc
+	return newYFile(path, content, &doc), nil
+}
+
+// newYFile prepares content for editing from doc, its first document as
+// yaml.v3 parsed it (nil or empty for an empty file): the project's loader
+// already parsed each file, and the edit planners only read the nodes.
+func newYFile(path string, content []byte, doc *yaml.Node) *yfile {
+	f := &yfile{path: path, content: content, eol: "\n", indent: 2}
+	if doc != nil && doc.Kind == yaml.DocumentNode && len(doc.Content) > 0 {
+		f.doc = doc
 		if top := doc.Content[0]; top.Kind == yaml.MappingNode {
 			f.root = top
 		}
@@ -63,7 +70,7 @@ func parseYFile(path string, content []byte) (*yfile, error) {
 			f.indent = w
 		}
 	}
-	return f, nil
+	return f
 }
 
 // nestedIndent finds the indentation width the file uses: the column step
