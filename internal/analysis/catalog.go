@@ -77,6 +77,22 @@ func HarnessTool(name string) (known, certain bool) {
 	return false, false
 }
 
+// harnessIndex returns a name's position in HarnessTools(), or -1 (pty_*
+// names too: they are not enumerable).
+func harnessIndex(name string) int {
+	for i, h := range certainHarnessTools {
+		if h == name {
+			return i
+		}
+	}
+	for i, h := range opencodeHarnessTools {
+		if h == name {
+			return len(certainHarnessTools) + i
+		}
+	}
+	return -1
+}
+
 // MaxToolNameLen is the longest tool name T1 allows.
 const MaxToolNameLen = 64
 

@@ -358,12 +358,67 @@ func (l *loader) resolveRepoPath(raw string) (string, pathProblem) {
 		hasSchemeOrDrive(raw) || strings.ContainsRune(raw, 0) {
 		return "", pathNotRelative
 	}
+	if filepath.Separator == '/' && isCleanRel(raw) {
+		// The common case (`tools/lookup.ts`): already clean, so the
+		// absolute path is a concatenation.
+		abs := joinClean(l.root, raw)
+		return abs, l.linkProblem(abs)
+	}
 	clean := path.Clean(raw)
 	if clean == ".." || strings.HasPrefix(clean, "../") {
 		return "", pathLeaves
 	}
 	abs := filepath.Join(l.root, filepath.FromSlash(clean))
 	return abs, l.linkProblem(abs)
+}
+
+// isCleanRel reports whether a slash-separated relative path is already in
+// path.Clean's form and does not start with `..`: no empty, `.` or `..`
+// element, no trailing slash, no backslash (a Windows separator).
+func isCleanRel(p string) bool {
+	if p == "" {
+		return false
+	}
+	elemStart := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			if p[i] == '\\' {
+				return false
+			}
+			continue
+		}
+		switch p[elemStart:i] {
+		case "", ".", "..":
+			return false
+		}
+		elemStart = i + 1
+	}
+	return true
+}
+
+// joinClean is filepath.Join(root, rel) for a clean root and a rel that
+// isCleanRel accepts.
+func joinClean(root, rel string) string {
+	switch root {
+	case "/":
+		return root + rel
+	case ".":
+		return rel
+	}
+	return root + "/" + rel
+}
+
+// splitClean is filepath.Dir and filepath.Base of a clean absolute path.
+func splitClean(abs string) (dir, base string) {
+	i := strings.LastIndexByte(abs, filepath.Separator)
+	if i < 0 || i == len(abs)-1 {
+		return filepath.Dir(abs), filepath.Base(abs)
+	}
+	dir = abs[:i]
+	if i == 0 || filepath.Separator != '/' {
+		dir = filepath.Dir(abs)
+	}
+	return dir, abs[i+1:]
 }
 
 type realDir struct {
@@ -401,9 +456,12 @@ func (l *loader) realDirOf(dir string) (string, bool) {
 // problem (where it points cannot be checked); a dangling link as the file
 // itself is just a missing file (T6, I4).
 func (l *loader) linkProblem(abs string) pathProblem {
-	dir := filepath.Dir(abs)
-	l.realDirOf(dir)
-	rd := l.realDirs[dir]
+	dir, base := splitClean(abs)
+	rd, ok := l.realDirs[dir]
+	if !ok {
+		l.realDirOf(dir)
+		rd = l.realDirs[dir]
+	}
 	if !rd.ok {
 		return pathBrokenLink
 	}
@@ -411,7 +469,7 @@ func (l *loader) linkProblem(abs string) pathProblem {
 		return pathLeavesLink
 	}
 	di := l.dir(dir)
-	if mode, ok := di.entries[filepath.Base(abs)]; ok && mode&fs.ModeSymlink != 0 {
+	if mode, ok := di.entries[base]; ok && mode&fs.ModeSymlink != 0 {
 		real, err := l.fsys.EvalSymlinks(abs)
 		if err == nil && !vfs.Within(l.realRoot, real) {
 			return pathLeavesLink
@@ -441,8 +499,8 @@ func (l *loader) dir(d string) *dirInfo {
 
 // fileState says whether abs exists and is a regular file (following links).
 func (l *loader) fileState(abs string) (exists, regular bool) {
-	di := l.dir(filepath.Dir(abs))
-	mode, ok := di.entries[filepath.Base(abs)]
+	dir, base := splitClean(abs)
+	mode, ok := l.dir(dir).entries[base]
 	if !ok {
 		return false, false
 	}

@@ -13,18 +13,34 @@ import (
 // resolveAgents reads agents.<name>.tools in every file, checks A1-A3 and
 // computes what each agent's model sees.
 func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
-	universe := HarnessTools()
+	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
+	universe := make([]string, 0, nHarness+len(m.Tools))
+	universe = append(universe, certainHarnessTools[:]...)
+	universe = append(universe, opencodeHarnessTools[:]...)
 	for _, t := range m.Tools {
 		if known, _ := HarnessTool(t.Name); !known {
+			if d := st.declared[t.Name]; d != nil && t.File != "" {
+				d.universe = len(universe)
+			}
 			universe = append(universe, t.Name)
 		}
 	}
-	universe = universe[:len(universe):len(universe)]
-	index := make(map[string]int, len(universe))
-	for i, n := range universe {
-		if _, dup := index[n]; !dup {
-			index[n] = i
+	universe = universe[:len(universe):len(universe)] // agents share it: no appends into it
+	// index returns a name's position in the universe, without a map of
+	// every name: the declarations carry their position.
+	index := func(name string) (int, bool) {
+		if i := harnessIndex(name); i >= 0 {
+			return i, true
 		}
+		if d := st.declared[name]; d != nil {
+			return d.universe, d.universe > 0
+		}
+		if !m.ToolsKey {
+			if b := beeuniIndex(name); b >= 0 {
+				return nHarness + b, true // the implicit Beeuni tools
+			}
+		}
+		return 0, false
 	}
 	var agents []Agent
 	memo := map[string][]string{}
@@ -33,8 +49,10 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 		if v := resolveAlias(raw); v == nil || v.Kind != yaml.MappingNode {
 			continue // not ours to judge (SPEC section 1)
 		}
-		seen := map[string]bool{}
-		for _, kv := range mapPairs(raw, l.budget) {
+		pairs := mapPairs(raw, l.budget)
+		agents = slices.Grow(agents, len(pairs))
+		seen := make(map[string]bool, len(pairs))
+		for _, kv := range pairs {
 			if kv.k.Kind != yaml.ScalarNode || seen[kv.k.Value] {
 				continue
 			}
@@ -89,6 +107,9 @@ func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node, m *Model, st *too
 		}
 	case v.Kind == yaml.SequenceNode:
 		a.Form = FormList
+		if len(v.Content) > 0 {
+			a.Refs = make([]AgentToolRef, 0, len(v.Content))
+		}
 		for _, it := range v.Content {
 			it := resolveAlias(it)
 			if !isString(it) {
@@ -128,6 +149,9 @@ func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node, m *Model, st *too
 				a.Form = FormInvalid
 				shape(list, msgAgentExcludeShape(kindOrAlias(list)))
 			default:
+				if len(list.Content) > 0 {
+					a.Refs = make([]AgentToolRef, 0, len(list.Content))
+				}
 				for _, it := range list.Content {
 					it := resolveAlias(it)
 					if !isString(it) {
@@ -141,6 +165,9 @@ func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node, m *Model, st *too
 			}
 		} else {
 			a.Form = FormLegacy
+			if len(pairs) > 0 {
+				a.Refs = make([]AgentToolRef, 0, len(pairs))
+			}
 			for _, p := range pairs {
 				val := resolveAlias(p.v)
 				if p.k.Kind != yaml.ScalarNode {
@@ -283,7 +310,7 @@ func editDistance(a, b string, limit int) int {
 func (st *toolState) order() []string { return st.names }
 
 // sees computes the tools an agent's model sees from its form.
-func sees(a *Agent, universe []string, index map[string]int, memo map[string][]string) (out []string) {
+func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[string][]string) (out []string) {
 	switch a.Form {
 	case FormAll:
 		return universe
@@ -293,14 +320,13 @@ func sees(a *Agent, universe []string, index map[string]int, memo map[string][]s
 		return nil
 	case FormList:
 		idx := make([]int, 0, len(a.Refs))
-		taken := make(map[int]bool, len(a.Refs))
 		for _, r := range a.Refs {
-			if i, ok := index[r.Name]; ok && !taken[i] {
-				taken[i] = true
+			if i, ok := index(r.Name); ok {
 				idx = append(idx, i)
 			}
 		}
 		slices.Sort(idx)
+		idx = slices.Compact(idx)
 		out := make([]string, len(idx))
 		for k, i := range idx {
 			out[k] = universe[i]
@@ -318,7 +344,7 @@ func sees(a *Agent, universe []string, index map[string]int, memo map[string][]s
 		if r.Name == agentStar {
 			return []string{}
 		}
-		if i, ok := index[r.Name]; ok {
+		if i, ok := index(r.Name); ok {
 			removed = append(removed, i)
 		}
 	}

@@ -15,6 +15,10 @@ type declaration struct {
 	key   *yaml.Node
 	value *yaml.Node
 	name  string
+	// universe is the name's index in the agents' universe (see
+	// resolveAgents) when it is a tool the session gets; 0 otherwise (the
+	// harness tools come first, so no tool has index 0).
+	universe int
 }
 
 // toolState is what the tools rules leave for the agents rules and the
@@ -33,7 +37,7 @@ type toolState struct {
 // resolve runs every rule over the loaded files and builds the model.
 func (l *loader) resolve() *Model {
 	m := &Model{}
-	st := &toolState{declared: map[string]*declaration{}}
+	st := &toolState{}
 	var all []*declaration
 	// first holds each name's first declaration; others the later ones in
 	// other files (T9), only for names declared more than once.
@@ -61,6 +65,8 @@ func (l *loader) resolve() *Model {
 			first = make(map[string]*declaration, len(pairs))
 			all = make([]*declaration, 0, len(pairs))
 		}
+		// One allocation for the file's declarations.
+		slab := make([]declaration, 0, len(pairs))
 		for _, kv := range pairs {
 			if kv.k.Kind != yaml.ScalarNode {
 				// `? [a, b]` or an alias as a key: no name to check further.
@@ -68,7 +74,8 @@ func (l *loader) resolve() *Model {
 				continue
 			}
 			name := kv.k.Value
-			d := &declaration{unit: u, key: kv.k, value: kv.v, name: name}
+			slab = append(slab, declaration{unit: u, key: kv.k, value: kv.v, name: name})
+			d := &slab[len(slab)-1]
 			if f, ok := first[name]; ok {
 				if f.unit == u {
 					continue // T10 already reported; the first one counts
@@ -116,11 +123,12 @@ func (l *loader) resolve() *Model {
 		l.add(d.unit, d.key, diag.Error, CodeTwoFiles, msgTwoFiles(d.name, otherFiles), map[string]string{DataName: d.name}, related...)
 	}
 
+	// Every name's first declaration is the one that counts.
+	st.declared = first
 	for _, d := range all {
 		if first[d.name] != d {
 			continue // T9 reported; the first declaration counts
 		}
-		st.declared[d.name] = d
 		st.names = append(st.names, d.name)
 		if t, ok := l.checkTool(d); ok {
 			m.Tools = append(m.Tools, t)

@@ -19,6 +19,10 @@ type positions struct {
 	// "\r\n", "\r", "\n", and (yaml.v3 follows YAML 1.1) NEL, LS and PS.
 	starts []int
 	bom    int
+	// sameLines is true when YAML breaks lines exactly where lines does
+	// (only at "\n"): a yaml.v3 line number is then the diag line, and
+	// nodeRange converts offsets without a binary search.
+	sameLines bool
 }
 
 func newPositions(content []byte, lines *diag.Lines) *positions {
@@ -48,7 +52,24 @@ func newPositions(content []byte, lines *diag.Lines) *positions {
 			}
 		}
 	}
+	p.sameLines = lines != nil && len(p.starts) == lines.Count()
 	return p
+}
+
+// pos is lines.Pos(off) for an offset that is probably on the 0-based line
+// hint: when it is, the line is known without a search.
+func (p *positions) pos(off, hint int) diag.Pos {
+	if !p.sameLines || off < 0 || off > len(p.content) || hint < 0 || hint >= len(p.starts) {
+		return p.lines.Pos(off)
+	}
+	start := p.starts[hint]
+	if hint == 0 {
+		start = 0 // a BOM is part of the first line
+	}
+	if off < start || hint+1 < len(p.starts) && off >= p.starts[hint+1] {
+		return p.lines.Pos(off)
+	}
+	return diag.Pos{Offset: off, Line: hint, Col: off - start}
 }
 
 // offset returns the byte offset of a yaml.v3 mark (1-based line and column).
@@ -64,6 +85,10 @@ func (p *positions) offset(line, col int) int {
 		b := p.content[off]
 		if b == '\n' || b == '\r' {
 			break
+		}
+		if b < utf8.RuneSelf {
+			off++
+			continue
 		}
 		_, size := utf8.DecodeRune(p.content[off:])
 		off += size
@@ -85,7 +110,9 @@ func (p *positions) start(n *yaml.Node) int { return p.offset(n.Line, n.Column) 
 // collection up to the end of its last entry.
 func (p *positions) nodeRange(n *yaml.Node) diag.Range {
 	s := p.start(n)
-	return p.rng(s, p.end(n, s))
+	e := p.end(n, s)
+	start := p.pos(s, n.Line-1)
+	return diag.Range{Start: start, End: p.pos(e, start.Line)}
 }
 
 // keyValueRange covers a key and its value.
