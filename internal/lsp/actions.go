@@ -32,7 +32,13 @@ type codeActionJSON struct {
 	} `json:"disabled,omitempty"`
 	Edit    *workspaceEditJSON `json:"edit,omitempty"`
 	Command *protocol.Command  `json:"command,omitempty"`
+	// Data, on an action whose edit is left to codeAction/resolve, says
+	// where it was offered and which it is (applyChangeArgs).
+	Data *applyChangeArgs `json:"data,omitempty"`
 }
+
+// methodCodeActionResolve is not in protocol v0.12.0.
+const methodCodeActionResolve = "codeAction/resolve"
 
 type createFileJSON struct {
 	Kind    string `json:"kind"`
@@ -83,41 +89,87 @@ func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage)
 		return out, nil
 	}
 	start, end := a.mapper.Offsets(p.Range)
-	proj := a.proj
-	changes := s.changesAt(v, a, start, end)
 	s.mu.Lock()
 	ci := s.client
 	s.mu.Unlock()
-	for _, c := range changes {
+	// A client that resolves the edit when the user picks an action gets
+	// the ejects unchecked (the check parses the whole manifest twice, tens
+	// of milliseconds at 10,000 tools, on every cursor move over a beeuni:
+	// entry); codeAction/resolve plans the picked one again, checked.
+	lazy := ci.codeActionResolveEdit
+	for _, c := range s.changesAtChecked(v, a, start, end, !lazy) {
 		if !kindWanted(c.Kind, p.Context.Only) {
 			continue
 		}
-		ca := codeActionJSON{Title: c.Title, Kind: c.Kind, IsPreferred: c.Preferred}
-		if c.Fixes != nil {
-			ca.Diagnostics = []protocol.Diagnostic{s.toDiagnostic(v, s.mapperIn(v, proj, c.Fixes.File), *c.Fixes)}
-		}
-		switch {
-		case c.Disabled != "":
-			ca.Disabled = &struct {
-				Reason string `json:"reason"`
-			}{c.Disabled}
-		case len(c.Create) > 0 || len(c.Delete) > 0:
-			if ci.supportsResourceOps(len(c.Delete) > 0) {
-				ca.Edit = s.workspaceEdit(v, proj, c, true)
-			} else if name, force, ok := ejectOf(c, proj); ok {
-				arg, _ := json.Marshal(ejectArgs{URI: pathToURI(a.path), Name: name, Force: force})
-				ca.Command = &protocol.Command{Title: c.Title, Command: CommandEject, Arguments: []any{json.RawMessage(arg)}}
-			} else {
-				// The server creates and deletes the files itself.
-				arg, _ := json.Marshal(applyChangeArgs{URI: pathToURI(a.path), Range: p.Range, Title: c.Title})
-				ca.Command = &protocol.Command{Title: c.Title, Command: CommandApplyChange, Arguments: []any{json.RawMessage(arg)}}
-			}
-		default:
-			ca.Edit = s.workspaceEdit(v, proj, c, false)
+		ca := s.codeActionOf(v, a, c, ci, p.Range)
+		if c.Unverified && ca.Edit != nil {
+			ca.Edit = nil
+			ca.Data = &applyChangeArgs{URI: p.TextDocument.URI, Range: p.Range, Title: c.Title}
 		}
 		out = append(out, ca)
 	}
 	return out, nil
+}
+
+// codeActionOf converts a change offered at rng of a's file.
+func (s *Server) codeActionOf(v *view, a *at, c *edit.Change, ci clientInfo, rng protocol.Range) codeActionJSON {
+	proj := a.proj
+	ca := codeActionJSON{Title: c.Title, Kind: c.Kind, IsPreferred: c.Preferred}
+	if c.Fixes != nil {
+		ca.Diagnostics = []protocol.Diagnostic{s.toDiagnostic(v, s.mapperIn(v, proj, c.Fixes.File), *c.Fixes)}
+	}
+	switch {
+	case c.Disabled != "":
+		ca.Disabled = &struct {
+			Reason string `json:"reason"`
+		}{c.Disabled}
+	case len(c.Create) > 0 || len(c.Delete) > 0:
+		if ci.supportsResourceOps(len(c.Delete) > 0) {
+			ca.Edit = s.workspaceEdit(v, proj, c, true)
+		} else if name, force, ok := ejectOf(c, proj); ok {
+			arg, _ := json.Marshal(ejectArgs{URI: pathToURI(a.path), Name: name, Force: force})
+			ca.Command = &protocol.Command{Title: c.Title, Command: CommandEject, Arguments: []any{json.RawMessage(arg)}}
+		} else {
+			// The server creates and deletes the files itself.
+			arg, _ := json.Marshal(applyChangeArgs{URI: pathToURI(a.path), Range: rng, Title: c.Title})
+			ca.Command = &protocol.Command{Title: c.Title, Command: CommandApplyChange, Arguments: []any{json.RawMessage(arg)}}
+		}
+	default:
+		ca.Edit = s.workspaceEdit(v, proj, c, false)
+	}
+	return ca
+}
+
+// codeActionResolve fills in the edit of an action codeAction left
+// unchecked: the actions are planned again where it was offered, checked,
+// and the one with its title answers (disabled, with the reason, when the
+// check refuses it now). An action without data is returned as it came.
+func codeActionResolve(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	var ca codeActionJSON
+	if err := decodeParams(methodCodeActionResolve, params, &ca); err != nil {
+		return nil, err
+	}
+	if ca.Data == nil {
+		return ca, nil
+	}
+	arg := *ca.Data
+	a, err := s.locate(ctx, v, arg.URI, &arg.Range.Start)
+	if err != nil {
+		return nil, err
+	}
+	if a.p == nil || a.proj == nil {
+		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
+	}
+	s.mu.Lock()
+	ci := s.client
+	s.mu.Unlock()
+	start, end := a.mapper.Offsets(arg.Range)
+	for _, c := range s.changesAt(v, a, start, end) {
+		if c.Title == arg.Title {
+			return s.codeActionOf(v, a, c, ci, arg.Range), nil
+		}
+	}
+	return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: no longer offered here (the file changed): ask for the code actions again", arg.Title))
 }
 
 // findingsFor returns the findings of path: the YAML findings of proj and

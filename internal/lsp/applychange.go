@@ -37,6 +37,13 @@ type applyChangeArgs struct {
 // manifest, the file's source actions (eject with no tools: key). Titles
 // are unique: beeuni.applyChange finds an action by its title.
 func (s *Server) changesAt(v *view, a *at, start, end int) []*edit.Change {
+	return s.changesAtChecked(v, a, start, end, true)
+}
+
+// changesAtChecked is changesAt; verify false leaves the ejects' edits
+// unchecked (edit.RefactorsUnverified), for a code action list whose edits
+// are resolved when picked.
+func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) []*edit.Change {
 	proj := a.proj
 	content := contentIn(v, proj, a.path)
 	var changes []*edit.Change
@@ -45,9 +52,13 @@ func (s *Server) changesAt(v *view, a *at, start, end int) []*edit.Change {
 			changes = append(changes, edit.QuickFixes(proj, v.fs, f)...)
 		}
 	}
-	changes = append(changes, edit.Refactors(proj, v.fs, a.path, start)...)
+	refactors, sourceActions := edit.Refactors, edit.SourceActions
+	if !verify {
+		refactors, sourceActions = edit.RefactorsUnverified, edit.SourceActionsUnverified
+	}
+	changes = append(changes, refactors(proj, v.fs, a.path, start)...)
 	if len(proj.Files) > 0 && proj.Files[0].Path == a.path {
-		changes = append(changes, edit.SourceActions(proj, v.fs)...)
+		changes = append(changes, sourceActions(proj, v.fs)...)
 	}
 	seen := map[string]bool{}
 	out := changes[:0]

@@ -34,6 +34,7 @@ func registerFeatures(s *Server) {
 	s.requests[methodInlayHint] = inlayHint
 	s.requests[protocol.MethodTextDocumentCodeLens] = codeLens
 	s.requests[protocol.MethodTextDocumentCodeAction] = codeAction
+	s.requests[methodCodeActionResolve] = codeActionResolve
 	s.requests[protocol.MethodWorkspaceExecuteCommand] = executeCommand
 }
 
@@ -58,9 +59,14 @@ func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
 		caps.CodeLensProvider = &protocol.CodeLensOptions{}
 	}
 	if ci.codeActionLiterals {
-		caps.CodeActionProvider = &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{
-			protocol.QuickFix, protocol.RefactorRewrite, protocol.Source,
-		}}
+		// protocol v0.12.0's CodeActionOptions has no resolveProvider.
+		caps.CodeActionProvider = &struct {
+			CodeActionKinds []protocol.CodeActionKind `json:"codeActionKinds"`
+			ResolveProvider bool                      `json:"resolveProvider,omitempty"`
+		}{
+			CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.RefactorRewrite, protocol.Source},
+			ResolveProvider: ci.codeActionResolveEdit,
+		}
 	} else {
 		caps.CodeActionProvider = true
 	}

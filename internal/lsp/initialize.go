@@ -33,8 +33,11 @@ type clientInfo struct {
 	definitionLinks     bool
 	hierarchicalSymbols bool
 	codeActionLiterals  bool
-	snippets            bool
-	folders             []string // workspace folders (absolute paths)
+	// codeActionResolveEdit: the client asks for a code action's edit with
+	// codeAction/resolve when the user picks it.
+	codeActionResolveEdit bool
+	snippets              bool
+	folders               []string // workspace folders (absolute paths)
 }
 
 // rawInitializeParams is the part of InitializeParams the server reads.
@@ -79,7 +82,10 @@ type rawInitializeParams struct {
 				Hierarchical bool `json:"hierarchicalDocumentSymbolSupport"`
 			} `json:"documentSymbol"`
 			CodeAction *struct {
-				Literals json.RawMessage `json:"codeActionLiteralSupport"`
+				Literals       json.RawMessage `json:"codeActionLiteralSupport"`
+				ResolveSupport *struct {
+					Properties []string `json:"properties"`
+				} `json:"resolveSupport"`
 			} `json:"codeAction"`
 			Completion *struct {
 				CompletionItem *struct {
@@ -135,6 +141,9 @@ func parseClientInfo(p *rawInitializeParams) clientInfo {
 		}
 		if td.CodeAction != nil {
 			ci.codeActionLiterals = present(td.CodeAction.Literals)
+			if rs := td.CodeAction.ResolveSupport; rs != nil {
+				ci.codeActionResolveEdit = slices.Contains(rs.Properties, "edit")
+			}
 		}
 		if td.Completion != nil && td.Completion.CompletionItem != nil {
 			ci.snippets = td.Completion.CompletionItem.SnippetSupport

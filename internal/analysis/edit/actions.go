@@ -17,6 +17,19 @@ import (
 //   - on a Beeuni tool entry that points to a module: Return to beeuni:<name>;
 //   - on an agent's tools value in the legacy map form: Convert to exclude.
 func Refactors(p *analysis.Project, fsys vfs.FS, file string, offset int) []*Change {
+	return refactors(p, fsys, file, offset, true)
+}
+
+// RefactorsUnverified is Refactors without the check of each eject's edited
+// manifest (a parse of the whole file, twice): the eject changes come
+// marked Unverified, for an editor that asks for the edit only when the
+// user picks the action (codeAction/resolve), where Refactors plans it
+// again, checked. Every other refusal is the same.
+func RefactorsUnverified(p *analysis.Project, fsys vfs.FS, file string, offset int) []*Change {
+	return refactors(p, fsys, file, offset, false)
+}
+
+func refactors(p *analysis.Project, fsys vfs.FS, file string, offset int, verify bool) []*Change {
 	m := prepare(p)
 	y := m.file(file)
 	if y == nil {
@@ -33,7 +46,7 @@ func Refactors(p *analysis.Project, fsys vfs.FS, file string, offset int) []*Cha
 				continue
 			}
 			if strings.HasPrefix(v.Value, analysis.BeeuniPrefix) {
-				out = append(out, EjectActions(p, fsys, k.Value)...)
+				out = append(out, ejectActions(p, fsys, k.Value, verify)...)
 			} else if c, err := ReturnToBeeuni(p, k.Value); err == nil {
 				out = append(out, c)
 			}
@@ -48,13 +61,23 @@ func Refactors(p *analysis.Project, fsys vfs.FS, file string, offset int) []*Cha
 // SourceActions returns the file-level actions: with no tools: key anywhere,
 // an eject action for each of the five Beeuni tools the session gets.
 func SourceActions(p *analysis.Project, fsys vfs.FS) []*Change {
+	return sourceActions(p, fsys, true)
+}
+
+// SourceActionsUnverified is SourceActions with the ejects unchecked, as
+// RefactorsUnverified.
+func SourceActionsUnverified(p *analysis.Project, fsys vfs.FS) []*Change {
+	return sourceActions(p, fsys, false)
+}
+
+func sourceActions(p *analysis.Project, fsys vfs.FS, verify bool) []*Change {
 	m := prepare(p)
 	if m.hasToolsKey() || m.unparsed() != "" {
 		return nil
 	}
 	var out []*Change
 	for _, name := range analysis.BeeuniTools() {
-		for _, c := range EjectActions(p, fsys, name) {
+		for _, c := range ejectActions(p, fsys, name, verify) {
 			c.Kind = KindSource
 			out = append(out, c)
 		}

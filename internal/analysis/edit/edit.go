@@ -55,6 +55,11 @@ type Change struct {
 	Base map[string]string
 	// Preferred marks the one obvious fix of a finding.
 	Preferred bool
+	// Unverified marks a change planned by RefactorsUnverified or
+	// SourceActionsUnverified: its edits were not checked (parsed and
+	// compared with what they should mean), so it may turn out refused.
+	// Plan it again with Refactors or SourceActions before applying it.
+	Unverified bool
 }
 
 // Code action kinds, as LSP names them.

@@ -48,6 +48,13 @@ func EjectTitle(name string, overwrite bool) string {
 // listing the other four Beeuni tools too. The error, a *Refusal, is one
 // line; force lifts the refusals for an existing file or another module.
 func Eject(p *analysis.Project, fsys vfs.FS, name string, force bool) (*Change, error) {
+	return eject(p, fsys, name, force, true)
+}
+
+// eject is Eject; verify false skips the check of the edited manifest (a
+// parse of the whole file and of its meaning) and marks the change
+// Unverified.
+func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*Change, error) {
 	if !analysis.IsBeeuniTool(name) {
 		return nil, refuse("%q is not a Beeuni tool: eject one of %s", name, strings.Join(analysis.BeeuniTools(), ", "))
 	}
@@ -157,16 +164,19 @@ func Eject(p *analysis.Project, fsys vfs.FS, name string, force bool) (*Change, 
 			return true
 		}
 	}
-	if _, err := checked(f, edits, intend); err != nil {
-		return nil, refuse("cannot eject %s: %v", name, err)
+	if verify {
+		if _, err := checked(f, edits, intend); err != nil {
+			return nil, refuse("cannot eject %s: %v", name, err)
+		}
 	}
 	return &Change{
-		Title:  EjectTitle(name, exists),
-		Kind:   KindRefactor,
-		Edits:  edits,
-		Create: []NewFile{{Path: target, Content: src, Overwrite: force}},
-		Show:   target,
-		Base:   map[string]string{f.path: digest(f.content)},
+		Title:      EjectTitle(name, exists),
+		Kind:       KindRefactor,
+		Edits:      edits,
+		Create:     []NewFile{{Path: target, Content: src, Overwrite: force}},
+		Show:       target,
+		Base:       map[string]string{f.path: digest(f.content)},
+		Unverified: !verify,
 	}, nil
 }
 
@@ -174,14 +184,18 @@ func Eject(p *analysis.Project, fsys vfs.FS, name string, force bool) (*Change, 
 // action itself, or, when it is refused, the refused action disabled with
 // its reason and, where --force would help, the explicit overwrite action.
 func EjectActions(p *analysis.Project, fsys vfs.FS, name string) []*Change {
-	c, err := Eject(p, fsys, name, false)
+	return ejectActions(p, fsys, name, true)
+}
+
+func ejectActions(p *analysis.Project, fsys vfs.FS, name string, verify bool) []*Change {
+	c, err := eject(p, fsys, name, false, verify)
 	if err == nil {
 		return []*Change{c}
 	}
 	out := []*Change{{Title: EjectTitle(name, false), Kind: KindRefactor, Disabled: err.Error()}}
 	var r *Refusal
 	if errors.As(err, &r) && r.Forceable {
-		if fc, ferr := Eject(p, fsys, name, true); ferr == nil {
+		if fc, ferr := eject(p, fsys, name, true, verify); ferr == nil {
 			fc.Title = EjectTitle(name, true)
 			out = append(out, fc)
 		}
