@@ -25,6 +25,7 @@ func (r *Result) rows() []row {
 		{"hover (tool key, agent item)", r.Hover},
 		{"definition (module path, agent item)", r.Definition},
 		{"code action (eject)", r.CodeAction},
+		{"code action resolve (eject edit)", r.CodeActionResolve},
 		{"rename (project tool)", r.Rename},
 		{"module edit → beeuni.yaml T11", r.ModuleEdit},
 	}

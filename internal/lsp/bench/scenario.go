@@ -108,21 +108,24 @@ type Result struct {
 	// Analyses is the number of distinct versions of beeuni.yaml published
 	// while typing (a coalesced burst costs one), and AnalysisCPU the
 	// server CPU per such version: the cost of one keystroke's analysis.
-	Analyses      int      `json:"analyses"`
-	AnalysisCPU   float64  `json:"analysis_cpu_ms"`
-	ExactVersions int      `json:"exact_versions"` // versions that got their own publish
-	ErrorsTyped   int      `json:"errors_typed"`   // keystrokes that introduced a finding
-	ErrorsShown   int      `json:"errors_shown"`   // ... and whose own publish showed it
-	Completion    Stats    `json:"completion"`
-	Hover         Stats    `json:"hover"`
-	Definition    Stats    `json:"definition"`
-	CodeAction    Stats    `json:"code_action"`
-	Rename        Stats    `json:"rename"`
-	ModuleEdit    Stats    `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
-	PeakRSS       int64    `json:"vmhwm_bytes"`
-	RSSEnd        int64    `json:"vmrss_bytes"`
-	HeapAfterGC   int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
-	Notes         []string `json:"notes,omitempty"`
+	Analyses      int     `json:"analyses"`
+	AnalysisCPU   float64 `json:"analysis_cpu_ms"`
+	ExactVersions int     `json:"exact_versions"` // versions that got their own publish
+	ErrorsTyped   int     `json:"errors_typed"`   // keystrokes that introduced a finding
+	ErrorsShown   int     `json:"errors_shown"`   // ... and whose own publish showed it
+	Completion    Stats   `json:"completion"`
+	Hover         Stats   `json:"hover"`
+	Definition    Stats   `json:"definition"`
+	CodeAction    Stats   `json:"code_action"`
+	// CodeActionResolve is codeAction/resolve of the eject action: its
+	// edit, which the server plans (and checks) only when it is picked.
+	CodeActionResolve Stats    `json:"code_action_resolve"`
+	Rename            Stats    `json:"rename"`
+	ModuleEdit        Stats    `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
+	PeakRSS           int64    `json:"vmhwm_bytes"`
+	RSSEnd            int64    `json:"vmrss_bytes"`
+	HeapAfterGC       int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
+	Notes             []string `json:"notes,omitempty"`
 }
 
 // Run generates the workspace, spawns the server and measures everything.
@@ -331,6 +334,21 @@ func (r *runner) requests(ctx context.Context) error {
 		check  func(raw json.RawMessage) error
 		into   *Stats
 	}
+	// The eject action as the code action list offers it, to resolve.
+	var ejectAction json.RawMessage
+	{
+		p := PositionAt(r.text, m.BeeuniValue)
+		wctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+		var raw json.RawMessage
+		_, err := r.c.Call(wctx, "textDocument/codeAction", map[string]any{"textDocument": doc, "range": Range{p, p}, "context": map[string]any{"diagnostics": []any{}}}, &raw)
+		cancel()
+		if err != nil {
+			return fmt.Errorf("code action: %w", err)
+		}
+		if ejectAction, err = actionTitled(raw, "Eject web_search"); err != nil {
+			return err
+		}
+	}
 	probes := []probe{
 		{"completion", "textDocument/completion", func(int) any {
 			return at(m.AgentItem)
@@ -345,6 +363,9 @@ func (r *runner) requests(ctx context.Context) error {
 			p := PositionAt(r.text, m.BeeuniValue)
 			return map[string]any{"textDocument": doc, "range": Range{p, p}, "context": map[string]any{"diagnostics": []any{}}}
 		}, checkTitle("Eject web_search"), &r.res.CodeAction},
+		{"code action resolve", "codeAction/resolve", func(int) any {
+			return ejectAction
+		}, checkResolvedEdit, &r.res.CodeActionResolve},
 		{"rename", "textDocument/rename", func(int) any {
 			p := at(m.ToolKey)
 			p["newName"] = "renamed_order_tool"
@@ -431,6 +452,36 @@ func checkTitle(title string) func(json.RawMessage) error {
 		}
 		return fmt.Errorf("no code action titled %q among %d", title, len(actions))
 	}
+}
+
+// actionTitled returns the code action titled title, as the server sent it.
+func actionTitled(raw json.RawMessage, title string) (json.RawMessage, error) {
+	var actions []json.RawMessage
+	if err := json.Unmarshal(raw, &actions); err != nil {
+		return nil, fmt.Errorf("decode code actions %.200s: %w", raw, err)
+	}
+	for _, a := range actions {
+		var t struct {
+			Title string `json:"title"`
+		}
+		if json.Unmarshal(a, &t) == nil && t.Title == title {
+			return a, nil
+		}
+	}
+	return nil, fmt.Errorf("no code action titled %q among %d", title, len(actions))
+}
+
+// checkResolvedEdit checks a resolved eject action creates the module.
+func checkResolvedEdit(raw json.RawMessage) error {
+	var a struct {
+		Edit *struct {
+			DocumentChanges []json.RawMessage `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	if err := json.Unmarshal(raw, &a); err != nil || a.Edit == nil || len(a.Edit.DocumentChanges) == 0 {
+		return fmt.Errorf("resolved eject action without an edit: %.300s", raw)
+	}
+	return nil
 }
 
 // moduleEdits opens the first broken-free root module in the editor,
