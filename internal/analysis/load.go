@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -438,7 +439,7 @@ func (l *loader) realDirOf(dir string) (string, bool) {
 	parent := filepath.Dir(dir)
 	if real, err := l.fsys.EvalSymlinks(dir); err == nil {
 		res = realDir{real: real, ok: true}
-	} else if mode, isEntry := l.dir(parent).entries[filepath.Base(dir)]; isEntry && mode&fs.ModeSymlink != 0 {
+	} else if mode, isEntry := l.dir(parent).lookup(filepath.Base(dir)); isEntry && mode&fs.ModeSymlink != 0 {
 		res = realDir{real: dir, ok: false} // a link that does not resolve
 	} else if parent != dir && vfs.Within(l.root, parent) {
 		pr, pok := l.realDirOf(parent)
@@ -469,7 +470,7 @@ func (l *loader) linkProblem(abs string) pathProblem {
 		return pathLeavesLink
 	}
 	di := l.dir(dir)
-	if mode, ok := di.entries[base]; ok && mode&fs.ModeSymlink != 0 {
+	if mode, ok := di.lookup(base); ok && mode&fs.ModeSymlink != 0 {
 		real, err := l.fsys.EvalSymlinks(abs)
 		if err == nil && !vfs.Within(l.realRoot, real) {
 			return pathLeavesLink
@@ -479,7 +480,24 @@ func (l *loader) linkProblem(abs string) pathProblem {
 }
 
 type dirInfo struct {
-	entries map[string]fs.FileMode // type bits only
+	// sorted is the listing when its names strictly increase (os.ReadDir
+	// sorts): looked up by binary search, no map built. Otherwise entries
+	// maps each name to its type bits.
+	sorted  []fs.DirEntry
+	entries map[string]fs.FileMode
+}
+
+// lookup returns the type bits of a directory entry.
+func (di *dirInfo) lookup(name string) (fs.FileMode, bool) {
+	if di.sorted == nil {
+		mode, ok := di.entries[name]
+		return mode, ok
+	}
+	i, found := slices.BinarySearchFunc(di.sorted, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
+	if !found {
+		return 0, false
+	}
+	return di.sorted[i].Type(), true
 }
 
 func (l *loader) dir(d string) *dirInfo {
@@ -488,19 +506,32 @@ func (l *loader) dir(d string) *dirInfo {
 	}
 	di := &dirInfo{}
 	if list, err := l.fsys.ReadDir(d); err == nil {
-		di.entries = make(map[string]fs.FileMode, len(list))
-		for _, e := range list {
-			di.entries[e.Name()] = e.Type()
+		if namesIncrease(list) {
+			di.sorted = list
+		} else {
+			di.entries = make(map[string]fs.FileMode, len(list))
+			for _, e := range list {
+				di.entries[e.Name()] = e.Type()
+			}
 		}
 	}
 	l.dirs[d] = di
 	return di
 }
 
+func namesIncrease(list []fs.DirEntry) bool {
+	for i := 1; i < len(list); i++ {
+		if list[i-1].Name() >= list[i].Name() {
+			return false
+		}
+	}
+	return true
+}
+
 // fileState says whether abs exists and is a regular file (following links).
 func (l *loader) fileState(abs string) (exists, regular bool) {
 	dir, base := splitClean(abs)
-	mode, ok := l.dir(dir).entries[base]
+	mode, ok := l.dir(dir).lookup(base)
 	if !ok {
 		return false, false
 	}

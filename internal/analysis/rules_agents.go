@@ -1,8 +1,8 @@
 package analysis
 
 import (
-	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -17,10 +17,10 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 	universe := make([]string, 0, nHarness+len(m.Tools))
 	universe = append(universe, certainHarnessTools[:]...)
 	universe = append(universe, opencodeHarnessTools[:]...)
-	for _, t := range m.Tools {
+	for i, t := range m.Tools {
 		if known, _ := HarnessTool(t.Name); !known {
-			if d := st.declared[t.Name]; d != nil && t.File != "" {
-				d.universe = len(universe)
+			if i < len(st.toolDecls) {
+				st.toolDecls[i].universe = len(universe)
 			}
 			universe = append(universe, t.Name)
 		}
@@ -307,7 +307,17 @@ func editDistance(a, b string, limit int) int {
 }
 
 // order returns the declared names in declaration order.
-func (st *toolState) order() []string { return st.names }
+func (st *toolState) order() []string {
+	if st.names == nil {
+		st.names = make([]string, 0, len(st.all))
+		for _, d := range st.all {
+			if d.first {
+				st.names = append(st.names, d.name)
+			}
+		}
+	}
+	return st.names
+}
 
 // sees computes the tools an agent's model sees from its form.
 func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[string][]string) (out []string) {
@@ -354,10 +364,15 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	slices.Sort(removed)
 	removed = slices.Compact(removed)
 	// Agents that remove the same tools share one slice.
-	key := fmt.Sprint(removed)
-	if shared, ok := memo[key]; ok {
+	var buf [64]byte
+	keyBytes := buf[:0]
+	for _, i := range removed {
+		keyBytes = strconv.AppendInt(append(keyBytes, ' '), int64(i), 10)
+	}
+	if shared, ok := memo[string(keyBytes)]; ok {
 		return shared
 	}
+	key := string(keyBytes)
 	defer func() { memo[key] = out }()
 	out = make([]string, 0, len(universe)-len(removed))
 	prev := 0

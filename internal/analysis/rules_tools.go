@@ -19,6 +19,8 @@ type declaration struct {
 	// resolveAgents) when it is a tool the session gets; 0 otherwise (the
 	// harness tools come first, so no tool has index 0).
 	universe int
+	// first is true for the name's first declaration, the one that counts.
+	first bool
 }
 
 // toolState is what the tools rules leave for the agents rules and the
@@ -30,8 +32,14 @@ type toolState struct {
 	// firstToolsKey is the first tools: key in load order, for T8.
 	firstToolsKey *yaml.Node
 	firstToolsIn  *unit
-	// names lists the declared names in declaration order.
+	// all lists the declarations in load order (first ones and T9's later
+	// ones); names, built on first use (an A1 suggestion), lists the
+	// declared names in declaration order.
+	all   []*declaration
 	names []string
+	// toolDecls[i] is the declaration of the model's Tools[i] (nil for the
+	// implicit Beeuni tools).
+	toolDecls []*declaration
 }
 
 // resolve runs every rule over the loaded files and builds the model.
@@ -86,6 +94,7 @@ func (l *loader) resolve() *Model {
 				others[name] = append(others[name], d)
 			} else {
 				first[name] = d
+				d.first = true
 			}
 			all = append(all, d)
 		}
@@ -98,7 +107,6 @@ func (l *loader) resolve() *Model {
 	}
 
 	m.Tools = make([]Tool, 0, len(all)+len(beeuniTools))
-	st.names = make([]string, 0, len(all))
 
 	// T9: a name declared in more than one file.
 	for _, d := range all {
@@ -124,14 +132,15 @@ func (l *loader) resolve() *Model {
 	}
 
 	// Every name's first declaration is the one that counts.
-	st.declared = first
+	st.declared, st.all = first, all
+	st.toolDecls = make([]*declaration, 0, len(all))
 	for _, d := range all {
-		if first[d.name] != d {
+		if !d.first {
 			continue // T9 reported; the first declaration counts
 		}
-		st.names = append(st.names, d.name)
 		if t, ok := l.checkTool(d); ok {
 			m.Tools = append(m.Tools, t)
+			st.toolDecls = append(st.toolDecls, d)
 		}
 	}
 
