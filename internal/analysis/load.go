@@ -168,6 +168,8 @@ type loader struct {
 	realDirs map[string]realDir
 	tools    *toolState
 	budget   *expandBudget
+	// lastEntry memoizes the last folder entry looked up.
+	lastEntry entryMemo
 }
 
 func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
@@ -469,8 +471,7 @@ func (l *loader) linkProblem(abs string) pathProblem {
 	if !rd.within {
 		return pathLeavesLink
 	}
-	di := l.dir(dir)
-	if mode, ok := di.lookup(base); ok && mode&fs.ModeSymlink != 0 {
+	if mode, ok := l.entry(abs, dir, base); ok && mode&fs.ModeSymlink != 0 {
 		real, err := l.fsys.EvalSymlinks(abs)
 		if err == nil && !vfs.Within(l.realRoot, real) {
 			return pathLeavesLink
@@ -528,10 +529,29 @@ func namesIncrease(list []fs.DirEntry) bool {
 	return true
 }
 
+// entry looks up abs (split into dir and base) in its folder's listing.
+// The last lookup is remembered: a tool's path is checked for links, then
+// for existence.
+func (l *loader) entry(abs, dir, base string) (fs.FileMode, bool) {
+	if m := &l.lastEntry; m.valid && m.abs == abs {
+		return m.mode, m.ok
+	}
+	mode, ok := l.dir(dir).lookup(base)
+	l.lastEntry = entryMemo{valid: true, abs: abs, mode: mode, ok: ok}
+	return mode, ok
+}
+
+type entryMemo struct {
+	valid bool
+	abs   string
+	mode  fs.FileMode
+	ok    bool
+}
+
 // fileState says whether abs exists and is a regular file (following links).
 func (l *loader) fileState(abs string) (exists, regular bool) {
 	dir, base := splitClean(abs)
-	mode, ok := l.dir(dir).lookup(base)
+	mode, ok := l.entry(abs, dir, base)
 	if !ok {
 		return false, false
 	}
