@@ -486,6 +486,9 @@ type dirInfo struct {
 	// maps each name to its type bits.
 	sorted  []fs.DirEntry
 	entries map[string]fs.FileMode
+	// next is the index after the last name found in sorted: tools are
+	// often declared in the order of their files, so it is tried first.
+	next int
 }
 
 // lookup returns the type bits of a directory entry.
@@ -494,10 +497,15 @@ func (di *dirInfo) lookup(name string) (fs.FileMode, bool) {
 		mode, ok := di.entries[name]
 		return mode, ok
 	}
+	if i := di.next; i < len(di.sorted) && di.sorted[i].Name() == name {
+		di.next = i + 1
+		return di.sorted[i].Type(), true
+	}
 	i, found := slices.BinarySearchFunc(di.sorted, name, func(e fs.DirEntry, n string) int { return strings.Compare(e.Name(), n) })
 	if !found {
 		return 0, false
 	}
+	di.next = i + 1
 	return di.sorted[i].Type(), true
 }
 

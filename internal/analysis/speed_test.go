@@ -9,6 +9,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/tools/txtar"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // The fast paths below must give exactly what the general code gives.
@@ -88,4 +90,35 @@ func TestNodeRangeMatchesLines(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no node checked")
 	}
+}
+
+// TestDirLookupMatchesMap checks the sorted listing's lookup (with its
+// cursor) against a map of the same entries, in every order of queries.
+func TestDirLookupMatchesMap(t *testing.T) {
+	fsys := vfsMemWith(t, "/d/a.ts", "/d/b.ts", "/d/c/x.ts", "/d/e.ts", "/d/f.ts")
+	list, err := fsys.ReadDir("/d")
+	if err != nil || !namesIncrease(list) {
+		t.Fatalf("listing not sorted: %v", err)
+	}
+	want := map[string]bool{"a.ts": true, "b.ts": true, "c": true, "e.ts": true, "f.ts": true}
+	queries := []string{"a.ts", "b.ts", "c", "d.ts", "e.ts", "f.ts", "g.ts", "a.ts", "f.ts", "e.ts", "", "b.ts", "b.ts", "0"}
+	di := &dirInfo{sorted: list}
+	for _, q := range queries {
+		mode, ok := di.lookup(q)
+		if ok != want[q] {
+			t.Errorf("lookup(%q) found = %v, want %v", q, ok, want[q])
+		}
+		if ok && (q == "c") != mode.IsDir() {
+			t.Errorf("lookup(%q) mode = %v", q, mode)
+		}
+	}
+}
+
+func vfsMemWith(t *testing.T, files ...string) *vfs.Mem {
+	t.Helper()
+	m := vfs.NewMem()
+	for _, f := range files {
+		m.WriteFile(f, []byte("export default {}\n"))
+	}
+	return m
 }
