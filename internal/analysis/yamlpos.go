@@ -26,7 +26,8 @@ type positions struct {
 }
 
 func newPositions(content []byte, lines *diag.Lines) *positions {
-	p := &positions{content: content, lines: lines, starts: make([]int, 1, 64)}
+	// Nearly every YAML line break is a "\n": count them to size the index.
+	p := &positions{content: content, lines: lines, starts: make([]int, 1, bytes.Count(content, []byte{'\n'})+1)}
 	if bytes.HasPrefix(content, []byte("\xef\xbb\xbf")) {
 		p.bom = 3
 		p.starts[0] = 3
