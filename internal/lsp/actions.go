@@ -69,6 +69,11 @@ type ejectArgs struct {
 	Force bool                 `json:"force"`
 }
 
+// showArgs are the arguments of beeuni.showDocument.
+type showArgs struct {
+	URI protocol.DocumentURI `json:"uri"`
+}
+
 func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
 	var p struct {
 		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
@@ -126,6 +131,12 @@ func (s *Server) codeActionOf(v *view, a *at, c *edit.Change, ci clientInfo, rng
 	case len(c.Create) > 0 || len(c.Delete) > 0:
 		if ci.supportsResourceOps(len(c.Delete) > 0) {
 			ca.Edit = s.workspaceEdit(v, proj, c, true)
+			if c.Show != "" && ci.showDocument {
+				// The client applies the edit, then runs the command: the
+				// server asks it to open the file the edit created.
+				arg, _ := json.Marshal(showArgs{URI: pathToURI(c.Show)})
+				ca.Command = &protocol.Command{Title: "Show " + proj.Rel(c.Show), Command: CommandShowDocument, Arguments: []any{json.RawMessage(arg)}}
+			}
 		} else if name, force, ok := ejectOf(c, proj); ok {
 			arg, _ := json.Marshal(ejectArgs{URI: pathToURI(a.path), Name: name, Force: force})
 			ca.Command = &protocol.Command{Title: c.Title, Command: CommandEject, Arguments: []any{json.RawMessage(arg)}}
@@ -284,6 +295,19 @@ func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMess
 	}
 	if arg.URI == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the argument needs a uri", p.Command))
+	}
+	if p.Command == CommandShowDocument {
+		// The file may not be open or even saved yet: the client has just
+		// applied the edit that created it.
+		path, err := uriToPath(arg.URI)
+		if err != nil {
+			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: %v", p.Command, err))
+		}
+		s.mu.Lock()
+		ci := s.client
+		s.mu.Unlock()
+		s.show(ctx, ci, path)
+		return nil, nil
 	}
 	a, err := s.locate(ctx, v, arg.URI, nil)
 	if err != nil {

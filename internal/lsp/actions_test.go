@@ -86,6 +86,26 @@ func TestQuickFixAndEjectActions(t *testing.T) {
 			t.Errorf("eject edit lacks %s: %s", want, data)
 		}
 	}
+
+	// After applying the edit, the client runs the action's command: the
+	// server asks it to show the new module.
+	if eject.Command == nil || eject.Command.Command != CommandShowDocument {
+		t.Fatalf("eject action command %+v, want %s", eject.Command, CommandShowDocument)
+	}
+	var shown []json.RawMessage
+	s.serverCalls["window/showDocument"] = func(p json.RawMessage) any {
+		shown = append(shown, p)
+		return map[string]any{"success": true}
+	}
+	s.call("workspace/executeCommand", map[string]any{"command": eject.Command.Command, "arguments": eject.Command.Arguments}, nil)
+	if len(shown) != 1 || !strings.Contains(string(shown[0]), string(pathToURI("/ws/tools/web_search.ts"))) {
+		t.Errorf("showDocument requests after the eject edit: %s", shown)
+	}
+
+	// A quick fix that creates nothing has no command.
+	if fix.Command != nil {
+		t.Errorf("quick fix command %+v, want none", fix.Command)
+	}
 }
 
 func TestEjectWithoutResourceOperations(t *testing.T) {

@@ -484,8 +484,10 @@ func TestActionsThatEditTheProject(t *testing.T) {
 					if action.Command.Command != want {
 						t.Errorf("action %q runs %s, want %s", c.title, action.Command.Command, want)
 					}
-				} else if action.Edit == nil || action.Command != nil {
+				} else if action.Edit == nil {
 					t.Fatalf("action %q: want a workspace edit, got %+v", c.title, action)
+				} else if created := len(action.Edit.DocumentChanges) > 0 && strings.Contains(fmt.Sprint(action.Edit.DocumentChanges...), "create"); action.Command != nil && (!created || action.Command.Command != CommandShowDocument) {
+					t.Fatalf("action %q: a workspace edit may only be followed by %s after creating a file, got %+v", c.title, CommandShowDocument, action.Command)
 				}
 
 				if e := ed.run(s, action); e != nil {

@@ -187,6 +187,9 @@ const (
 	CommandEject          = "beeuni.eject"
 	CommandSessionTools   = "beeuni.sessionTools"
 	CommandEjectableTools = "beeuni.ejectableTools"
+	// CommandShowDocument opens a file in the editor (window/showDocument);
+	// it follows a code action whose edit creates a module.
+	CommandShowDocument = "beeuni.showDocument"
 )
 
 // serverCapabilities adds what protocol v0.12.0 lacks to its type.
@@ -231,7 +234,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 			},
 		},
 		ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
-			Commands: []string{CommandEject, CommandSessionTools, CommandEjectableTools, CommandApplyChange},
+			Commands: []string{CommandEject, CommandSessionTools, CommandEjectableTools, CommandApplyChange, CommandShowDocument},
 		},
 	}
 	result := &initializeResult{
