@@ -104,13 +104,16 @@ type Lines struct {
 	starts  []int // byte offset of the start of each line
 }
 
-// NewLines indexes content. A line ends after "\n"; a lone "\r" does not end
-// a line (YAML treats "\r\n" and "\n" as breaks; a "\r" before "\n" belongs
-// to the line it ends).
+// NewLines indexes content. A line ends after "\n", "\r\n" or a lone "\r",
+// as YAML and the Language Server Protocol both break lines (and as editors
+// number them).
 func NewLines(content []byte) *Lines {
 	starts := make([]int, 1, 64)
 	for i, b := range content {
-		if b == '\n' {
+		switch {
+		case b == '\n':
+			starts = append(starts, i+1)
+		case b == '\r' && (i+1 == len(content) || content[i+1] != '\n'):
 			starts = append(starts, i+1)
 		}
 	}
@@ -134,7 +137,7 @@ func (l *Lines) LineStart(line int) int {
 	return l.starts[line]
 }
 
-// LineEnd returns the byte offset of the end of line, before its "\r\n" or "\n".
+// LineEnd returns the byte offset of the end of line, before its "\r\n", "\n" or lone "\r".
 func (l *Lines) LineEnd(line int) int {
 	if line < 0 {
 		line = 0

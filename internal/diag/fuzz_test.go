@@ -25,8 +25,10 @@ func FuzzLines(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, content []byte, line, col int) {
 		l := NewLines(content)
-		if l.Count() != bytes.Count(content, []byte("\n"))+1 {
-			t.Fatalf("Count = %d for %d newlines", l.Count(), bytes.Count(content, []byte("\n")))
+		// Line breaks: "\n", "\r\n" and a lone "\r".
+		breaks := bytes.Count(content, []byte("\n")) + bytes.Count(content, []byte("\r")) - bytes.Count(content, []byte("\r\n"))
+		if l.Count() != breaks+1 {
+			t.Fatalf("Count = %d for %d line breaks", l.Count(), breaks)
 		}
 		for o := 0; o <= len(content); o++ {
 			p := l.Pos(o)

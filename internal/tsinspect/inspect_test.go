@@ -128,7 +128,8 @@ func TestPositionsAfterTypes(t *testing.T) {
 		{"generic types before a bad type", "type A<T extends Record<string, Array<number>>> = { [K in keyof T]: T[K] }\nconst f = <T,>(x: T): T => x\nexport default { description: 'x', parameters: { type: 'array' }, execute: f }\n", CodeParameters, "'array'", 2},
 		{"crlf line ends", "type A = { x: number }\r\nimport { z } from 'zod'\r\nexport default { description: 'x', parameters: { type: 'object' }, execute() { return z } }\r\n", CodeImport, "'zod'", 1},
 		{"crlf syntax error", "const a: number = 1\r\n\r\nexport default { description: 'x' parameters: {} }\r\n", CodeSyntax, "parameters", 2},
-		{"lone cr and u+2028 line ends", "type A = { x: number }\rconst s = 1\u2028import { z } from 'zod'\nexport default { description: 'x', parameters: { type: 'object' }, execute() { return z } }\n", CodeImport, "'zod'", 0},
+		// A lone CR ends a line, as editors and the LSP count lines; U+2028 does not.
+		{"lone cr and u+2028 line ends", "type A = { x: number }\rconst s = 1\u2028import { z } from 'zod'\nexport default { description: 'x', parameters: { type: 'object' }, execute() { return z } }\n", CodeImport, "'zod'", 1},
 		{"syntax error after enum", "enum Color { Red, Green }\nabstract class Base { abstract run(): void }\nexport default { description: 'x' parameters: {} }\n", CodeSyntax, "parameters", 2},
 	}
 	for _, tc := range tests {
