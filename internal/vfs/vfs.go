@@ -5,6 +5,7 @@
 package vfs
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -79,11 +80,14 @@ func (d *Disk) ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	// Read at most limit+1 bytes: the file may have grown since Stat, and
-	// some regular files (under /proc) report size 0 and never end.
-	data, err := io.ReadAll(io.LimitReader(f, d.limit()+1))
-	if err != nil {
+	// some regular files (under /proc) report size 0 and never end. The
+	// buffer starts at the size Stat gave (plus room to read the end),
+	// so that a large manifest is read without growing it step by step.
+	buf := bytes.NewBuffer(make([]byte, 0, info.Size()+bytes.MinRead))
+	if _, err := buf.ReadFrom(io.LimitReader(f, d.limit()+1)); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
+	data := buf.Bytes()
 	if int64(len(data)) > d.limit() {
 		return nil, fmt.Errorf("%s: %w (limit %d)", path, ErrTooLarge, d.limit())
 	}
