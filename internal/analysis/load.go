@@ -43,7 +43,8 @@ func FindRoot(fsys vfs.FS, p string) (root string, ok bool) {
 // Cache keeps parsed files between loads, so that a language server that
 // reloads the project on every keystroke re-parses only the files whose
 // content changed. An entry is keyed by the file's path and reused only when
-// the content is byte-for-byte the same. A Cache is safe for concurrent use;
+// the content is byte-for-byte the same; a changed file is parsed again by
+// chunks, reusing the chunks whose bytes did not change (chunkparse.go). A Cache is safe for concurrent use;
 // the zero value is not: use NewCache.
 type Cache struct {
 	mu    sync.Mutex
@@ -63,7 +64,11 @@ func (c *Cache) parse(p string, content []byte) *parsed {
 	if old != nil && bytes.Equal(old.content, content) {
 		return old
 	}
-	np := parseFile(p, content)
+	var prev chunkSet
+	if old != nil {
+		prev = old.chunks
+	}
+	np := parseFileChunked(p, content, prev)
 	c.mu.Lock()
 	c.files[p] = np
 	c.mu.Unlock()

@@ -30,6 +30,9 @@ type parsed struct {
 	// findings are the per-file findings that depend on nothing else: Y1, Y2
 	// and T10 (duplicate keys).
 	findings []diag.Finding
+	// chunks are the chunk parses this parse was built from, or reused by a
+	// fallback (see chunkparse.go); nil when the file was parsed whole.
+	chunks chunkSet
 }
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
