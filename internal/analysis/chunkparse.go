@@ -54,14 +54,14 @@ func parseFileChunked(path string, content []byte, prev chunkSet) *parsed {
 // parseFileChunkedBy is parseFileChunked with chunks of about target lines
 // (tests cut small files with a small target).
 func parseFileChunkedBy(path string, content []byte, prev chunkSet, target int) *parsed {
-	doc, chunks, ok := chunkedTree(content, prev, target)
+	doc, chunks, fileLines, ok := chunkedTree(content, prev, target)
 	if !ok {
 		p := parseFile(path, content)
 		p.chunks = prev
 		return p
 	}
 	lines := diag.NewLines(content)
-	p := &parsed{path: path, content: content, lines: lines, pos: newPositions(content, lines), chunks: chunks}
+	p := &parsed{path: path, content: content, lines: lines, pos: positionsOfLines(content, lines, fileLines), chunks: chunks}
 	p.doc = doc
 	p.root = doc.Content[0]
 	p.checkShape()
@@ -78,15 +78,15 @@ type lineInfo struct {
 
 // chunkedTree builds the document by chunks, or reports !ok when the file
 // must be parsed whole.
-func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSet, bool) {
+func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSet, []lineInfo, bool) {
 	if bytes.IndexByte(content, '\t') >= 0 || bytes.HasPrefix(content, []byte{0xef, 0xbb, 0xbf}) ||
 		bytes.Contains(content, []byte("\xc2\x85")) || bytes.Contains(content, []byte("\xe2\x80\xa8")) ||
 		bytes.Contains(content, []byte("\xe2\x80\xa9")) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	lines, ok := splitLines(content)
 	if !ok {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	b := &chunkBuilder{content: content, lines: lines, prev: prev, next: chunkSet{}, target: target}
 	// Top-level regions: from a line with content at column 1 to the next.
@@ -96,16 +96,16 @@ func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSe
 			continue
 		}
 		if !plainKeyStart(content[l.start]) {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		starts = append(starts, i)
 	}
 	if len(starts) == 0 {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	for _, l := range lines[:starts[0]] {
 		if l.content {
-			return nil, nil, false // an indented first entry
+			return nil, nil, nil, false // an indented first entry
 		}
 	}
 	starts[0] = 0 // leading comments go with the first chunk
@@ -140,7 +140,7 @@ func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSe
 		if e-s <= 2*target {
 			if group >= 0 && s-group >= target {
 				if !flush(s) {
-					return nil, nil, false
+					return nil, nil, nil, false
 				}
 			}
 			if group < 0 {
@@ -149,11 +149,11 @@ func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSe
 			continue
 		}
 		if !flush(s) {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		k, v, first, ok := b.bigRegion(s, e)
 		if !ok {
-			return nil, nil, false
+			return nil, nil, nil, false
 		}
 		if doc == nil {
 			doc, root = first.doc, first.doc.Content[0]
@@ -161,7 +161,7 @@ func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSe
 		pairs = append(pairs, k, v)
 	}
 	if !flush(len(lines)) {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	nr := *root
 	nr.Content = pairs
@@ -169,7 +169,7 @@ func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSe
 	nd := *doc
 	nd.Content = []*yaml.Node{&nr}
 	nd.HeadComment, nd.LineComment, nd.FootComment = "", "", ""
-	return &nd, b.next, true
+	return &nd, b.next, lines, true
 }
 
 // maxChunkLine bounds a line's length: yaml.v3 refuses a nesting deeper
@@ -404,4 +404,18 @@ func (b *chunkBuilder) firstContent(i int) int {
 		i++
 	}
 	return i
+}
+
+// positionsOfLines is newPositions for a file chunkedTree accepted (only
+// "\n" and "\r\n" line breaks, no BOM), from the lines it already found.
+func positionsOfLines(content []byte, lines *diag.Lines, fileLines []lineInfo) *positions {
+	p := &positions{content: content, lines: lines, starts: make([]int, len(fileLines), len(fileLines)+1)}
+	for i, l := range fileLines {
+		p.starts[i] = l.start
+	}
+	if len(content) > 0 && content[len(content)-1] == '\n' {
+		p.starts = append(p.starts, len(content))
+	}
+	p.sameLines = lines != nil && len(p.starts) == lines.Count()
+	return p
 }

@@ -68,6 +68,9 @@ func checkChunked(t *testing.T, prev *parsed, content []byte, target int) *parse
 	if (full.root == nil) != (inc.root == nil) || full.root != nil && full.root != full.doc.Content[0] {
 		t.Fatalf("root differs for %q", content)
 	}
+	if !reflect.DeepEqual(full.pos, inc.pos) {
+		t.Fatalf("positions differ for %q:\nfull %+v\nchunked %+v", content, full.pos, inc.pos)
+	}
 	if !reflect.DeepEqual(full.findings, inc.findings) || !reflect.DeepEqual(full.syntax, inc.syntax) {
 		t.Fatalf("findings differ for %q:\nfull %+v\nchunked %+v", content, full.findings, inc.findings)
 	}
@@ -206,7 +209,7 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 	versions, chunked := 0, 0
 	count := func(content []byte, target int) {
 		versions++
-		if _, _, ok := chunkedTree(content, nil, target); ok {
+		if _, _, _, ok := chunkedTree(content, nil, target); ok {
 			chunked++
 		}
 	}
