@@ -116,16 +116,6 @@ func (p *positions) nodeRange(n *yaml.Node) diag.Range {
 	return diag.Range{Start: start, End: p.pos(e, start.Line)}
 }
 
-// keyValueRange covers a key and its value.
-func (p *positions) keyValueRange(k, v *yaml.Node) diag.Range {
-	s := p.start(k)
-	e := p.end(v, p.start(v))
-	if e < s {
-		e = p.end(k, s)
-	}
-	return p.rng(s, e)
-}
-
 func (p *positions) end(n *yaml.Node, start int) int {
 	// Walk to the last descendant of block collections without recursion.
 	for steps := 0; steps < 10000; steps++ {

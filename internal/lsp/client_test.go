@@ -216,14 +216,6 @@ func (c *client) notesSnapshot() []*wireMsg {
 	return append([]*wireMsg(nil), c.notes...)
 }
 
-func (c *client) waitClosed() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for !c.closed {
-		c.cond.Wait()
-	}
-}
-
 // session is a server running in-process on a pipe, with its client.
 type session struct {
 	*client

@@ -250,15 +250,9 @@ func (s *stream) readBody(length int) ([]byte, error) {
 	return body, nil
 }
 
-// jsonValueEnd returns the end offset of the JSON object or array that
-// starts data (after white space), or 0 when it is not complete yet or data
-// does not start with one. It scans structure only; it does not validate.
-func jsonValueEnd(data []byte) int {
-	var j jsonScan
-	return j.feed(data)
-}
-
-// jsonScan is jsonValueEnd over data that grows: each call to feed scans
+// jsonScan finds the end offset of the JSON object or array that starts a
+// message body (after white space); it scans structure only and does not
+// validate. Data may grow between calls: each call to feed scans
 // only the bytes added since the last one.
 type jsonScan struct {
 	pos, depth                 int
@@ -267,7 +261,8 @@ type jsonScan struct {
 }
 
 // feed scans data, whose first bytes are those of the previous call, and
-// returns what jsonValueEnd(data) would.
+// returns the value's end offset, or 0 when it is not complete yet or data
+// does not start with an object or array.
 func (j *jsonScan) feed(data []byte) int {
 	if j.end != 0 {
 		return max(j.end, 0)

@@ -30,15 +30,6 @@ func newView(base vfs.FS, docs map[string]*document, gen uint64) *view {
 	return &view{gen: gen, docs: docs, fs: o}
 }
 
-// doc returns the open document of uri, or nil.
-func (v *view) doc(uri protocol.DocumentURI) *document {
-	p, err := uriToPath(uri)
-	if err != nil {
-		return nil
-	}
-	return v.docs[p]
-}
-
 // mapperFor returns the mapper of a file's current content in the view
 // (the buffer when open, else the file read through the view), or nil
 // when it cannot be read.

@@ -15,7 +15,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/features"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
@@ -711,18 +710,6 @@ func (w *workspace) modules(p *project) features.Modules {
 		return insp.Results
 	}
 	return nil
-}
-
-// findingsAt returns the findings published for path whose range touches
-// [start, end] (for code actions).
-func (w *workspace) findingsAt(path string, content []byte, start, end int) []diag.Finding {
-	var out []diag.Finding
-	for _, f := range w.pub.current(path, content) {
-		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // scanRoots returns every folder under dir holding beeuni.yaml, skipping

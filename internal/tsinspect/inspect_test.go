@@ -38,14 +38,6 @@ export default {
 }
 `
 
-func codes(r *Result) []string {
-	var out []string
-	for _, f := range r.Findings {
-		out = append(out, f.Code)
-	}
-	return out
-}
-
 func findCode(r *Result, code string) (diag.Finding, bool) {
 	for _, f := range r.Findings {
 		if f.Code == code {

@@ -322,20 +322,6 @@ func mapGet(m *yaml.Node, key string) (k, v *yaml.Node, index int) {
 	return nil, nil, -1
 }
 
-// countKey counts the keys named key in mapping m.
-func countKey(m *yaml.Node, key string) int {
-	n := 0
-	if m == nil || m.Kind != yaml.MappingNode {
-		return 0
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Kind == yaml.ScalarNode && m.Content[i].Value == key {
-			n++
-		}
-	}
-	return n
-}
-
 func isFlow(n *yaml.Node) bool { return n.Style&yaml.FlowStyle != 0 }
 
 // isEmptyValue reports whether n is a null written as nothing, `~` or

@@ -398,19 +398,6 @@ func (c *client) waitExit() int {
 	return c.exitCode
 }
 
-// running reports whether the process is still alive.
-func (c *client) running() bool {
-	select {
-	case <-c.exited:
-		return false
-	default:
-		return true
-	}
-}
-
-// pid returns the server's process id.
-func (c *client) pid() int { return c.cmd.Process.Pid }
-
 // fileURI returns the file: URI of an absolute path.
 func fileURI(path string) string {
 	p := filepath.ToSlash(path)
