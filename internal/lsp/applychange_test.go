@@ -486,7 +486,7 @@ func TestActionsThatEditTheProject(t *testing.T) {
 					}
 				} else if action.Edit == nil {
 					t.Fatalf("action %q: want a workspace edit, got %+v", c.title, action)
-				} else if created := len(action.Edit.DocumentChanges) > 0 && strings.Contains(fmt.Sprint(action.Edit.DocumentChanges...), "create"); action.Command != nil && (!created || action.Command.Command != CommandShowDocument) {
+				} else if action.Command != nil && (!createsFile(action.Edit) || action.Command.Command != CommandShowDocument) {
 					t.Fatalf("action %q: a workspace edit may only be followed by %s after creating a file, got %+v", c.title, CommandShowDocument, action.Command)
 				}
 
@@ -745,4 +745,15 @@ func TestApplyChangeRefusals(t *testing.T) {
 			t.Errorf("the module was deleted: %v", err)
 		}
 	})
+}
+
+// createsFile reports whether a decoded workspace edit holds a create
+// resource operation.
+func createsFile(we *workspaceEditJSON) bool {
+	for _, dc := range we.DocumentChanges {
+		if m, ok := dc.(map[string]any); ok && m["kind"] == "create" {
+			return true
+		}
+	}
+	return false
 }
