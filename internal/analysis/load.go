@@ -49,10 +49,66 @@ func FindRoot(fsys vfs.FS, p string) (root string, ok bool) {
 type Cache struct {
 	mu    sync.Mutex
 	files map[string]*parsed
+	// filesGen counts FilesChanged calls; memos hold the outcomes of one
+	// project's entry rules (memo.go), by project root, each for the
+	// filesGen it was made in. A load takes its project's memo out while
+	// it runs, so that concurrent loads never share one.
+	filesGen uint64
+	memos    map[string]*resolveMemo
+	// chunkLines is the chunk size of the chunked parse (0: chunkTarget;
+	// tests cut small files into many chunks).
+	chunkLines int
 }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{files: map[string]*parsed{}} }
+func NewCache() *Cache {
+	return &Cache{files: map[string]*parsed{}, memos: map[string]*resolveMemo{}}
+}
+
+// FilesChanged tells the cache that files other than the YAML files it
+// parsed may have changed: created, deleted, replaced by a link, opened or
+// closed in an editor. The rules that look at the files around the
+// manifests (T5's links, T6's modules) then run again for every entry; a
+// caller that cannot tell when files change calls it before every load.
+func (c *Cache) FilesChanged() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.filesGen++
+	clear(c.memos)
+}
+
+// takeMemo returns root's memo for a load, removed from the cache until
+// putMemo (a concurrent load of root gets a fresh one); nil without a cache.
+func (c *Cache) takeMemo(root string) *resolveMemo {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	m := c.memos[root]
+	delete(c.memos, root)
+	if m == nil || m.filesGen != c.filesGen {
+		m = newResolveMemo(c.filesGen)
+	}
+	m.startLoad()
+	return m
+}
+
+// putMemo gives a memo back after a load, unless the files changed since.
+func (c *Cache) putMemo(root string, m *resolveMemo) {
+	if c == nil || m == nil {
+		return
+	}
+	m.prune()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m.filesGen == c.filesGen {
+		c.memos[root] = m
+	}
+}
 
 func (c *Cache) parse(p string, content []byte) *parsed {
 	if c == nil {
@@ -68,7 +124,11 @@ func (c *Cache) parse(p string, content []byte) *parsed {
 	if old != nil {
 		prev = old.chunks
 	}
-	np := parseFileChunked(p, content, prev)
+	target := c.chunkLines
+	if target <= 0 {
+		target = chunkTarget
+	}
+	np := parseFileChunkedBy(p, content, prev, target)
 	c.mu.Lock()
 	c.files[p] = np
 	c.mu.Unlock()
@@ -107,6 +167,11 @@ func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*P
 	l := &loader{
 		ctx: ctx, fsys: fsys, root: root, realRoot: realRoot, cache: cache,
 		budget: newExpandBudget(), byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
+		memo: cache.takeMemo(root),
+	}
+	defer cache.putMemo(root, l.memo)
+	if l.memo != nil {
+		l.dirs, l.realDirs = l.memo.dirs, l.memo.realDirs
 	}
 	rootUnit := l.addUnit(manifest, manifest, cache.parse(manifest, content), false)
 	l.visitImports(rootUnit, []chainStep{{unit: rootUnit}})
@@ -175,6 +240,9 @@ type loader struct {
 	budget   *expandBudget
 	// lastEntry memoizes the last folder entry looked up.
 	lastEntry entryMemo
+	// memo keeps entry rules' outcomes between loads through a Cache (nil
+	// without one).
+	memo *resolveMemo
 }
 
 func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {

@@ -57,16 +57,9 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 				continue
 			}
 			seen[kv.k.Value] = true
-			a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
-			if body := resolveAlias(kv.v); body != nil && body.Kind == yaml.MappingNode {
-				for _, f := range mapPairs(kv.v, l.budget) {
-					if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
-						a.ToolsKey = u.parsed.pos.nodeRange(f.k)
-						a.ToolsValue = u.parsed.pos.nodeRange(f.v)
-						l.agentTools(u, &a, f.v, m, st)
-						break
-					}
-				}
+			a := l.agentShapeMemo(u, kv)
+			for _, r := range a.Refs {
+				l.checkAgentRef(u, &a, r, m, st)
 			}
 			a.Sees = sees(&a, universe, index, memo)
 			agents = append(agents, a)
@@ -75,9 +68,26 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 	return agents
 }
 
-// agentTools reads one agent's tools value into a (A3 on a wrong shape) and
-// checks each name it holds (A1, A2).
-func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node, m *Model, st *toolState) {
+// agentShape reads one entry of agents: (its name, and its tools value's
+// form and names, with A3 on a wrong shape). The names are checked against
+// the tool set by the caller (A1, A2).
+func (l *loader) agentShape(u *unit, kv pair) Agent {
+	a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
+	if body := resolveAlias(kv.v); body != nil && body.Kind == yaml.MappingNode {
+		for _, f := range mapPairs(kv.v, l.budget) {
+			if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
+				a.ToolsKey = u.parsed.pos.nodeRange(f.k)
+				a.ToolsValue = u.parsed.pos.nodeRange(f.v)
+				l.agentTools(u, &a, f.v)
+				break
+			}
+		}
+	}
+	return a
+}
+
+// agentTools reads one agent's tools value into a (A3 on a wrong shape).
+func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node) {
 	v := resolveAlias(raw)
 	shape := func(n *yaml.Node, msg string) {
 		if n == nil {
@@ -186,9 +196,6 @@ func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node, m *Model, st *too
 	default:
 		a.Form = FormInvalid
 		shape(v, msgAgentToolsShape(a.Name, kindName(v)))
-	}
-	for _, r := range a.Refs {
-		l.checkAgentRef(u, a, r, m, st)
 	}
 }
 

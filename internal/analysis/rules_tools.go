@@ -138,7 +138,7 @@ func (l *loader) resolve() *Model {
 		if !d.first {
 			continue // T9 reported; the first declaration counts
 		}
-		if t, ok := l.checkTool(d); ok {
+		if t, ok := l.checkToolMemo(d); ok {
 			m.Tools = append(m.Tools, t)
 			st.toolDecls = append(st.toolDecls, d)
 		}

@@ -303,6 +303,13 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 			w.modGen++
 			w.mu.Unlock()
 		}
+		if !isYAML(path) || kind != changeBuffer {
+			// Files around the manifests may have changed (a module
+			// created, deleted, opened or closed): the engine's memoized
+			// path rules (T5, T6) run again. A keystroke in a YAML
+			// buffer keeps them.
+			w.cache.FilesChanged()
+		}
 		if kind >= changeCreated {
 			w.disk.forget(path)
 			w.cache.Forget(path)
@@ -362,6 +369,7 @@ func (w *workspace) markAllDirty() {
 	}
 	w.modGen++
 	w.mu.Unlock()
+	w.cache.FilesChanged()
 	kick(w.yamlKick)
 }
 
@@ -647,6 +655,11 @@ func (w *workspace) loadAt(v *view, p *project) (*analysis.Project, error) {
 	c := &loadCall{gen: v.gen, done: make(chan struct{})}
 	p.loading = c
 	p.mu.Unlock()
+	if !w.disk.on() {
+		// Without file watchers nothing says when a module is created
+		// or deleted: the path rules look at the files on every load.
+		w.cache.FilesChanged()
+	}
 	c.proj, c.err = analysis.LoadCached(w.s.bg, v.fs, p.root, w.cache)
 	if c.err == nil {
 		p.store(c.proj, v.gen)

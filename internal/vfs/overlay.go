@@ -85,9 +85,14 @@ func (o *Overlay) ReadDir(path string) ([]fs.DirEntry, error) {
 	if err != nil && len(extra) == 0 {
 		return nil, err
 	}
-	entries = append(entries, extra...)
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-	return entries, nil
+	if len(extra) == 0 {
+		return entries, nil // the base's listing, sorted by name already
+	}
+	// A new slice: the base's may be shared (a cache of listings).
+	all := make([]fs.DirEntry, 0, len(entries)+len(extra))
+	all = append(append(all, entries...), extra...)
+	sort.Slice(all, func(i, j int) bool { return all[i].Name() < all[j].Name() })
+	return all, nil
 }
 
 // EvalSymlinks implements FS. An overlaid path that does not exist on the

@@ -1,0 +1,195 @@
+package analysis
+
+import (
+	"slices"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// Memoized resolution: a language server reloads the project on every
+// keystroke, and a keystroke changes a few entries of a manifest that may
+// hold ten thousand. The chunked parse (chunkparse.go) shares the nodes of
+// every chunk whose bytes did not change between versions, so the rules
+// that read one entry alone (T1-T7 on a tool declaration; the form of an
+// agent's tools value, its names and A3) give the same outcome for the same
+// nodes, as long as the files around them did not change (T5's links, T6's
+// module files). A resolveMemo keeps those outcomes by node between loads
+// of one project through one Cache; a load reuses them for the nodes it
+// finds again and computes the others.
+//
+// A node is only ever at one line and column (a chunk that moves is copied
+// with new nodes), and its chunk's lines are byte for byte the same, so an
+// outcome's ranges keep their lines and columns: only their byte offsets
+// move when text before them changes, and rebase recomputes those from the
+// new file's line index. Cache.FilesChanged drops every memo: the caller
+// says when the files around the manifests may have changed.
+type resolveMemo struct {
+	filesGen uint64 // the Cache's files generation the outcomes hold for
+	load     uint64 // the number of the load using the memo
+	used     int    // outcomes the current load used or added
+	hits     int    // outcomes the current load reused (tests check it)
+	tools    map[*yaml.Node]*toolOutcome  // by the declaration's key node
+	agents   map[*yaml.Node]*agentOutcome // by the agent's key node
+	// dirs and realDirs are the loader's folder listings and resolved
+	// folders, kept too: an entry typed anew looks its module up in a
+	// listing read once, not in a new read of a folder of 10,000 modules.
+	dirs     map[string]*dirInfo
+	realDirs map[string]realDir
+}
+
+func newResolveMemo(filesGen uint64) *resolveMemo {
+	return &resolveMemo{
+		filesGen: filesGen, tools: map[*yaml.Node]*toolOutcome{}, agents: map[*yaml.Node]*agentOutcome{},
+		dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
+	}
+}
+
+// toolOutcome is what checkTool gave for one declaration.
+type toolOutcome struct {
+	value    *yaml.Node
+	file     string
+	lines    *diag.Lines // the line index the ranges' offsets are in
+	tool     Tool
+	ok       bool
+	findings []diag.Finding // owned by the memo: callers get copies
+	load     uint64         // the last load that used it
+}
+
+// agentOutcome is one agent as agentShape read it, before its names are
+// checked against the tool set (A1, A2) and what it sees is computed.
+type agentOutcome struct {
+	value    *yaml.Node
+	file     string
+	lines    *diag.Lines
+	agent    Agent // Sees unset; Refs shared with the models it went into, never written
+	findings []diag.Finding
+	load     uint64
+}
+
+// startLoad numbers a new load.
+func (m *resolveMemo) startLoad() {
+	m.load++
+	m.used, m.hits = 0, 0
+}
+
+// prune drops the outcomes neither this load nor the one before used
+// (nodes of chunks that were parsed again), once they outnumber the live
+// ones, so that a long session keeps about as many outcomes as the manifest
+// has entries. The previous load's are kept: one version with `tools:`
+// mistyped or a syntax error (a full parse, every node new) does not lose
+// what the next version, fixed, finds again.
+func (m *resolveMemo) prune() {
+	if len(m.tools)+len(m.agents) <= 2*m.used+64 {
+		return
+	}
+	for k, o := range m.tools {
+		if o.load+1 < m.load {
+			delete(m.tools, k)
+		}
+	}
+	for k, o := range m.agents {
+		if o.load+1 < m.load {
+			delete(m.agents, k)
+		}
+	}
+}
+
+// memoizable reports whether findings can be kept and rebased: every range
+// in them is in the entry's own file (related information may point into
+// other files, whose offsets rebase cannot follow).
+func memoizable(fs []diag.Finding) bool {
+	for _, f := range fs {
+		if len(f.Related) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// rebase recomputes a range's offsets from its lines and columns in lines.
+func rebase(r diag.Range, lines *diag.Lines) diag.Range {
+	r.Start.Offset = lines.LineStart(r.Start.Line) + r.Start.Col
+	r.End.Offset = lines.LineStart(r.End.Line) + r.End.Col
+	return r
+}
+
+func rebaseFindings(fs []diag.Finding, lines *diag.Lines) {
+	for i := range fs {
+		fs[i].Range = rebase(fs[i].Range, lines)
+	}
+}
+
+// checkToolMemo is checkTool through the memo.
+func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
+	m := l.memo
+	if m == nil {
+		return l.checkTool(d)
+	}
+	u := d.unit
+	if o := m.tools[d.key]; o != nil && o.value == d.value && o.file == u.file.Path {
+		if o.lines != u.parsed.lines {
+			o.lines = u.parsed.lines
+			o.tool.Key = rebase(o.tool.Key, o.lines)
+			o.tool.Value = rebase(o.tool.Value, o.lines)
+			rebaseFindings(o.findings, o.lines)
+		}
+		o.load = m.load
+		m.used++
+		m.hits++
+		l.findings = append(l.findings, o.findings...)
+		return o.tool, o.ok
+	}
+	before, budget := len(l.findings), l.budget.left
+	t, ok := l.checkTool(d)
+	if found := l.findings[before:]; l.budget.left == budget && memoizable(found) {
+		m.tools[d.key] = &toolOutcome{
+			value: d.value, file: u.file.Path, lines: u.parsed.lines, tool: t, ok: ok,
+			findings: slices.Clone(found), load: m.load,
+		}
+		m.used++
+	}
+	return t, ok
+}
+
+// agentShapeMemo is agentShape through the memo.
+func (l *loader) agentShapeMemo(u *unit, kv pair) Agent {
+	m := l.memo
+	if m == nil {
+		return l.agentShape(u, kv)
+	}
+	if o := m.agents[kv.k]; o != nil && o.value == kv.v && o.file == u.file.Path {
+		if o.lines != u.parsed.lines {
+			o.lines = u.parsed.lines
+			a := &o.agent
+			a.Key = rebase(a.Key, o.lines)
+			a.ToolsKey = rebase(a.ToolsKey, o.lines) // a zero range (no tools:) stays zero
+			a.ToolsValue = rebase(a.ToolsValue, o.lines)
+			if len(a.Refs) > 0 {
+				refs := make([]AgentToolRef, len(a.Refs))
+				for i, r := range a.Refs {
+					r.Range = rebase(r.Range, o.lines)
+					refs[i] = r
+				}
+				a.Refs = refs
+			}
+			rebaseFindings(o.findings, o.lines)
+		}
+		o.load = m.load
+		m.used++
+		m.hits++
+		l.findings = append(l.findings, o.findings...)
+		return o.agent
+	}
+	before, budget := len(l.findings), l.budget.left
+	a := l.agentShape(u, kv)
+	if found := l.findings[before:]; l.budget.left == budget && memoizable(found) {
+		m.agents[kv.k] = &agentOutcome{
+			value: kv.v, file: u.file.Path, lines: u.parsed.lines, agent: a,
+			findings: slices.Clone(found), load: m.load,
+		}
+		m.used++
+	}
+	return a
+}
