@@ -26,10 +26,10 @@ import (
 // new file's line index. Cache.FilesChanged drops every memo: the caller
 // says when the files around the manifests may have changed.
 type resolveMemo struct {
-	filesGen uint64 // the Cache's files generation the outcomes hold for
-	load     uint64 // the number of the load using the memo
-	used     int    // outcomes the current load used or added
-	hits     int    // outcomes the current load reused (tests check it)
+	filesGen uint64                       // the Cache's files generation the outcomes hold for
+	load     uint64                       // the number of the load using the memo
+	used     int                          // outcomes the current load used or added
+	hits     int                          // outcomes the current load reused (tests check it)
 	tools    map[*yaml.Node]*toolOutcome  // by the declaration's key node
 	agents   map[*yaml.Node]*agentOutcome // by the agent's key node
 	// dirs and realDirs are the loader's folder listings and resolved
