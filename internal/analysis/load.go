@@ -55,6 +55,7 @@ type Cache struct {
 	// it runs, so that concurrent loads never share one.
 	filesGen uint64
 	memos    map[string]*resolveMemo
+	parses   uint64 // parses made, to number them
 	// chunkLines is the chunk size of the chunked parse (0: chunkTarget;
 	// tests cut small files into many chunks).
 	chunkLines int
@@ -130,6 +131,8 @@ func (c *Cache) parse(p string, content []byte) *parsed {
 	}
 	np := parseFileChunkedBy(p, content, prev, target)
 	c.mu.Lock()
+	c.parses++
+	np.id = c.parses
 	c.files[p] = np
 	c.mu.Unlock()
 	return np

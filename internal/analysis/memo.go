@@ -50,7 +50,7 @@ func newResolveMemo(filesGen uint64) *resolveMemo {
 type toolOutcome struct {
 	value    *yaml.Node
 	file     string
-	lines    *diag.Lines // the line index the ranges' offsets are in
+	parse    uint64 // the parse (parsed.id) the ranges' offsets are in
 	tool     Tool
 	ok       bool
 	findings []diag.Finding // owned by the memo: callers get copies
@@ -62,7 +62,7 @@ type toolOutcome struct {
 type agentOutcome struct {
 	value    *yaml.Node
 	file     string
-	lines    *diag.Lines
+	parse    uint64
 	agent    Agent // Sees unset; Refs shared with the models it went into, never written
 	findings []diag.Finding
 	load     uint64
@@ -129,11 +129,12 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	}
 	u := d.unit
 	if o := m.tools[d.key]; o != nil && o.value == d.value && o.file == u.file.Path {
-		if o.lines != u.parsed.lines {
-			o.lines = u.parsed.lines
-			o.tool.Key = rebase(o.tool.Key, o.lines)
-			o.tool.Value = rebase(o.tool.Value, o.lines)
-			rebaseFindings(o.findings, o.lines)
+		if o.parse != u.parsed.id {
+			lines := u.parsed.lines
+			o.parse = u.parsed.id
+			o.tool.Key = rebase(o.tool.Key, lines)
+			o.tool.Value = rebase(o.tool.Value, lines)
+			rebaseFindings(o.findings, lines)
 		}
 		o.load = m.load
 		m.used++
@@ -145,7 +146,7 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	t, ok := l.checkTool(d)
 	if found := l.findings[before:]; l.budget.left == budget && memoizable(found) {
 		m.tools[d.key] = &toolOutcome{
-			value: d.value, file: u.file.Path, lines: u.parsed.lines, tool: t, ok: ok,
+			value: d.value, file: u.file.Path, parse: u.parsed.id, tool: t, ok: ok,
 			findings: slices.Clone(found), load: m.load,
 		}
 		m.used++
@@ -160,21 +161,22 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) Agent {
 		return l.agentShape(u, kv)
 	}
 	if o := m.agents[kv.k]; o != nil && o.value == kv.v && o.file == u.file.Path {
-		if o.lines != u.parsed.lines {
-			o.lines = u.parsed.lines
+		if o.parse != u.parsed.id {
+			lines := u.parsed.lines
+			o.parse = u.parsed.id
 			a := &o.agent
-			a.Key = rebase(a.Key, o.lines)
-			a.ToolsKey = rebase(a.ToolsKey, o.lines) // a zero range (no tools:) stays zero
-			a.ToolsValue = rebase(a.ToolsValue, o.lines)
+			a.Key = rebase(a.Key, lines)
+			a.ToolsKey = rebase(a.ToolsKey, lines) // a zero range (no tools:) stays zero
+			a.ToolsValue = rebase(a.ToolsValue, lines)
 			if len(a.Refs) > 0 {
 				refs := make([]AgentToolRef, len(a.Refs))
 				for i, r := range a.Refs {
-					r.Range = rebase(r.Range, o.lines)
+					r.Range = rebase(r.Range, lines)
 					refs[i] = r
 				}
 				a.Refs = refs
 			}
-			rebaseFindings(o.findings, o.lines)
+			rebaseFindings(o.findings, lines)
 		}
 		o.load = m.load
 		m.used++
@@ -186,7 +188,7 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) Agent {
 	a := l.agentShape(u, kv)
 	if found := l.findings[before:]; l.budget.left == budget && memoizable(found) {
 		m.agents[kv.k] = &agentOutcome{
-			value: kv.v, file: u.file.Path, lines: u.parsed.lines, agent: a,
+			value: kv.v, file: u.file.Path, parse: u.parsed.id, agent: a,
 			findings: slices.Clone(found), load: m.load,
 		}
 		m.used++
