@@ -60,8 +60,8 @@ func parseFileChunkedBy(path string, content []byte, prev chunkSet, target int) 
 		p.chunks = prev
 		return p
 	}
-	lines := diag.NewLines(content)
-	p := &parsed{path: path, content: content, lines: lines, pos: positionsOfLines(content, lines, fileLines), chunks: chunks}
+	pos := positionsOfLines(content, fileLines)
+	p := &parsed{path: path, content: content, lines: pos.lines, pos: pos, chunks: chunks}
 	p.doc = doc
 	p.root = doc.Content[0]
 	p.checkShape()
@@ -407,15 +407,17 @@ func (b *chunkBuilder) firstContent(i int) int {
 }
 
 // positionsOfLines is newPositions for a file chunkedTree accepted (only
-// "\n" and "\r\n" line breaks, no BOM), from the lines it already found.
-func positionsOfLines(content []byte, lines *diag.Lines, fileLines []lineInfo) *positions {
-	p := &positions{content: content, lines: lines, starts: make([]int, len(fileLines), len(fileLines)+1)}
+// "\n" and "\r\n" line breaks, no BOM), from the lines it already found;
+// its line index shares the line starts (YAML's and the editor's lines are
+// the same there).
+func positionsOfLines(content []byte, fileLines []lineInfo) *positions {
+	p := &positions{content: content, starts: make([]int, len(fileLines), len(fileLines)+1), sameLines: true}
 	for i, l := range fileLines {
 		p.starts[i] = l.start
 	}
-	if len(content) > 0 && content[len(content)-1] == '\n' {
+	if len(p.starts) == 0 || len(content) > 0 && content[len(content)-1] == '\n' {
 		p.starts = append(p.starts, len(content))
 	}
-	p.sameLines = lines != nil && len(p.starts) == lines.Count()
+	p.lines = diag.NewLinesFromStarts(content, p.starts)
 	return p
 }

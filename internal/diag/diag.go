@@ -120,6 +120,13 @@ func NewLines(content []byte) *Lines {
 	return &Lines{content: content, starts: starts}
 }
 
+// NewLinesFromStarts is NewLines for a caller that has split content into
+// lines already: starts must be exactly what NewLines would index (0, then
+// the offset after each line break), and neither is copied nor written.
+func NewLinesFromStarts(content []byte, starts []int) *Lines {
+	return &Lines{content: content, starts: starts}
+}
+
 // Content returns the indexed bytes.
 func (l *Lines) Content() []byte { return l.content }
 
