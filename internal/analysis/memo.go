@@ -96,10 +96,15 @@ func (m *resolveMemo) prune() {
 	}
 }
 
-// memoizable reports whether findings can be kept and rebased: every range
-// in them is in the entry's own file (related information may point into
-// other files, whose offsets rebase cannot follow).
-func memoizable(fs []diag.Finding) bool {
+// keepable reports whether an outcome can be kept: it spent none of the
+// load's alias and merge budget (an outcome that did, or that met the budget
+// spent, depends on the entries before it), and every range in its findings
+// is in the entry's own file (related information may point into other
+// files, whose offsets rebase cannot follow).
+func keepable(budgetBefore, budgetAfter int, fs []diag.Finding) bool {
+	if budgetAfter != budgetBefore || budgetBefore <= 0 {
+		return false
+	}
 	for _, f := range fs {
 		if len(f.Related) > 0 {
 			return false
@@ -144,7 +149,7 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	}
 	before, budget := len(l.findings), l.budget.left
 	t, ok := l.checkTool(d)
-	if found := l.findings[before:]; l.budget.left == budget && memoizable(found) {
+	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
 		m.tools[d.key] = &toolOutcome{
 			value: d.value, file: u.file.Path, parse: u.parsed.id, tool: t, ok: ok,
 			findings: slices.Clone(found), load: m.load,
@@ -186,7 +191,7 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) Agent {
 	}
 	before, budget := len(l.findings), l.budget.left
 	a := l.agentShape(u, kv)
-	if found := l.findings[before:]; l.budget.left == budget && memoizable(found) {
+	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
 		m.agents[kv.k] = &agentOutcome{
 			value: kv.v, file: u.file.Path, parse: u.parsed.id, agent: a,
 			findings: slices.Clone(found), load: m.load,
