@@ -368,3 +368,52 @@ func BenchmarkLoadEdited(b *testing.B) {
 		})
 	}
 }
+
+// FuzzMemoizedLoad edits a workspace's manifest (a large generated one with
+// every per-entry error, or one of the golden corpus's) a few times through
+// one cache cut into small chunks, now and then creating or deleting a module
+// it names, and requires every LoadCached to equal Load. ops codes the edits
+// as FuzzIncrementalParse's do; an edit whose length byte is 255 toggles a
+// module instead.
+func FuzzMemoizedLoad(f *testing.F) {
+	corpus := corpusManifests(f)
+	names := sortedKeys(corpus)
+	f.Add(uint8(0), uint8(4), []byte("\x10\x00\x00\x01x\x00\x00\x00\x02#x\x40\x00\x00\x01\n"))
+	f.Add(uint8(1), uint8(2), []byte("\x00\x40\x01\x00\x00\x00\xff\x00\x20\x00\x00\x01a"))
+	f.Add(uint8(7), uint8(1), []byte("\x30\x00\x00\x02: \x30\x00\x02\x00"))
+	f.Fuzz(func(t *testing.T, base, lines uint8, ops []byte) {
+		var fsys *vfs.Mem
+		var content []byte
+		if base == 0 {
+			fsys, content = memoWorkspace(60)
+		} else {
+			name := names[int(base)%len(names)]
+			content = corpus[name]
+			fsys = vfs.NewMem()
+			fsys.WriteFile(filepath.Join(testRoot, ManifestName), content)
+			for _, m := range modulePathRE.FindAll(content, -1) {
+				if p := filepath.Join(testRoot, filepath.FromSlash(string(m))); vfs.Within(testRoot, p) {
+					fsys.WriteFile(p, []byte("export default {}\n"))
+				}
+			}
+		}
+		manifest := filepath.Join(testRoot, ManifestName)
+		cache := NewCache()
+		cache.chunkLines = 1 + int(lines%16)
+		r := rand.New(rand.NewSource(int64(len(ops))))
+		compareLoads(t, fsys, cache)
+		for len(ops) >= 4 {
+			at := uint16(ops[0])<<8 | uint16(ops[1])
+			if ops[3] == 255 {
+				toggleModule(r, fsys, cache, content)
+				ops = ops[4:]
+			} else {
+				n := min(int(ops[3]), len(ops)-4)
+				content = applyEdit(content, at, ops[2], ops[4:4+n])
+				ops = ops[4+n:]
+				fsys.WriteFile(manifest, content)
+			}
+			compareLoads(t, fsys, cache)
+		}
+	})
+}
