@@ -303,11 +303,11 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 			w.modGen++
 			w.mu.Unlock()
 		}
-		if !isYAML(path) || kind != changeBuffer {
+		if w.mayChangeFiles(path, kind) {
 			// Files around the manifests may have changed (a module
-			// created, deleted, opened or closed): the engine's memoized
-			// path rules (T5, T6) run again. A keystroke in a YAML
-			// buffer keeps them.
+			// created or deleted, or a buffer of a file that is not on
+			// disk opened or closed): the engine's memoized path rules
+			// (T5, T6) run again.
 			w.cache.FilesChanged()
 		}
 		if kind >= changeCreated {
@@ -348,6 +348,23 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 		}
 	}
 	kick(w.yamlKick)
+}
+
+// mayChangeFiles reports whether a change of path can change what exists
+// for the engine's path rules. Changes on disk can. A buffer opened, edited
+// or closed in the editor changes nothing of the sort when its file is on
+// disk (the buffer shadows a file that exists either way), nor when it is a
+// YAML file (no module is one); a buffer of a module not saved yet makes the
+// module exist while it is open.
+func (w *workspace) mayChangeFiles(path string, kind changeKind) bool {
+	if kind != changeBuffer && kind != changeClosed {
+		return true
+	}
+	if isYAML(path) && kind == changeBuffer {
+		return false
+	}
+	_, err := w.disk.Stat(path)
+	return err != nil
 }
 
 func (w *workspace) markDirty(root string) {
