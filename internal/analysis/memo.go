@@ -37,6 +37,25 @@ type resolveMemo struct {
 	// listing read once, not in a new read of a folder of 10,000 modules.
 	dirs     map[string]*dirInfo
 	realDirs map[string]realDir
+	// toolSet is what the last load's agents were checked against;
+	// setEpochs numbers the tool sets met.
+	toolSet   *agentToolSet
+	setEpochs uint64
+}
+
+// agentToolSet is what A1, A2 and an agent's view read of the tool set.
+type agentToolSet struct {
+	toolsKey bool
+	universe []string // harness tools, then the session's: shared, never written
+	declared []string // the names declared (first declarations), in order
+	epoch    uint64
+}
+
+// agentDeps is what an agent gave against one tool set.
+type agentDeps struct {
+	setEpoch uint64
+	findings []diag.Finding // A1, A2: owned by the memo
+	sees     []string       // shared, never written
 }
 
 func newResolveMemo(filesGen uint64) *resolveMemo {
@@ -66,6 +85,7 @@ type agentOutcome struct {
 	agent    Agent // Sees unset; Refs shared with the models it went into, never written
 	findings []diag.Finding
 	load     uint64
+	dep      *agentDeps // nil until checked against a tool set
 }
 
 // startLoad numbers a new load.
@@ -159,11 +179,13 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	return t, ok
 }
 
-// agentShapeMemo is agentShape through the memo.
-func (l *loader) agentShapeMemo(u *unit, kv pair) Agent {
+// agentShapeMemo is agentShape through the memo; o is the agent's outcome
+// in the memo (nil when not kept), for the caller to keep what it checks
+// against the tool set.
+func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 	m := l.memo
 	if m == nil {
-		return l.agentShape(u, kv)
+		return l.agentShape(u, kv), nil
 	}
 	if o := m.agents[kv.k]; o != nil && o.value == kv.v && o.file == u.file.Path {
 		if o.parse != u.parsed.id {
@@ -182,21 +204,25 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) Agent {
 				a.Refs = refs
 			}
 			rebaseFindings(o.findings, lines)
+			if o.dep != nil {
+				rebaseFindings(o.dep.findings, lines)
+			}
 		}
 		o.load = m.load
 		m.used++
 		m.hits++
 		l.findings = append(l.findings, o.findings...)
-		return o.agent
+		return o.agent, o
 	}
 	before, budget := len(l.findings), l.budget.left
-	a := l.agentShape(u, kv)
+	a = l.agentShape(u, kv)
 	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
-		m.agents[kv.k] = &agentOutcome{
+		o = &agentOutcome{
 			value: kv.v, file: u.file.Path, parse: u.parsed.id, agent: a,
 			findings: slices.Clone(found), load: m.load,
 		}
+		m.agents[kv.k] = o
 		m.used++
 	}
-	return a
+	return a, o
 }

@@ -340,32 +340,38 @@ func TestMemoStaysBounded(t *testing.T) {
 }
 
 // BenchmarkLoadEdited is what a keystroke costs the engine in the language
-// server: LoadCached of a manifest with one character typed in the middle
-// of the tools and removed again, through one cache (chunked parse and
-// memoized rules).
+// server: LoadCached of a manifest with one character typed and removed
+// again, through one cache (chunked parse and memoized rules), either in the
+// comment at the top (every offset after it moves; the tool set stays) or in
+// the middle of a tool's name (that tool is renamed back and forth).
 func BenchmarkLoadEdited(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
-		b.Run(fmt.Sprintf("tools=%d", n), func(b *testing.B) {
-			root := writeWorkspace(b, n)
-			manifest, _ := generatedManifest(n)
-			at := strings.Index(manifest, fmt.Sprintf("tool_%05d: ", n/2)) + 8
-			versions := [][]byte{[]byte(manifest), []byte(manifest[:at] + "x" + manifest[at:])}
-			over := vfs.NewOverlay(vfs.NewDisk())
-			path := filepath.Join(root, ManifestName)
-			cache := NewCache()
-			if _, err := LoadCached(context.Background(), over, root, cache); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			defer reportCPU(b)()
-			for i := 0; i < b.N; i++ {
-				over.Set(path, versions[(i+1)%2])
+		for _, where := range []string{"comment", "key"} {
+			b.Run(fmt.Sprintf("tools=%d/%s", n, where), func(b *testing.B) {
+				root := writeWorkspace(b, n)
+				manifest, _ := generatedManifest(n)
+				at := strings.Index(manifest, fmt.Sprintf("tool_%05d: ", n/2)) + 8
+				if where == "comment" {
+					at = strings.Index(manifest, "generated")
+				}
+				versions := [][]byte{[]byte(manifest), []byte(manifest[:at] + "x" + manifest[at:])}
+				over := vfs.NewOverlay(vfs.NewDisk())
+				path := filepath.Join(root, ManifestName)
+				cache := NewCache()
 				if _, err := LoadCached(context.Background(), over, root, cache); err != nil {
 					b.Fatal(err)
 				}
-			}
-		})
+				b.ReportAllocs()
+				b.ResetTimer()
+				defer reportCPU(b)()
+				for i := 0; i < b.N; i++ {
+					over.Set(path, versions[(i+1)%2])
+					if _, err := LoadCached(context.Background(), over, root, cache); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
 
@@ -416,4 +422,64 @@ func FuzzMemoizedLoad(f *testing.F) {
 			compareLoads(t, fsys, cache)
 		}
 	})
+}
+
+// TestMemoAgentsFollowTheToolSet: an agent far from the tools (its outcome
+// reused) keeps its A1, A2 and view only while the tool set is the same.
+// Each edit changes the tool set in one way and is compared with Load: a
+// tool an agent lists renamed and renamed back, made invalid (declared but
+// not loaded), a new tool an agent asked for, an invalid declaration's name
+// changed (the universe is the same, A1's suggestion is not), a Beeuni tool
+// removed (A2), the tools: key renamed (every agent sees the Beeuni tools).
+func TestMemoAgentsFollowTheToolSet(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# project\ntools:\n  web_search: beeuni:web_search\n  read: beeuni:read\n  Bad_helper: tools/x.ts\n")
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&b, "  tool_%03d: tools/tool_%03d.ts\n", i, i)
+	}
+	b.WriteString("agents:\n")
+	b.WriteString("  lister:\n    tools: [tool_005, tool_399, new_tool, web_search, read, bad_helpr]\n")
+	b.WriteString("  excluder:\n    tools:\n      exclude: [tool_005, new_tool]\n")
+	b.WriteString("  everyone:\n    description: all of them\n")
+	content := b.String()
+	fsys := vfs.NewMem()
+	manifest := filepath.Join(testRoot, ManifestName)
+	for i := 0; i < 400; i++ {
+		fsys.WriteFile(filepath.Join(testRoot, "tools", fmt.Sprintf("tool_%03d.ts", i)), []byte("export default {}\n"))
+	}
+	fsys.WriteFile(filepath.Join(testRoot, "tools", "x.ts"), []byte("export default {}\n"))
+	cache := NewCache()
+	cache.chunkLines = 16
+	load := func(step string) {
+		t.Helper()
+		fsys.WriteFile(manifest, []byte(content))
+		compareLoads(t, fsys, cache)
+	}
+	replace := func(step, old, new string) {
+		t.Helper()
+		if !strings.Contains(content, old) {
+			t.Fatalf("%s: %q not in the manifest", step, old)
+		}
+		content = strings.Replace(content, old, new, 1)
+		load(step)
+	}
+	load("first load")
+	load("same again")
+	if h := memoHits(cache); h < 400 {
+		t.Fatalf("a reload reused %d outcomes", h)
+	}
+	replace("a listed tool renamed", "  tool_005:", "  tool_00x:")
+	replace("renamed back", "  tool_00x:", "  tool_005:")
+	replace("a listed tool made invalid", "  tool_399: tools/tool_399.ts", "  tool_399: [a]")
+	replace("made valid again", "  tool_399: [a]", "  tool_399: tools/tool_399.ts")
+	replace("another tool made invalid", "  tool_100: tools/tool_100.ts", "  tool_100: [a]")
+	// As many tools as before, the same names declared: only the universe
+	// tells that the listed tool_399 is gone.
+	content = strings.Replace(content, "  tool_100: [a]", "  tool_100: tools/tool_100.ts", 1)
+	replace("one tool valid again and a listed one invalid", "  tool_399: tools/tool_399.ts", "  tool_399: [a]")
+	replace("a tool an agent asked for declared", "  tool_200:", "  new_tool: tools/tool_000.ts\n  tool_200:")
+	replace("an invalid declaration renamed", "  Bad_helper:", "  Bad_helpr:")
+	replace("a Beeuni tool removed", "  read: beeuni:read\n", "")
+	replace("the tools key renamed", "\ntools:\n", "\ntoolz:\n")
+	replace("the tools key back", "\ntoolz:\n", "\ntools:\n")
 }

@@ -14,18 +14,7 @@ import (
 // computes what each agent's model sees.
 func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
-	universe := make([]string, 0, nHarness+len(m.Tools))
-	universe = append(universe, certainHarnessTools[:]...)
-	universe = append(universe, opencodeHarnessTools[:]...)
-	for i, t := range m.Tools {
-		if known, _ := HarnessTool(t.Name); !known {
-			if i < len(st.toolDecls) {
-				st.toolDecls[i].universe = len(universe)
-			}
-			universe = append(universe, t.Name)
-		}
-	}
-	universe = universe[:len(universe):len(universe)] // agents share it: no appends into it
+	universe, setEpoch := l.agentUniverse(m, st)
 	// index returns a name's position in the universe, without a map of
 	// every name: the declarations carry their position.
 	index := func(name string) (int, bool) {
@@ -57,15 +46,89 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 				continue
 			}
 			seen[kv.k.Value] = true
-			a := l.agentShapeMemo(u, kv)
+			a, o := l.agentShapeMemo(u, kv)
+			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
+				// The same agent against the same tool set: the same A1,
+				// A2 and view (findings rebased with the shape's).
+				l.memo.hits++
+				l.findings = append(l.findings, o.dep.findings...)
+				a.Sees = o.dep.sees
+				agents = append(agents, a)
+				continue
+			}
+			before, budget := len(l.findings), l.budget.left
 			for _, r := range a.Refs {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
 			a.Sees = sees(&a, universe, index, memo)
+			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(budget, l.budget.left, found) {
+				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
+			}
 			agents = append(agents, a)
 		}
 	}
 	return agents
+}
+
+// agentUniverse returns every tool an agent's model can see, in order (the
+// harness tools, then the session's tools), and gives each declaration of a
+// tool its index in it. With a memo, a tool set the same as the last load's
+// (the same names declared in the same order, the same ones loaded) gives
+// the last load's universe and set number, so that agents unchanged since
+// keep their A1, A2 and view; setEpoch is 0 without a memo.
+func (l *loader) agentUniverse(m *Model, st *toolState) (universe []string, setEpoch uint64) {
+	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
+	var prev *agentToolSet
+	if l.memo != nil {
+		prev = l.memo.toolSet
+	}
+	same := prev != nil && prev.toolsKey == m.ToolsKey
+	k := nHarness
+	for i, t := range m.Tools {
+		if known, _ := HarnessTool(t.Name); !known {
+			if i < len(st.toolDecls) {
+				st.toolDecls[i].universe = k
+			}
+			if same && (k >= len(prev.universe) || prev.universe[k] != t.Name) {
+				same = false
+			}
+			k++
+		}
+	}
+	if same && k == len(prev.universe) {
+		// The declared names (valid or not) decide A1 and its suggestions.
+		j := 0
+		for _, d := range st.all {
+			if !d.first {
+				continue
+			}
+			if j >= len(prev.declared) || prev.declared[j] != d.name {
+				same = false
+				break
+			}
+			j++
+		}
+		if same && j == len(prev.declared) {
+			return prev.universe, prev.epoch
+		}
+	}
+	universe = make([]string, 0, k)
+	universe = append(universe, certainHarnessTools[:]...)
+	universe = append(universe, opencodeHarnessTools[:]...)
+	for _, t := range m.Tools {
+		if known, _ := HarnessTool(t.Name); !known {
+			universe = append(universe, t.Name)
+		}
+	}
+	universe = universe[:len(universe):len(universe)] // agents share it: no appends into it
+	if l.memo == nil {
+		return universe, 0
+	}
+	l.memo.setEpochs++
+	l.memo.toolSet = &agentToolSet{
+		toolsKey: m.ToolsKey, universe: universe, declared: st.order(), epoch: l.memo.setEpochs,
+	}
+	return universe, l.memo.setEpochs
 }
 
 // agentShape reads one entry of agents: (its name, and its tools value's
