@@ -61,7 +61,7 @@ func parseFileChunkedBy(path string, content []byte, prev chunkSet, target int) 
 		return p
 	}
 	pos := positionsOfLines(content, fileLines)
-	p := &parsed{path: path, content: content, lines: pos.lines, pos: pos, chunks: chunks}
+	p := &parsed{path: path, content: content, lines: pos.lines, pos: pos, chunks: chunks, byChunks: true}
 	p.doc = doc
 	p.root = doc.Content[0]
 	p.checkShape()
@@ -421,3 +421,24 @@ func positionsOfLines(content []byte, fileLines []lineInfo) *positions {
 	p.lines = diag.NewLinesFromStarts(content, p.starts)
 	return p
 }
+
+// ParseEdited parses content, an edited version of f's content, by chunks,
+// reusing the chunks of the loader's parse of f whose bytes did not change:
+// checking an edit of a 10,000-tool manifest costs a chunk's parse, not the
+// whole file's. ok is false when content needs a full parse (the chunked
+// parse refuses anything unusual, a syntax error included): parse it whole.
+// When ok, doc is the document node a full parse gives, node for node
+// (comments aside, see chunkparse.go), content holds exactly that one
+// document, and doc's nodes may be shared with f.Doc's: read-only.
+func (f *File) ParseEdited(content []byte) (doc *yaml.Node, ok bool) {
+	if f == nil {
+		return nil, false
+	}
+	doc, _, _, ok = chunkedTree(content, f.chunks, chunkTarget)
+	return doc, ok
+}
+
+// OneDocument reports whether the loader's parse of f established that it
+// holds exactly one YAML document (it was parsed by chunks, which refuse
+// document markers). False says nothing.
+func (f *File) OneDocument() bool { return f != nil && f.byChunks }

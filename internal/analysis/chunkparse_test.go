@@ -3,6 +3,8 @@ package analysis
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"fmt"
 	"math/rand"
 	"os"
@@ -394,4 +396,71 @@ func BenchmarkParseEdited(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestParseEditedMatchesFullParse: File.ParseEdited (what checking an
+// eject's edit uses) gives the full parse's tree of the edited content, one
+// document, or refuses; OneDocument is true only for one document.
+func TestParseEditedMatchesFullParse(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	bases := corpusManifests(t)
+	bases["generated"] = chunkTestManifest(1000)
+	accepted := 0
+	for _, name := range sortedKeys(bases) {
+		content := bases[name]
+		fsys := vfs.NewMem()
+		manifest := filepath.Join(testRoot, ManifestName)
+		fsys.WriteFile(manifest, content)
+		cache := NewCache()
+		p, err := LoadCached(context.Background(), fsys, testRoot, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := p.File(manifest)
+		if f.OneDocument() {
+			if n := countDocuments(content); n != 1 {
+				t.Errorf("%s: OneDocument, but %d documents", name, n)
+			}
+		}
+		for i := 0; i < 30; i++ {
+			edited := editAt(r, content)
+			if i%2 == 0 {
+				edited = gentleEdit(r, content)
+			}
+			doc, ok := f.ParseEdited(edited)
+			if !ok {
+				continue
+			}
+			accepted++
+			var full yaml.Node
+			dec := yaml.NewDecoder(bytes.NewReader(edited))
+			if err := dec.Decode(&full); err != nil {
+				t.Fatalf("%s: ParseEdited accepted %q, the full parse fails: %v", name, edited, err)
+			}
+			if d := nodeDiff("doc", &full, doc); d != "" {
+				t.Fatalf("%s: ParseEdited's tree differs from the full parse's for %q:\n%s", name, edited, d)
+			}
+			if n := countDocuments(edited); n != 1 {
+				t.Fatalf("%s: ParseEdited accepted %d documents in %q", name, n, edited)
+			}
+		}
+	}
+	if accepted < 200 {
+		t.Fatalf("ParseEdited accepted only %d edits", accepted)
+	}
+}
+
+func countDocuments(content []byte) int {
+	dec := yaml.NewDecoder(bytes.NewReader(content))
+	n := 0
+	for ; n < 100; n++ {
+		var d yaml.Node
+		if err := dec.Decode(&d); err != nil {
+			if errors.Is(err, io.EOF) {
+				return n
+			}
+			return -1
+		}
+	}
+	return n
 }

@@ -251,7 +251,7 @@ type loader struct {
 func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
 	f := &File{
 		Path: abs, Rel: relTo(l.root, abs), Content: pr.content, Lines: pr.lines, Doc: pr.doc,
-		SyntaxError: pr.syntax, Imported: imported,
+		SyntaxError: pr.syntax, Imported: imported, chunks: pr.chunks, byChunks: pr.byChunks,
 	}
 	u := &unit{real: real, file: f, parsed: pr}
 	l.units = append(l.units, u)

@@ -37,6 +37,10 @@ type File struct {
 	SyntaxError *diag.Finding
 	// Imported is false for the root manifest.
 	Imported bool
+	// chunks are the chunk parses of the loader's parse, for ParseEdited;
+	// byChunks is set when that parse was made by chunks (one document).
+	chunks   chunkSet
+	byChunks bool
 }
 
 // ToolKind is the KIND column of `tools ls`.

@@ -33,6 +33,9 @@ type parsed struct {
 	// chunks are the chunk parses this parse was built from, or reused by a
 	// fallback (see chunkparse.go); nil when the file was parsed whole.
 	chunks chunkSet
+	// byChunks is set when the file was parsed by chunks (not whole): it
+	// then holds exactly one document.
+	byChunks bool
 	// id numbers the parses of one Cache (0 without a cache): memoized
 	// outcomes (memo.go) know which parse their offsets are in.
 	id uint64

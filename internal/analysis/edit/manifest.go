@@ -31,6 +31,7 @@ func prepare(p *analysis.Project) *manifests {
 			// bytes (a 870 KB manifest is 30 ms to parse again, and a
 			// code action request prepares the project three times).
 			m.files[i] = newYFile(f.Path, f.Content, f.Doc)
+			m.files[i].src = f
 		} else if yf, err := parseYFile(f.Path, f.Content); err == nil {
 			m.files[i] = yf
 		}
@@ -136,13 +137,21 @@ func checked(f *yfile, edits []TextEdit, intend func(doc map[string]any) bool) (
 		return nil, err
 	}
 	// One parse of the result serves the three checks: it parses, its
-	// documents, its meaning (meaningOf reads the parsed nodes).
-	afterDoc, afterDocs, err := parseChecked(out)
-	if err != nil {
-		return nil, fmt.Errorf("the edit would break the YAML of %s: %w", f.path, fmt.Errorf("%s does not parse: %w", f.path, err))
+	// documents, its meaning (meaningOf reads the parsed nodes). The
+	// loader's chunks make it a parse of the chunks the edit touched; a
+	// result they cannot take is parsed whole.
+	afterDoc, ok := f.src.ParseEdited(out)
+	afterDocs := 1
+	if !ok {
+		afterDoc, afterDocs, err = parseChecked(out)
+		if err != nil {
+			return nil, fmt.Errorf("the edit would break the YAML of %s: %w", f.path, fmt.Errorf("%s does not parse: %w", f.path, err))
+		}
 	}
-	if before := countDocs(f.content); before != afterDocs && !(before == 0 && f.doc == nil) {
-		return nil, fmt.Errorf("the edit would change the documents of %s", f.path)
+	if afterDocs != 1 || !f.src.OneDocument() {
+		if before := countDocs(f.content); before != afterDocs && !(before == 0 && f.doc == nil) {
+			return nil, fmt.Errorf("the edit would change the documents of %s", f.path)
+		}
 	}
 	if intend == nil {
 		return out, nil

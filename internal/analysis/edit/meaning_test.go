@@ -112,8 +112,13 @@ func TestPrepareReusesTheLoadersParse(t *testing.T) {
 				t.Errorf("%q: the loader parsed it, parseYFile: %v", in, err)
 				continue
 			}
-			if !reflect.DeepEqual(prepared.files[i], want) {
-				t.Errorf("%q: prepared %+v, parseYFile %+v", in, prepared.files[i], want)
+			got := *prepared.files[i]
+			if got.src != f {
+				t.Errorf("%q: the prepared file does not point at the loader's", in)
+			}
+			got.src = nil
+			if !reflect.DeepEqual(&got, want) {
+				t.Errorf("%q: prepared %+v, parseYFile %+v", in, &got, want)
 			}
 		}
 	}

@@ -28,6 +28,9 @@ type yfile struct {
 	starts  []int  // byte offset of each YAML line, from marks
 	eol     string // the file's line break: "\r\n", "\r" or "\n"
 	indent  int    // the file's indentation width, 2 when nothing shows it
+	// src is the loader's file this one was prepared from (nil for a file
+	// parsed here): its parse's chunks make checking an edit cheap.
+	src *analysis.File
 }
 
 // parseYFile parses content. A file that does not parse is not edited.
