@@ -70,7 +70,34 @@ func ModulePaths(p *Project, insp *tsinspect.Inspector) []string {
 // inspects nothing. complete is false when a module of modules has no
 // result (the Inspection then leaves it out).
 func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.Result) (insp *Inspection, complete bool) {
-	out := &Inspection{Results: make(map[string]*tsinspect.Result, len(modules))}
+	base, complete := NewModuleBase(modules, results)
+	return base.Inspection(p), complete
+}
+
+// ModuleBase is the part of an Inspection that depends on the module
+// results alone, not on the manifest's text: the modules, their results
+// and the module files' own findings. The language server builds one when
+// a module pass ends and makes the Inspection of every keystroke in the
+// manifest from it (Inspection), which then only places T11. A ModuleBase
+// and the Results map of the Inspections it makes are shared and must not
+// be modified.
+type ModuleBase struct {
+	modules  []string
+	index    map[string]int               // position of each module in modules
+	results  map[string]*tsinspect.Result // the modules' results
+	findings []diag.Finding               // the module files' own findings, sorted
+	failing  map[string]*tsinspect.Result // the modules that will not load
+}
+
+// NewModuleBase gathers the results of modules (each module once, in
+// declaration order, as ModulePaths lists them) from results. complete is
+// false when a module has no result (the base then leaves it out).
+func NewModuleBase(modules []string, results map[string]*tsinspect.Result) (base *ModuleBase, complete bool) {
+	b := &ModuleBase{
+		modules: make([]string, 0, len(modules)),
+		index:   make(map[string]int, len(modules)),
+		results: make(map[string]*tsinspect.Result, len(modules)),
+	}
 	complete = true
 	// A finding in a file that several modules import (a shared schema) is
 	// reported once.
@@ -85,7 +112,18 @@ func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.
 			complete = false
 			continue
 		}
-		out.Results[m] = r
+		if _, dup := b.index[m]; dup {
+			continue
+		}
+		b.index[m] = len(b.modules)
+		b.modules = append(b.modules, m)
+		b.results[m] = r
+		if !r.Loads {
+			if b.failing == nil {
+				b.failing = map[string]*tsinspect.Result{}
+			}
+			b.failing[m] = r
+		}
 		for _, f := range r.Findings {
 			if f.File != m {
 				k := shared{f.File, f.Code, f.Message, f.Range.Start.Offset, f.Range.End.Offset}
@@ -94,33 +132,64 @@ func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.
 				}
 				seen[k] = true
 			}
-			out.Findings = append(out.Findings, f)
+			b.findings = append(b.findings, f)
 		}
 	}
-	if p == nil || p.Model == nil {
-		return out, complete
+	diag.Sort(b.findings)
+	return b, complete
+}
+
+// Len returns the number of modules of the base.
+func (b *ModuleBase) Len() int { return len(b.modules) }
+
+// Position returns the place of module in the base's modules (the order
+// NewModuleBase was given), and whether the base holds it.
+func (b *ModuleBase) Position(module string) (int, bool) {
+	i, ok := b.index[module]
+	return i, ok
+}
+
+// Modules returns the base's modules, in order. The slice must not be
+// modified.
+func (b *ModuleBase) Modules() []string { return b.modules }
+
+// Inspection returns p's Inspection from the base: its Results (the
+// base's map, shared), the module files' findings, and T11 on each entry
+// of p whose module will not load, at p's positions.
+func (b *ModuleBase) Inspection(p *Project) *Inspection {
+	out := &Inspection{Results: b.results}
+	var moduleLoad []diag.Finding
+	if len(b.failing) > 0 && p != nil && p.Model != nil {
+		for _, t := range p.Model.Tools {
+			if t.Module == "" || t.File == "" {
+				continue
+			}
+			r := b.failing[t.Module]
+			if r == nil {
+				continue
+			}
+			rel := p.Rel(t.Module)
+			f := diag.Finding{
+				File:     t.File,
+				Range:    t.Value,
+				Severity: diag.Error,
+				Code:     CodeModuleLoad,
+				Message:  moduleLoadMessage(t.Name, rel, r),
+				Data:     map[string]string{"name": t.Name, "module": rel},
+			}
+			if !r.ReasonRange.IsZero() || r.Reason != "" {
+				f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
+			}
+			moduleLoad = append(moduleLoad, f)
+		}
 	}
-	for _, t := range p.Model.Tools {
-		r := out.Results[t.Module]
-		if t.Module == "" || r == nil || r.Loads || t.File == "" {
-			continue
-		}
-		rel := p.Rel(t.Module)
-		f := diag.Finding{
-			File:     t.File,
-			Range:    t.Value,
-			Severity: diag.Error,
-			Code:     CodeModuleLoad,
-			Message:  moduleLoadMessage(t.Name, rel, r),
-			Data:     map[string]string{"name": t.Name, "module": rel},
-		}
-		if !r.ReasonRange.IsZero() || r.Reason != "" {
-			f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
-		}
-		out.Findings = append(out.Findings, f)
+	diag.Sort(moduleLoad)
+	// Stable sorting the module findings followed by T11 gives this merge.
+	out.Findings = diag.Merge(b.findings, moduleLoad)
+	if len(out.Findings) == 0 {
+		out.Findings = nil
 	}
-	diag.Sort(out.Findings)
-	return out, complete
+	return out
 }
 
 // moduleLoadMessage is T11's text: the module, the daemon's reason, where,

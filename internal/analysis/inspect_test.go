@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"math/rand"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -113,5 +116,166 @@ func TestInspectModulesCancelled(t *testing.T) {
 	got := InspectModules(ctx, p, tsinspect.New(mem, tsinspect.Options{}))
 	if len(got.Findings) != 0 {
 		t.Fatalf("cancelled inspection reported %v", got.Findings)
+	}
+}
+
+// inspectionFromReference is InspectionFrom as it was before ModuleBase:
+// every call gathers the module findings and sorts everything. The
+// differential test holds the ModuleBase path to its answers.
+func inspectionFromReference(p *Project, modules []string, results map[string]*tsinspect.Result) (*Inspection, bool) {
+	out := &Inspection{Results: make(map[string]*tsinspect.Result, len(modules))}
+	complete := true
+	type shared struct {
+		file, code, message string
+		start, end          int
+	}
+	seen := map[shared]bool{}
+	for _, m := range modules {
+		r := results[m]
+		if r == nil {
+			complete = false
+			continue
+		}
+		out.Results[m] = r
+		for _, f := range r.Findings {
+			if f.File != m {
+				k := shared{f.File, f.Code, f.Message, f.Range.Start.Offset, f.Range.End.Offset}
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
+			out.Findings = append(out.Findings, f)
+		}
+	}
+	if p == nil || p.Model == nil {
+		diag.Sort(out.Findings)
+		return out, complete
+	}
+	for _, t := range p.Model.Tools {
+		r := out.Results[t.Module]
+		if t.Module == "" || r == nil || r.Loads || t.File == "" {
+			continue
+		}
+		rel := p.Rel(t.Module)
+		f := diag.Finding{
+			File:     t.File,
+			Range:    t.Value,
+			Severity: diag.Error,
+			Code:     CodeModuleLoad,
+			Message:  moduleLoadMessage(t.Name, rel, r),
+			Data:     map[string]string{"name": t.Name, "module": rel},
+		}
+		if !r.ReasonRange.IsZero() || r.Reason != "" {
+			f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
+		}
+		out.Findings = append(out.Findings, f)
+	}
+	diag.Sort(out.Findings)
+	return out, complete
+}
+
+// randomInspectionCase makes a project of random tools over a few modules
+// and results for them: modules that load or not, findings in the module,
+// in a shared file, and in the manifest itself (so that module findings
+// and T11 tie in sort order), tools without a module or file, modules
+// declared twice, and modules without a result.
+func randomInspectionCase(rng *rand.Rand) (*Project, []string, map[string]*tsinspect.Result) {
+	const root = "/repo"
+	manifest := root + "/beeuni.yaml"
+	files := []string{manifest, root + "/more.yaml", root + "/schema.ts"}
+	nMods := 1 + rng.Intn(8)
+	var mods []string
+	for i := range nMods {
+		mods = append(mods, fmt.Sprintf("%s/tools/m%d.ts", root, i))
+	}
+	pos := func(o int) diag.Pos { return diag.Pos{Offset: o, Line: o / 10, Col: o % 10} }
+	rangeAt := func() diag.Range {
+		s := rng.Intn(6)
+		return diag.Range{Start: pos(s), End: pos(s + rng.Intn(3))}
+	}
+	results := map[string]*tsinspect.Result{}
+	for _, m := range mods {
+		if rng.Intn(6) == 0 {
+			continue // no result: incomplete
+		}
+		r := &tsinspect.Result{Module: m, Loads: rng.Intn(2) == 0, Lines: diag.NewLines([]byte("export default 1\nline two\n"))}
+		if !r.Loads {
+			r.Reason = []string{"", "Cannot find package 'zod'"}[rng.Intn(2)]
+			if rng.Intn(2) == 0 {
+				r.ReasonRange = diag.Range{Start: diag.Pos{Offset: 3, Line: 0, Col: 3}, End: diag.Pos{Offset: 5, Line: 0, Col: 5}}
+			}
+		}
+		for range rng.Intn(4) {
+			file := m
+			if rng.Intn(2) == 0 {
+				file = files[rng.Intn(len(files))]
+			}
+			r.Findings = append(r.Findings, diag.Finding{
+				File: file, Range: rangeAt(), Severity: diag.Error,
+				Code: []string{"T11", "M1", "M2"}[rng.Intn(3)], Message: []string{"a", "b"}[rng.Intn(2)],
+			})
+		}
+		results[m] = r
+	}
+	p := &Project{Root: root, Model: &Model{}}
+	for i := range rng.Intn(12) {
+		t := Tool{Name: fmt.Sprintf("tool_%d", i), File: files[rng.Intn(2)], Value: rangeAt()}
+		if rng.Intn(5) > 0 {
+			t.Module = mods[rng.Intn(len(mods))]
+		}
+		if rng.Intn(8) == 0 {
+			t.File = ""
+		}
+		p.Model.Tools = append(p.Model.Tools, t)
+	}
+	// The module list as ModulePaths makes it: each module once, in
+	// declaration order.
+	var modules []string
+	seen := map[string]bool{}
+	for _, t := range p.Model.Tools {
+		if t.Module != "" && !seen[t.Module] {
+			seen[t.Module] = true
+			modules = append(modules, t.Module)
+		}
+	}
+	return p, modules, results
+}
+
+// TestInspectionFromMatchesReference holds InspectionFrom and a ModuleBase
+// reused for another project (the same modules, tools moved and renamed:
+// a keystroke) to the reference computation, on random cases.
+func TestInspectionFromMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	for i := range 5000 {
+		p, modules, results := randomInspectionCase(rng)
+		want, wantComplete := inspectionFromReference(p, modules, results)
+		got, complete := InspectionFrom(p, modules, results)
+		if complete != wantComplete || !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: InspectionFrom = %v %+v\nwant %v %+v", i, complete, got, wantComplete, want)
+		}
+		base, _ := NewModuleBase(modules, results)
+		// Another keystroke: the same tools, renamed and moved.
+		next := &Project{Root: p.Root, Model: &Model{Tools: slices.Clone(p.Model.Tools)}}
+		for j := range next.Model.Tools {
+			tl := &next.Model.Tools[j]
+			if rng.Intn(2) == 0 {
+				tl.Name += "x"
+				tl.Value.Start.Offset += rng.Intn(5)
+				tl.Value.End.Offset += rng.Intn(5)
+			}
+		}
+		want, _ = inspectionFromReference(next, modules, results)
+		if got := base.Inspection(next); !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: reused base = %+v\nwant %+v", i, got, want)
+		}
+		if base.Len() != len(base.Modules()) {
+			t.Fatalf("case %d: Len %d, Modules %v", i, base.Len(), base.Modules())
+		}
+		for k, m := range base.Modules() {
+			if at, ok := base.Position(m); !ok || at != k {
+				t.Fatalf("case %d: Position(%s) = %d %v, want %d", i, m, at, ok, k)
+			}
+		}
 	}
 }
