@@ -157,39 +157,104 @@ func (b *ModuleBase) Modules() []string { return b.modules }
 // base's map, shared), the module files' findings, and T11 on each entry
 // of p whose module will not load, at p's positions.
 func (b *ModuleBase) Inspection(p *Project) *Inspection {
-	out := &Inspection{Results: b.results}
 	var moduleLoad []diag.Finding
 	if len(b.failing) > 0 && p != nil && p.Model != nil {
-		for _, t := range p.Model.Tools {
-			if t.Module == "" || t.File == "" {
-				continue
+		for i := range p.Model.Tools {
+			if r := b.failing[p.Model.Tools[i].Module]; r != nil {
+				moduleLoad = appendModuleLoad(moduleLoad, p, &p.Model.Tools[i], r)
 			}
-			r := b.failing[t.Module]
-			if r == nil {
-				continue
-			}
-			rel := p.Rel(t.Module)
-			f := diag.Finding{
-				File:     t.File,
-				Range:    t.Value,
-				Severity: diag.Error,
-				Code:     CodeModuleLoad,
-				Message:  moduleLoadMessage(t.Name, rel, r),
-				Data:     map[string]string{"name": t.Name, "module": rel},
-			}
-			if !r.ReasonRange.IsZero() || r.Reason != "" {
-				f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
-			}
-			moduleLoad = append(moduleLoad, f)
 		}
 	}
+	return b.inspection(moduleLoad)
+}
+
+// ToolModules records the module each tool of one load declares, and
+// which tools declare a module of a base that will not load, so that the
+// next load declaring the same modules (a keystroke elsewhere in the
+// manifest) gets its Inspection without a lookup per tool. It is
+// immutable.
+type ToolModules struct {
+	modules []string // Model.Tools[i].Module
+	failing []int    // the tools whose module the base says will not load
+}
+
+// ToolModules records p's tools' modules, and the tools whose module will
+// not load, for InspectionWith.
+func (b *ModuleBase) ToolModules(p *Project) *ToolModules {
+	tm := &ToolModules{}
+	if p == nil || p.Model == nil {
+		return tm
+	}
+	tm.modules = make([]string, len(p.Model.Tools))
+	for i, t := range p.Model.Tools {
+		tm.modules[i] = t.Module
+		if b.failing[t.Module] != nil {
+			tm.failing = append(tm.failing, i)
+		}
+	}
+	return tm
+}
+
+// Same reports whether p declares the same modules as the load tm was
+// made from, tool for tool.
+func (tm *ToolModules) Same(p *Project) bool {
+	if p == nil || p.Model == nil {
+		return len(tm.modules) == 0
+	}
+	if len(p.Model.Tools) != len(tm.modules) {
+		return false
+	}
+	for i := range p.Model.Tools {
+		if p.Model.Tools[i].Module != tm.modules[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// InspectionWith is Inspection for a p of which tm.Same(p) holds, where
+// tm was made by b.ToolModules: only the tools declaring a module that
+// will not load are visited.
+func (b *ModuleBase) InspectionWith(p *Project, tm *ToolModules) *Inspection {
+	var moduleLoad []diag.Finding
+	for _, i := range tm.failing {
+		t := &p.Model.Tools[i]
+		moduleLoad = appendModuleLoad(moduleLoad, p, t, b.failing[t.Module])
+	}
+	return b.inspection(moduleLoad)
+}
+
+// inspection merges the base's module findings with moduleLoad, T11 in
+// tool order.
+func (b *ModuleBase) inspection(moduleLoad []diag.Finding) *Inspection {
 	diag.Sort(moduleLoad)
 	// Stable sorting the module findings followed by T11 gives this merge.
-	out.Findings = diag.Merge(b.findings, moduleLoad)
+	out := &Inspection{Results: b.results, Findings: diag.Merge(b.findings, moduleLoad)}
 	if len(out.Findings) == 0 {
 		out.Findings = nil
 	}
 	return out
+}
+
+// appendModuleLoad appends T11 on tool t, whose module will not load (r
+// says why), unless t has no declaring file.
+func appendModuleLoad(fs []diag.Finding, p *Project, t *Tool, r *tsinspect.Result) []diag.Finding {
+	if t.Module == "" || t.File == "" {
+		return fs
+	}
+	rel := p.Rel(t.Module)
+	f := diag.Finding{
+		File:     t.File,
+		Range:    t.Value,
+		Severity: diag.Error,
+		Code:     CodeModuleLoad,
+		Message:  moduleLoadMessage(t.Name, rel, r),
+		Data:     map[string]string{"name": t.Name, "module": rel},
+	}
+	if !r.ReasonRange.IsZero() || r.Reason != "" {
+		f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
+	}
+	return append(fs, f)
 }
 
 // moduleLoadMessage is T11's text: the module, the daemon's reason, where,

@@ -269,6 +269,23 @@ func TestInspectionFromMatchesReference(t *testing.T) {
 		if got := base.Inspection(next); !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d: reused base = %+v\nwant %+v", i, got, want)
 		}
+		tm := base.ToolModules(p)
+		if !tm.Same(next) {
+			t.Fatalf("case %d: ToolModules.Same is false for the same modules", i)
+		}
+		if got := base.InspectionWith(next, tm); !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: InspectionWith = %+v\nwant %+v", i, got, want)
+		}
+		if n := len(next.Model.Tools); n > 0 {
+			moved := &Project{Root: p.Root, Model: &Model{Tools: slices.Clone(next.Model.Tools)}}
+			moved.Model.Tools[rng.Intn(n)].Module += "x"
+			if tm.Same(moved) {
+				t.Fatalf("case %d: ToolModules.Same is true after a module changed", i)
+			}
+			if tm.Same(&Project{Root: p.Root, Model: &Model{Tools: next.Model.Tools[:n-1]}}) {
+				t.Fatalf("case %d: ToolModules.Same is true after a tool went", i)
+			}
+		}
 		if base.Len() != len(base.Modules()) {
 			t.Fatalf("case %d: Len %d, Modules %v", i, base.Len(), base.Modules())
 		}

@@ -2,7 +2,8 @@ package lsp
 
 import (
 	"encoding/json"
-	"reflect"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 
@@ -33,6 +34,10 @@ type findingSet struct {
 	version  int32
 	versions bool // version is known (the file was open)
 	findings []diag.Finding
+	// mapper is the open document's mapper of content, when the set was
+	// made from the document (nil otherwise): publishing converts with it
+	// instead of indexing content again when the editor has moved on.
+	mapper *Mapper
 }
 
 // fileState is what the publisher knows of one file.
@@ -112,8 +117,9 @@ func (pb *publisher) moduleGroups(v *view, insp *analysis.Inspection) map[string
 	var groups map[string][]diag.Finding
 	if insp != nil {
 		groups = groupByFile(insp.Findings)
-		for path, r := range insp.Results {
-			if _, open := v.docs[path]; open && r != nil {
+		// The open modules (few open documents, many modules).
+		for path := range v.docs {
+			if r := insp.Results[path]; r != nil {
 				if _, ok := groups[path]; !ok {
 					groups[path] = nil
 				}
@@ -160,6 +166,7 @@ func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, 
 		set := &findingSet{gen: v.gen, content: contentIn(v, proj, path), findings: fs}
 		if d := v.docs[path]; d != nil && sameContent(d.content(), set.content) {
 			set.version, set.versions = d.version, true
+			set.mapper = d.mapper
 		}
 		st := pb.files[path]
 		if st == nil {
@@ -248,6 +255,7 @@ func sortedKeys(m map[string]bool) []string {
 func (pb *publisher) publishLocked(paths []string) {
 	enc := pb.s.encoding()
 	v := pb.s.currentView()
+	var related map[string]*Mapper // the mappers of related files, read once
 	for _, path := range paths {
 		st := pb.files[path]
 		if st == nil {
@@ -277,11 +285,17 @@ func (pb *publisher) publishLocked(paths []string) {
 			var m *Mapper
 			if d := v.docs[path]; d != nil && sameContent(d.content(), newest.content) {
 				m = d.mapper
+			} else if newest.mapper != nil && newest.mapper.Encoding() == enc {
+				m = newest.mapper // the same bytes, indexed when the document was made
 			} else {
 				m = NewMapper(newest.content, enc)
 			}
+			if related == nil && len(findings) > 0 {
+				related = map[string]*Mapper{}
+			}
+			params.Diagnostics = slices.Grow(params.Diagnostics, len(findings))
 			for _, f := range findings {
-				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnostic(v, m, f))
+				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnosticWith(v, m, f, related))
 			}
 		}
 		if len(params.Diagnostics) == 0 && !st.nonEmpty && (newest == nil || !newest.versions) {
@@ -311,6 +325,12 @@ func (pb *publisher) publishLocked(paths []string) {
 
 // toDiagnostic converts a finding; m maps the finding's file.
 func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagnostic {
+	return s.toDiagnosticWith(v, m, f, nil)
+}
+
+// toDiagnosticWith is toDiagnostic keeping the mappers of the related
+// files it reads in related (when not nil), for the next findings.
+func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, related map[string]*Mapper) protocol.Diagnostic {
 	d := protocol.Diagnostic{
 		Range:    m.Range(f.Range.Start.Offset, f.Range.End.Offset),
 		Severity: protocol.DiagnosticSeverity(f.Severity),
@@ -324,9 +344,15 @@ func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagn
 	for _, r := range f.Related {
 		rm := m
 		if r.File != f.File {
-			rm = s.mapperFor(v, r.File)
-			if rm == nil {
-				rm = NewMapper(nil, m.Encoding())
+			var known bool
+			if rm, known = related[r.File]; !known {
+				rm = s.mapperFor(v, r.File)
+				if rm == nil {
+					rm = NewMapper(nil, m.Encoding())
+				}
+				if related != nil {
+					related[r.File] = rm
+				}
 			}
 		}
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
@@ -343,5 +369,26 @@ func sameSet(old, set *findingSet) bool {
 	if old == nil || old.versions != set.versions || old.version != set.version || !sameContent(old.content, set.content) {
 		return false
 	}
-	return reflect.DeepEqual(old.findings, set.findings)
+	return sameFindings(old.findings, set.findings)
+}
+
+// sameFindings is reflect.DeepEqual for finding lists (a nil slice or map
+// differs from an empty one), without reflection.
+func sameFindings(a, b []diag.Finding) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.File != y.File || x.Range != y.Range || x.Severity != y.Severity || x.Code != y.Code || x.Message != y.Message {
+			return false
+		}
+		if (x.Related == nil) != (y.Related == nil) || !slices.Equal(x.Related, y.Related) {
+			return false
+		}
+		if (x.Data == nil) != (y.Data == nil) || !maps.Equal(x.Data, y.Data) {
+			return false
+		}
+	}
+	return true
 }

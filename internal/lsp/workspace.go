@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -51,8 +52,17 @@ type project struct {
 	// declares, and a tool that disappears for one keystroke (a typo in
 	// its key) must not cost a module pass when it comes back.
 	inspected map[string]*tsinspect.Result
-	repo      *features.RepoFiles
-	loading   *loadCall // the load in progress, if any
+	// inspectedSeq counts the module passes that replaced inspected, and
+	// base is what the inspections reused since are made from
+	// (analysis.ModuleBase over inspected's results), for the module pass
+	// baseSeq says; baseTools records the modules of the last load base
+	// served.
+	inspectedSeq uint64
+	base         *analysis.ModuleBase
+	baseTools    *analysis.ToolModules
+	baseSeq      uint64
+	repo         *features.RepoFiles
+	loading      *loadCall // the load in progress, if any
 }
 
 func (p *project) latest() (*analysis.Project, uint64) {
@@ -474,6 +484,10 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 // it covers every module proj declares (a keystroke in beeuni.yaml then
 // costs no inspection and no disk read); else nil. It drops a queued module
 // job of the project, which the returned inspection supersedes.
+//
+// The inspection is made from the project's analysis.ModuleBase, kept
+// while proj declares the same modules in the same order (a keystroke
+// rarely changes them), so that a keystroke only places T11 again.
 func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint64) *analysis.Inspection {
 	if !w.s.currentSettings().InspectModules {
 		return nil
@@ -482,18 +496,44 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 	modGen := w.modGen
 	w.mu.Unlock()
 	p.mu.Lock()
-	prev, prevModGen := p.inspected, p.inspModGen
+	prev, prevModGen, seq := p.inspected, p.inspModGen, p.inspectedSeq
+	base, tools := p.base, p.baseTools
+	if p.baseSeq != seq {
+		base, tools = nil, nil
+	}
 	p.mu.Unlock()
 	if prev == nil || prevModGen != modGen {
 		return nil
 	}
-	modules, ok := w.knownModules(proj, prev)
-	if !ok {
-		return nil
-	}
-	insp, complete := analysis.InspectionFrom(proj, modules, prev)
-	if !complete {
-		return nil
+	var insp *analysis.Inspection
+	if base != nil && w.disk.on() && tools.Same(proj) {
+		// The modules of the last keystroke's load, tool for tool: they
+		// were listed then, and no file was created or deleted since
+		// (that moves the module generation on).
+		insp = base.InspectionWith(proj, tools)
+	} else {
+		if base != nil {
+			same, ok := w.sameModules(proj, prev, base)
+			if !ok {
+				return nil
+			}
+			if !same {
+				base = nil
+			}
+		}
+		if base == nil {
+			modules, ok := w.knownModules(proj, prev)
+			if !ok {
+				return nil
+			}
+			b, complete := analysis.NewModuleBase(modules, prev)
+			if !complete {
+				return nil
+			}
+			base = b
+		}
+		tools = base.ToolModules(proj)
+		insp = base.InspectionWith(proj, tools)
 	}
 	p.mu.Lock()
 	if gen < p.inspGen {
@@ -501,11 +541,50 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 		return nil
 	}
 	p.insp, p.inspGen = insp, gen
+	if p.inspectedSeq == seq {
+		p.base, p.baseTools, p.baseSeq = base, tools, seq
+	}
 	p.mu.Unlock()
 	w.mu.Lock()
 	delete(w.modJobs, p.root)
 	w.mu.Unlock()
 	return insp
+}
+
+// sameModules reports whether knownModules(proj, prev) would list exactly
+// base's modules, without building the list: each module proj declares is
+// base's next one, one declared again, or one prev lacks that is no file
+// (T6 reports it). ok is false, as knownModules says, when a module prev
+// lacks exists.
+func (w *workspace) sameModules(proj *analysis.Project, prev map[string]*tsinspect.Result, base *analysis.ModuleBase) (same, ok bool) {
+	if !w.disk.on() {
+		return slices.Equal(analysis.ModulePaths(proj, w.insp), base.Modules()), true
+	}
+	if proj == nil || proj.Model == nil {
+		return base.Len() == 0, true
+	}
+	next := 0 // base's modules matched so far
+	for _, t := range proj.Model.Tools {
+		if t.Module == "" {
+			continue
+		}
+		if at, in := base.Position(t.Module); in {
+			switch {
+			case at == next:
+				next++
+			case at > next:
+				return false, true // declared in another order
+			}
+			continue // at < next: declared again
+		}
+		if prev[t.Module] != nil {
+			return false, true // inspected, but not in the base
+		}
+		if w.insp.IsFile(t.Module) {
+			return false, false
+		}
+	}
+	return next == base.Len(), true
 }
 
 // knownModules lists proj's modules as analysis.ModulePaths does, without
@@ -582,6 +661,8 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 					if insp != nil {
 						p.inspected = insp.Results
 					}
+					p.inspectedSeq++
+					p.base, p.baseTools = nil, nil
 				}
 				p.mu.Unlock()
 				if !stale {
