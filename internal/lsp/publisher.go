@@ -282,11 +282,12 @@ func (pb *publisher) publishLocked(paths []string) {
 				}
 			}
 			diag.Sort(findings)
+			// Any mapper of the same bytes gives the same ranges.
 			var m *Mapper
-			if d := v.docs[path]; d != nil && sameContent(d.content(), newest.content) {
+			if newest.mapper != nil && newest.mapper.Encoding() == enc {
+				m = newest.mapper // indexed when the document was made
+			} else if d := v.docs[path]; d != nil && sameContent(d.content(), newest.content) {
 				m = d.mapper
-			} else if newest.mapper != nil && newest.mapper.Encoding() == enc {
-				m = newest.mapper // the same bytes, indexed when the document was made
 			} else {
 				m = NewMapper(newest.content, enc)
 			}
