@@ -174,8 +174,16 @@ func (b *ModuleBase) Inspection(p *Project) *Inspection {
 // manifest) gets its Inspection without a lookup per tool. It is
 // immutable.
 type ToolModules struct {
-	modules []string // Model.Tools[i].Module
-	failing []int    // the tools whose module the base says will not load
+	root    string
+	modules []string      // Model.Tools[i].Module
+	failing []failingTool // the tools whose module the base says will not load
+}
+
+// failingTool is a tool whose module will not load, with what T11 on it
+// says before the tool's name.
+type failingTool struct {
+	tool          int
+	rel, sayPrior string
 }
 
 // ToolModules records p's tools' modules, and the tools whose module will
@@ -185,11 +193,13 @@ func (b *ModuleBase) ToolModules(p *Project) *ToolModules {
 	if p == nil || p.Model == nil {
 		return tm
 	}
+	tm.root = p.Root
 	tm.modules = make([]string, len(p.Model.Tools))
 	for i, t := range p.Model.Tools {
 		tm.modules[i] = t.Module
-		if b.failing[t.Module] != nil {
-			tm.failing = append(tm.failing, i)
+		if r := b.failing[t.Module]; r != nil && t.Module != "" {
+			rel := p.Rel(t.Module)
+			tm.failing = append(tm.failing, failingTool{tool: i, rel: rel, sayPrior: moduleLoadPrior(rel, r)})
 		}
 	}
 	return tm
@@ -201,7 +211,7 @@ func (tm *ToolModules) Same(p *Project) bool {
 	if p == nil || p.Model == nil {
 		return len(tm.modules) == 0
 	}
-	if len(p.Model.Tools) != len(tm.modules) {
+	if p.Root != tm.root || len(p.Model.Tools) != len(tm.modules) {
 		return false
 	}
 	for i := range p.Model.Tools {
@@ -217,9 +227,12 @@ func (tm *ToolModules) Same(p *Project) bool {
 // will not load are visited.
 func (b *ModuleBase) InspectionWith(p *Project, tm *ToolModules) *Inspection {
 	var moduleLoad []diag.Finding
-	for _, i := range tm.failing {
-		t := &p.Model.Tools[i]
-		moduleLoad = appendModuleLoad(moduleLoad, p, t, b.failing[t.Module])
+	for _, ft := range tm.failing {
+		t := &p.Model.Tools[ft.tool]
+		if t.File == "" {
+			continue
+		}
+		moduleLoad = append(moduleLoad, moduleLoadFinding(t, ft.rel, ft.sayPrior+t.Name+moduleLoadAfter, b.failing[t.Module]))
 	}
 	return b.inspection(moduleLoad)
 }
@@ -243,26 +256,40 @@ func appendModuleLoad(fs []diag.Finding, p *Project, t *Tool, r *tsinspect.Resul
 		return fs
 	}
 	rel := p.Rel(t.Module)
+	return append(fs, moduleLoadFinding(t, rel, moduleLoadMessage(t.Name, rel, r), r))
+}
+
+// moduleLoadFinding is T11 on tool t, whose module (rel from the root)
+// will not load, r says why.
+func moduleLoadFinding(t *Tool, rel, message string, r *tsinspect.Result) diag.Finding {
 	f := diag.Finding{
 		File:     t.File,
 		Range:    t.Value,
 		Severity: diag.Error,
 		Code:     CodeModuleLoad,
-		Message:  moduleLoadMessage(t.Name, rel, r),
+		Message:  message,
 		Data:     map[string]string{"name": t.Name, "module": rel},
 	}
 	if !r.ReasonRange.IsZero() || r.Reason != "" {
 		f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
 	}
-	return append(fs, f)
+	return f
 }
 
 // moduleLoadMessage is T11's text: the module, the daemon's reason, where,
 // and what it means for the session.
 func moduleLoadMessage(name, rel string, r *tsinspect.Result) string {
+	return moduleLoadPrior(rel, r) + name + moduleLoadAfter
+}
+
+// moduleLoadPrior is T11's text before the tool's name, moduleLoadAfter
+// the text after.
+func moduleLoadPrior(rel string, r *tsinspect.Result) string {
 	where := rel
 	if !r.ReasonRange.IsZero() {
 		where = fmt.Sprintf("%s:%d:%d", rel, r.ReasonRange.Start.Line+1, CharColumn(r.Lines, r.ReasonRange.Start)+1)
 	}
-	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no %s tool.", rel, r.Reason, where, name)
+	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no ", rel, r.Reason, where)
 }
+
+const moduleLoadAfter = " tool."

@@ -163,7 +163,7 @@ func inspectionFromReference(p *Project, modules []string, results map[string]*t
 			Range:    t.Value,
 			Severity: diag.Error,
 			Code:     CodeModuleLoad,
-			Message:  moduleLoadMessage(t.Name, rel, r),
+			Message:  referenceModuleLoadMessage(t.Name, rel, r),
 			Data:     map[string]string{"name": t.Name, "module": rel},
 		}
 		if !r.ReasonRange.IsZero() || r.Reason != "" {
@@ -173,6 +173,15 @@ func inspectionFromReference(p *Project, modules []string, results map[string]*t
 	}
 	diag.Sort(out.Findings)
 	return out, complete
+}
+
+// referenceModuleLoadMessage is T11's text as first written.
+func referenceModuleLoadMessage(name, rel string, r *tsinspect.Result) string {
+	where := rel
+	if !r.ReasonRange.IsZero() {
+		where = fmt.Sprintf("%s:%d:%d", rel, r.ReasonRange.Start.Line+1, CharColumn(r.Lines, r.ReasonRange.Start)+1)
+	}
+	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no %s tool.", rel, r.Reason, where, name)
 }
 
 // randomInspectionCase makes a project of random tools over a few modules
