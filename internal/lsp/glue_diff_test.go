@@ -99,11 +99,29 @@ func TestEditedPublishesMatchFreshServer(t *testing.T) {
 			s.idle()
 			rng := rand.New(rand.NewPCG(uint64(len(tc.name)), 11))
 			version := 1
+			var older *moduleJob // a load of an earlier step
 			steps := 60
 			if testing.Short() {
 				steps = 8
 			}
 			for step := range steps {
+				if step%5 == 2 {
+					// A module opened, broken and closed: its passes run
+					// while the manifest edits below queue module jobs.
+					module := "/ws/tools/t3.ts"
+					disk, _ := fsys.ReadFile(module)
+					murl := string(pathToURI(module))
+					s.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+						"uri": murl, "languageId": "typescript", "version": 1, "text": string(disk)}})
+					s.notify("textDocument/didChange", map[string]any{
+						"textDocument":   map[string]any{"uri": murl, "version": 2},
+						"contentChanges": []any{map[string]any{"text": "import { z } from 'zod'\n" + string(disk)}},
+					})
+					if rng.IntN(2) == 0 {
+						s.idle()
+					}
+					s.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": murl}})
+				}
 				for range 1 + rng.IntN(3) {
 					a, b, insert := glueEdit(rng, text)
 					for try := 0; try < 20 && !parsesAsYAML(text[:a]+insert+text[b:]) && rng.IntN(8) > 0; try++ {
@@ -120,6 +138,27 @@ func TestEditedPublishesMatchFreshServer(t *testing.T) {
 					text = text[:a] + insert + text[b:]
 				}
 				s.idle()
+				if step%3 == 1 {
+					// A module job for this load, or for an older one,
+					// as queued while a pass ran: the worker serves it
+					// from the last pass's results, or skips it.
+					w := s.srv.ws
+					v := s.srv.currentView()
+					proj, err := w.loadAt(v, w.project("/ws"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					job := moduleJob{v: v, proj: proj}
+					if older != nil && rng.IntN(2) == 0 {
+						job = *older
+					}
+					older = &moduleJob{v: v, proj: proj}
+					w.mu.Lock()
+					w.modJobs["/ws"] = job
+					w.mu.Unlock()
+					kick(w.modKick)
+					s.idle()
+				}
 				got := publishedLast(s)
 				fresh := editorSession(t, fsys, tc.enc, "/ws")
 				fresh.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{

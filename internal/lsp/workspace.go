@@ -465,7 +465,7 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 		}
 		return
 	}
-	if insp := w.reuseInspection(p, proj, v.gen); insp != nil {
+	if insp := w.reuseInspection(p, proj, v.gen, true); insp != nil {
 		// No module changed: publish the YAML findings and the module
 		// findings together, so that T11 never flickers, and inspect
 		// nothing.
@@ -482,13 +482,14 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 // reuseInspection returns proj's module inspection made from the results
 // of the last one, when no module can have changed since it read them and
 // it covers every module proj declares (a keystroke in beeuni.yaml then
-// costs no inspection and no disk read); else nil. It drops a queued module
-// job of the project, which the returned inspection supersedes.
+// costs no inspection and no disk read); else nil. With dropQueued (proj is
+// the newest load) it drops a queued module job of the project, which the
+// returned inspection supersedes.
 //
 // The inspection is made from the project's analysis.ModuleBase, kept
 // while proj declares the same modules in the same order (a keystroke
 // rarely changes them), so that a keystroke only places T11 again.
-func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint64) *analysis.Inspection {
+func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint64, dropQueued bool) *analysis.Inspection {
 	if !w.s.currentSettings().InspectModules {
 		return nil
 	}
@@ -545,9 +546,11 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 		p.base, p.baseTools, p.baseSeq = base, tools, seq
 	}
 	p.mu.Unlock()
-	w.mu.Lock()
-	delete(w.modJobs, p.root)
-	w.mu.Unlock()
+	if dropQueued {
+		w.mu.Lock()
+		delete(w.modJobs, p.root)
+		w.mu.Unlock()
+	}
 	return insp
 }
 
@@ -642,6 +645,21 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 				return
 			}
 			job := jobs[root]
+			if p := w.project(root); p != nil && inspect {
+				p.mu.Lock()
+				stale := job.v.gen < p.inspGen // a newer load reused newer results
+				p.mu.Unlock()
+				if stale {
+					continue // what a pass would find, after the pass
+				}
+				// Queued while a module pass ran (the load could not
+				// reuse it yet): now that the pass is done, its results
+				// may cover the job's modules, unchanged since.
+				if insp := w.reuseInspection(p, job.proj, job.v.gen, false); insp != nil {
+					w.pub.setModules(job.v, job.proj, insp)
+					continue
+				}
+			}
 			w.mu.Lock()
 			modGen := w.modGen
 			w.mu.Unlock()
