@@ -122,8 +122,15 @@ func TestEditedPublishesMatchFreshServer(t *testing.T) {
 					}
 					s.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": murl}})
 				}
-				for range 1 + rng.IntN(3) {
+				burst := 1 + rng.IntN(3)
+				if strings.Contains(text, "X: tools/") {
+					burst = 1 // its own keystroke: the X goes again (case 4)
+				}
+				for range burst {
 					a, b, insert := glueEdit(rng, text)
+					if i := strings.Index(text, "X: tools/"); i >= 0 {
+						a, b, insert = i, i+1, ""
+					}
 					for try := 0; try < 20 && !parsesAsYAML(text[:a]+insert+text[b:]) && rng.IntN(8) > 0; try++ {
 						// Mostly keep the manifest valid, so that
 						// the edits reach the module reuse.
@@ -200,7 +207,7 @@ var toolLineRE = regexp.MustCompile(`(?m)^  [a-z_0-9]+: tools/.*\n`)
 // anywhere, or typing at the end.
 func glueEdit(rng *rand.Rand, text string) (a, b int, insert string) {
 	pieces := []string{"x", "X", "\n", "  ", ": ", "tools/t3.ts", "tool_9", "é", "😀", "[", "#", "\r\n"}
-	switch rng.IntN(7) {
+	switch rng.IntN(8) {
 	case 0, 1: // point a tool at another module
 		if ms := modulePathRE.FindAllStringIndex(text, -1); len(ms) > 0 {
 			m := ms[rng.IntN(len(ms))]
@@ -217,6 +224,15 @@ func glueEdit(rng *rand.Rand, text string) (a, b int, insert string) {
 			default:
 				return l[0], l[0], fmt.Sprintf("  tool_%d: tools/t%d.ts\n", rng.IntN(12), rng.IntN(12))
 			}
+		}
+	case 4: // a capital letter typed at the end of a tool's key (T1), or removed
+		if i := strings.Index(text, "X: tools/"); i >= 0 {
+			return i, i + 1, ""
+		}
+		if ls := toolLineRE.FindAllStringIndex(text, -1); len(ls) > 0 {
+			l := ls[rng.IntN(len(ls))]
+			colon := l[0] + strings.IndexByte(text[l[0]:l[1]], ':')
+			return colon, colon, "X"
 		}
 	case 3: // type at the end, as in a comment
 		if end := len(text) - 1; end >= 0 && utf8.RuneStart(text[end]) && !strings.HasSuffix(text, "\r\n") {

@@ -32,6 +32,12 @@ const (
 	changeDeleted                   // deleted on disk
 )
 
+// moduleBase is a ModuleBase and the modules of the last load it served.
+type moduleBase struct {
+	base  *analysis.ModuleBase
+	tools *analysis.ToolModules
+}
+
 // project is one beeuni.yaml root and what the server knows of it.
 type project struct {
 	root string
@@ -53,14 +59,14 @@ type project struct {
 	// its key) must not cost a module pass when it comes back.
 	inspected map[string]*tsinspect.Result
 	// inspectedSeq counts the module passes that replaced inspected, and
-	// base is what the inspections reused since are made from
-	// (analysis.ModuleBase over inspected's results), for the module pass
-	// baseSeq says; baseTools records the modules of the last load base
-	// served.
+	// bases are what the inspections reused since are made from
+	// (analysis.ModuleBase over inspected's results), the latest first,
+	// for the module pass basesSeq says. Two are kept: a typo in a tool's
+	// key takes its module out of the model for a keystroke, and the next
+	// keystroke brings it back.
 	inspectedSeq uint64
-	base         *analysis.ModuleBase
-	baseTools    *analysis.ToolModules
-	baseSeq      uint64
+	bases        [2]moduleBase
+	basesSeq     uint64
 	repo         *features.RepoFiles
 	loading      *loadCall // the load in progress, if any
 }
@@ -498,21 +504,32 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 	w.mu.Unlock()
 	p.mu.Lock()
 	prev, prevModGen, seq := p.inspected, p.inspModGen, p.inspectedSeq
-	base, tools := p.base, p.baseTools
-	if p.baseSeq != seq {
-		base, tools = nil, nil
+	bases := p.bases
+	if p.basesSeq != seq {
+		bases = [2]moduleBase{}
 	}
 	p.mu.Unlock()
 	if prev == nil || prevModGen != modGen {
 		return nil
 	}
 	var insp *analysis.Inspection
-	if base != nil && w.disk.on() && tools.Same(proj) {
-		// The modules of the last keystroke's load, tool for tool: they
-		// were listed then, and no file was created or deleted since
-		// (that moves the module generation on).
-		insp = base.InspectionWith(proj, tools)
-	} else {
+	var base *analysis.ModuleBase
+	var tools *analysis.ToolModules
+	if w.disk.on() {
+		for i, b := range bases {
+			if b.base != nil && b.tools.Same(proj) {
+				// The modules of a recent load, tool for tool: they
+				// were listed then, and no file was created or deleted
+				// since (that moves the module generation on).
+				base, tools = b.base, b.tools
+				bases[0], bases[i] = bases[i], bases[0]
+				insp = base.InspectionWith(proj, tools)
+				break
+			}
+		}
+	}
+	if insp == nil {
+		base = bases[0].base
 		if base != nil {
 			same, ok := w.sameModules(proj, prev, base)
 			if !ok {
@@ -535,6 +552,10 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 		}
 		tools = base.ToolModules(proj)
 		insp = base.InspectionWith(proj, tools)
+		if bases[0].base != nil && bases[0].base != base {
+			bases[1] = bases[0]
+		}
+		bases[0] = moduleBase{base, tools}
 	}
 	p.mu.Lock()
 	if gen < p.inspGen {
@@ -543,7 +564,7 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 	}
 	p.insp, p.inspGen = insp, gen
 	if p.inspectedSeq == seq {
-		p.base, p.baseTools, p.baseSeq = base, tools, seq
+		p.bases, p.basesSeq = bases, seq
 	}
 	p.mu.Unlock()
 	if dropQueued {
@@ -680,7 +701,7 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 						p.inspected = insp.Results
 					}
 					p.inspectedSeq++
-					p.base, p.baseTools = nil, nil
+					p.bases = [2]moduleBase{}
 				}
 				p.mu.Unlock()
 				if !stale {
