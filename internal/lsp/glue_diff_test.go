@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.yaml.in/yaml/v3"
 
@@ -317,6 +318,52 @@ func TestSameFindingsIsDeepEqual(t *testing.T) {
 		}
 		if got, want := sameFindings(a, b), reflect.DeepEqual(a, b); got != want {
 			t.Fatalf("case %d: sameFindings = %v, DeepEqual = %v\na = %#v\nb = %#v", i, got, want, a, b)
+		}
+	}
+}
+
+// TestNotificationFrameMatchesJSONRPC holds notificationFrame to the frame
+// jsonrpc2's Notify sends (NewNotification, then marshalMessage), on
+// diagnostics whose texts hold what JSON encoders escape differently:
+// HTML characters, quotes, control characters, U+2028, invalid UTF-8.
+func TestNotificationFrameMatchesJSONRPC(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	pieces := []string{"a", "<", ">", "&", `"`, `\`, "\n", "\t", "\x01", "\u2028", "\u2029", "é", "😀", "\xff", "/", " "}
+	text := func() string {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		return b.String()
+	}
+	for i := range 2000 {
+		params := protocol.PublishDiagnosticsParams{URI: protocol.DocumentURI("file:///ws/" + text()), Version: uint32(rng.IntN(3)), Diagnostics: []protocol.Diagnostic{}}
+		for range rng.IntN(4) {
+			d := protocol.Diagnostic{Severity: protocol.DiagnosticSeverity(1 + rng.IntN(4)), Code: text(), Source: "beeuni", Message: text()}
+			if rng.IntN(2) == 0 {
+				d.Data = map[string]string{text(): text()}
+			}
+			params.Diagnostics = append(params.Diagnostics, d)
+		}
+		data, err := json.Marshal(params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		method := protocol.MethodTextDocumentPublishDiagnostics
+		if i%7 == 0 {
+			method = "x/" + text()
+		}
+		n, err := jsonrpc2.NewNotification(method, json.RawMessage(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := marshalMessage(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body)
+		if got := string(notificationFrame(method, data)); got != want {
+			t.Fatalf("case %d:\ngot  %q\nwant %q", i, got, want)
 		}
 	}
 }

@@ -317,7 +317,7 @@ func (pb *publisher) publishLocked(paths []string) {
 		if newest != nil {
 			st.gen = newest.gen
 		}
-		pb.s.notify(protocol.MethodTextDocumentPublishDiagnostics, json.RawMessage(data))
+		pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
 		if len(st.sets) == 0 && !st.nonEmpty {
 			delete(pb.files, path)
 		}
