@@ -305,3 +305,60 @@ func TestInspectionFromMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// bigInspectionCase is a project of n tools, each with its own module, one
+// in a hundred of which will not load, and the results of a module pass.
+func bigInspectionCase(n int) (*Project, []string, map[string]*tsinspect.Result) {
+	const root = "/repo"
+	p := &Project{Root: root, Model: &Model{}}
+	results := map[string]*tsinspect.Result{}
+	var modules []string
+	lines := diag.NewLines([]byte("import { z } from 'zod'\nexport default {}\n"))
+	for i := range n {
+		m := fmt.Sprintf("%s/tools/tool_%05d.ts", root, i)
+		off := 100 + 40*i
+		p.Model.Tools = append(p.Model.Tools, Tool{Name: fmt.Sprintf("tool_%05d", i), Module: m, File: root + "/beeuni.yaml",
+			Value: diag.Range{Start: diag.Pos{Offset: off, Line: i + 3, Col: 14}, End: diag.Pos{Offset: off + 25, Line: i + 3, Col: 39}}})
+		r := &tsinspect.Result{Module: m, Loads: i%100 != 7, Lines: lines}
+		if !r.Loads {
+			r.Reason = "Cannot find package 'zod'"
+			r.ReasonRange = diag.Range{Start: diag.Pos{Offset: 18, Col: 18}, End: diag.Pos{Offset: 23, Col: 23}}
+			r.Findings = []diag.Finding{{File: m, Range: r.ReasonRange, Severity: diag.Error, Code: "M2", Message: r.Reason}}
+		}
+		results[m] = r
+		modules = append(modules, m)
+	}
+	return p, modules, results
+}
+
+// BenchmarkInspectionAfterKeystroke measures the module inspection of a
+// keystroke in a 10,000-tool manifest whose modules did not change: as it
+// was made before ModuleBase (reference), from the results with a new base
+// (InspectionFrom), and from the base and tool modules kept since the last
+// keystroke (InspectionWith, what the server does).
+func BenchmarkInspectionAfterKeystroke(b *testing.B) {
+	p, modules, results := bigInspectionCase(10000)
+	b.Run("reference", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			inspectionFromReference(p, modules, results)
+		}
+	})
+	b.Run("InspectionFrom", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			InspectionFrom(p, modules, results)
+		}
+	})
+	b.Run("InspectionWith", func(b *testing.B) {
+		base, _ := NewModuleBase(modules, results)
+		tm := base.ToolModules(p)
+		b.ReportAllocs()
+		for b.Loop() {
+			if !tm.Same(p) {
+				b.Fatal("not the same modules")
+			}
+			base.InspectionWith(p, tm)
+		}
+	})
+}

@@ -367,3 +367,37 @@ func TestNotificationFrameMatchesJSONRPC(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPublishFrame measures sending 200 diagnostics (about 60 KB of
+// JSON): through jsonrpc2 as notify does, or framed directly (notifyJSON).
+func BenchmarkPublishFrame(b *testing.B) {
+	params := protocol.PublishDiagnosticsParams{URI: "file:///ws/beeuni.yaml", Version: 7, Diagnostics: []protocol.Diagnostic{}}
+	for i := range 200 {
+		params.Diagnostics = append(params.Diagnostics, protocol.Diagnostic{
+			Range:    protocol.Range{Start: protocol.Position{Line: uint32(i), Character: 2}, End: protocol.Position{Line: uint32(i), Character: 30}},
+			Severity: 1, Code: "T11", Source: "beeuni",
+			Message: fmt.Sprintf("tools/tool_%05d.ts will not load: Cannot find package 'zod' (tools/tool_%05d.ts:1:19). The daemon skips it, so sessions get no tool_%05d tool.", i, i, i),
+			Data:    map[string]string{"name": fmt.Sprintf("tool_%05d", i), "module": fmt.Sprintf("tools/tool_%05d.ts", i)},
+		})
+	}
+	data, err := json.Marshal(params)
+	if err != nil {
+		b.Fatal(err)
+	}
+	method := protocol.MethodTextDocumentPublishDiagnostics
+	b.Run("jsonrpc2", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			n, _ := jsonrpc2.NewNotification(method, json.RawMessage(data))
+			body, _ := marshalMessage(n)
+			header := "Content-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n"
+			_ = append(append(make([]byte, 0, len(header)+len(body)), header...), body...)
+		}
+	})
+	b.Run("notificationFrame", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			notificationFrame(method, data)
+		}
+	})
+}

@@ -178,3 +178,41 @@ func TestBufferFSMatchesOverlay(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkKeystrokeEdit measures what a didChange of one character does
+// to an 870 KB ASCII manifest: copy the content and index it again (as
+// before Mapper.Edited), or update the index and leave the content to be
+// made when read (Edited), and Edited with the content then read (an
+// analysis of every keystroke).
+func BenchmarkKeystrokeEdit(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 870_000; i++ {
+		fmt.Fprintf(&sb, "  lookup_order_%05d: tools/lookup_order_%05d.ts\n", i, i)
+	}
+	content := []byte(sb.String())
+	at := len(content) / 2
+	b.Run("copy+NewMapper", func(b *testing.B) {
+		m := NewMapper(content, UTF16)
+		b.ReportAllocs()
+		for b.Loop() {
+			old := m.Content()
+			next := make([]byte, 0, len(old)+1)
+			next = append(append(append(next, old[:at]...), 'x'), old[at:]...)
+			NewMapper(next, UTF16)
+		}
+	})
+	b.Run("Edited", func(b *testing.B) {
+		m := NewMapper(content, UTF16)
+		b.ReportAllocs()
+		for b.Loop() {
+			m.Edited(at, at, "x")
+		}
+	})
+	b.Run("Edited+Content", func(b *testing.B) {
+		m := NewMapper(content, UTF16)
+		b.ReportAllocs()
+		for b.Loop() {
+			m.Edited(at, at, "x").Content()
+		}
+	})
+}
