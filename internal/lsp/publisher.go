@@ -59,10 +59,17 @@ type publisher struct {
 	mu    sync.Mutex
 	files map[string]*fileState
 	byKey map[setKey]map[string]bool
+	// related holds the mappers of the files related information points
+	// into (T11's module), kept between publishes while their content is
+	// the same bytes.
+	related map[string]*Mapper
 }
 
+// maxRelatedMappers bounds publisher.related.
+const maxRelatedMappers = 4096
+
 func newPublisher(s *Server) *publisher {
-	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}}
+	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}, related: map[string]*Mapper{}}
 }
 
 // contentIn returns a file's content as proj loaded it, else as v has it.
@@ -255,7 +262,7 @@ func sortedKeys(m map[string]bool) []string {
 func (pb *publisher) publishLocked(paths []string) {
 	enc := pb.s.encoding()
 	v := pb.s.currentView()
-	var related map[string]*Mapper // the mappers of related files, read once
+	relatedMapper := func(path string) *Mapper { return pb.relatedMapperLocked(v, path, enc) }
 	for _, path := range paths {
 		st := pb.files[path]
 		if st == nil {
@@ -291,12 +298,9 @@ func (pb *publisher) publishLocked(paths []string) {
 			} else {
 				m = NewMapper(newest.content, enc)
 			}
-			if related == nil && len(findings) > 0 {
-				related = map[string]*Mapper{}
-			}
 			params.Diagnostics = slices.Grow(params.Diagnostics, len(findings))
 			for _, f := range findings {
-				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnosticWith(v, m, f, related))
+				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnosticWith(v, m, f, relatedMapper))
 			}
 		}
 		if len(params.Diagnostics) == 0 && !st.nonEmpty && (newest == nil || !newest.versions) {
@@ -324,14 +328,35 @@ func (pb *publisher) publishLocked(paths []string) {
 	}
 }
 
-// toDiagnostic converts a finding; m maps the finding's file.
-func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagnostic {
-	return s.toDiagnosticWith(v, m, f, nil)
+// relatedMapperLocked returns what s.mapperFor(v, path) returns, the
+// mapper of the last publish when path's content is the same bytes.
+func (pb *publisher) relatedMapperLocked(v *view, path string, enc Encoding) *Mapper {
+	if d := v.docs[path]; d != nil {
+		return d.mapper
+	}
+	data, err := v.fs.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	if m := pb.related[path]; m != nil && m.Encoding() == enc && sameContent(m.Content(), data) {
+		return m
+	}
+	m := NewMapper(data, enc)
+	if len(pb.related) >= maxRelatedMappers {
+		clear(pb.related)
+	}
+	pb.related[path] = m
+	return m
 }
 
-// toDiagnosticWith is toDiagnostic keeping the mappers of the related
-// files it reads in related (when not nil), for the next findings.
-func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, related map[string]*Mapper) protocol.Diagnostic {
+// toDiagnostic converts a finding; m maps the finding's file.
+func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagnostic {
+	return s.toDiagnosticWith(v, m, f, func(path string) *Mapper { return s.mapperFor(v, path) })
+}
+
+// toDiagnosticWith is toDiagnostic with the mappers of related files from
+// mapperOf (as s.mapperFor gives them).
+func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, mapperOf func(path string) *Mapper) protocol.Diagnostic {
 	d := protocol.Diagnostic{
 		Range:    m.Range(f.Range.Start.Offset, f.Range.End.Offset),
 		Severity: protocol.DiagnosticSeverity(f.Severity),
@@ -345,15 +370,8 @@ func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, related ma
 	for _, r := range f.Related {
 		rm := m
 		if r.File != f.File {
-			var known bool
-			if rm, known = related[r.File]; !known {
-				rm = s.mapperFor(v, r.File)
-				if rm == nil {
-					rm = NewMapper(nil, m.Encoding())
-				}
-				if related != nil {
-					related[r.File] = rm
-				}
+			if rm = mapperOf(r.File); rm == nil {
+				rm = NewMapper(nil, m.Encoding())
 			}
 		}
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
