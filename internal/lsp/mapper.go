@@ -31,9 +31,14 @@ type Mapper struct {
 	lazy    *lazyContent
 	size    int // len of the content
 	enc     Encoding
-	starts  []int // byte offset of each line's start
-	ascii   bool  // content is all ASCII: columns are byte counts
-	noCR    bool  // content has no "\r": lines end at "\n" only
+	// starts holds the byte offset of each line's start, plus shift from
+	// line shiftFrom on (see start): edits within one line share the
+	// array of the mapper they were made from.
+	starts    []int
+	shiftFrom int
+	shift     int
+	ascii     bool // content is all ASCII: columns are byte counts
+	noCR      bool // content has no "\r": lines end at "\n" only
 }
 
 // NewMapper indexes content for enc.
@@ -88,6 +93,14 @@ func isASCII(b []byte) bool {
 	return true
 }
 
+// start returns the byte offset of the start of line (in range).
+func (m *Mapper) start(line int) int {
+	if line >= m.shiftFrom {
+		return m.starts[line] + m.shift
+	}
+	return m.starts[line]
+}
+
 // Content returns the mapped bytes.
 func (m *Mapper) Content() []byte {
 	if m.lazy != nil {
@@ -107,14 +120,14 @@ func (m *Mapper) lineEnd(line int) int {
 	if line+1 >= len(m.starts) {
 		return m.size
 	}
-	end := m.starts[line+1]
+	end := m.start(line + 1)
 	if m.noCR {
 		return end - 1 // the "\n" before each line start
 	}
-	if end > m.starts[line] && m.content[end-1] == '\n' {
+	if end > m.start(line) && m.content[end-1] == '\n' {
 		end--
 	}
-	if end > m.starts[line] && m.content[end-1] == '\r' {
+	if end > m.start(line) && m.content[end-1] == '\r' {
 		end--
 	}
 	return end
@@ -126,7 +139,7 @@ func (m *Mapper) Offset(p protocol.Position) int {
 	if line >= len(m.starts) {
 		return m.size
 	}
-	start, end := m.starts[line], m.lineEnd(line)
+	start, end := m.start(line), m.lineEnd(line)
 	want := int(p.Character)
 	if m.ascii {
 		return min(start+want, end)
@@ -157,8 +170,8 @@ func (m *Mapper) Offset(p protocol.Position) int {
 // content; an offset inside a character maps to the character's start.
 func (m *Mapper) Position(offset int) protocol.Position {
 	offset = max(0, min(offset, m.size))
-	line := sort.Search(len(m.starts), func(i int) bool { return m.starts[i] > offset }) - 1
-	start := m.starts[line]
+	line := sort.Search(len(m.starts), func(i int) bool { return m.start(i) > offset }) - 1
+	start := m.start(line)
 	if end := m.lineEnd(line); offset > end {
 		offset = end // inside a "\r\n"
 	}
@@ -223,10 +236,28 @@ func (m *Mapper) Edited(start, end int, text string) *Mapper {
 	// Line starts up to start stay; those after a "\n" in [start, end)
 	// go; text brings its own; the rest move by delta.
 	delta := len(text) - (end - start)
-	first := sort.Search(len(m.starts), func(i int) bool { return m.starts[i] > start })
-	after := sort.Search(len(m.starts), func(i int) bool { return m.starts[i] > end })
+	first := sort.Search(len(m.starts), func(i int) bool { return m.start(i) > start })
+	after := sort.Search(len(m.starts), func(i int) bool { return m.start(i) > end })
+	next := &Mapper{lazy: m.lazyEdit(splice{start, end, text}), size: m.size + delta, enc: m.enc, ascii: true, noCR: true}
+	if first == after && strings.IndexByte(text, '\n') < 0 {
+		// Within one line (typing): the same starts, those after the
+		// line moved by delta. Edits of the same line share m's array.
+		switch {
+		case m.shift == 0 || m.shiftFrom == after:
+			next.starts, next.shiftFrom, next.shift = m.starts, after, m.shift+delta
+		default:
+			next.starts = make([]int, len(m.starts))
+			for i := range next.starts {
+				next.starts[i] = m.start(i)
+			}
+			next.shiftFrom, next.shift = after, delta
+		}
+		return next
+	}
 	starts := make([]int, first, first+strings.Count(text, "\n")+len(m.starts)-after)
-	copy(starts, m.starts[:first])
+	for i := range first {
+		starts[i] = m.start(i)
+	}
 	for i := 0; ; {
 		j := strings.IndexByte(text[i:], '\n')
 		if j < 0 {
@@ -235,10 +266,11 @@ func (m *Mapper) Edited(start, end int, text string) *Mapper {
 		i += j + 1
 		starts = append(starts, start+i)
 	}
-	for _, s := range m.starts[after:] {
-		starts = append(starts, s+delta)
+	for i := after; i < len(m.starts); i++ {
+		starts = append(starts, m.start(i)+delta)
 	}
-	return &Mapper{lazy: m.lazyEdit(splice{start, end, text}), size: m.size + delta, enc: m.enc, starts: starts, ascii: true, noCR: true}
+	next.starts, next.shiftFrom = starts, len(starts)
+	return next
 }
 
 // maxPendingEdits bounds the edits a lazy content keeps before the
