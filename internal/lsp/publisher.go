@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"slices"
@@ -43,7 +44,7 @@ type findingSet struct {
 // fileState is what the publisher knows of one file.
 type fileState struct {
 	sets     map[setKey]*findingSet
-	last     string // the last params sent, as JSON
+	last     []byte // the last params sent, as JSON (never modified)
 	nonEmpty bool   // the last publish had diagnostics
 	gen      uint64 // the generation of the last publish
 }
@@ -313,10 +314,10 @@ func (pb *publisher) publishLocked(paths []string) {
 		if err != nil {
 			continue
 		}
-		if string(data) == st.last {
+		if bytes.Equal(data, st.last) {
 			continue
 		}
-		st.last = string(data)
+		st.last = data
 		st.nonEmpty = len(params.Diagnostics) > 0
 		if newest != nil {
 			st.gen = newest.gen
