@@ -70,7 +70,34 @@ func ModulePaths(p *Project, insp *tsinspect.Inspector) []string {
 // inspects nothing. complete is false when a module of modules has no
 // result (the Inspection then leaves it out).
 func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.Result) (insp *Inspection, complete bool) {
-	out := &Inspection{Results: make(map[string]*tsinspect.Result, len(modules))}
+	base, complete := NewModuleBase(modules, results)
+	return base.Inspection(p), complete
+}
+
+// ModuleBase is the part of an Inspection that depends on the module
+// results alone, not on the manifest's text: the modules, their results
+// and the module files' own findings. The language server builds one when
+// a module pass ends and makes the Inspection of every keystroke in the
+// manifest from it (Inspection), which then only places T11. A ModuleBase
+// and the Results map of the Inspections it makes are shared and must not
+// be modified.
+type ModuleBase struct {
+	modules  []string
+	index    map[string]int               // position of each module in modules
+	results  map[string]*tsinspect.Result // the modules' results
+	findings []diag.Finding               // the module files' own findings, sorted
+	failing  map[string]*tsinspect.Result // the modules that will not load
+}
+
+// NewModuleBase gathers the results of modules (each module once, in
+// declaration order, as ModulePaths lists them) from results. complete is
+// false when a module has no result (the base then leaves it out).
+func NewModuleBase(modules []string, results map[string]*tsinspect.Result) (base *ModuleBase, complete bool) {
+	b := &ModuleBase{
+		modules: make([]string, 0, len(modules)),
+		index:   make(map[string]int, len(modules)),
+		results: make(map[string]*tsinspect.Result, len(modules)),
+	}
 	complete = true
 	// A finding in a file that several modules import (a shared schema) is
 	// reported once.
@@ -85,7 +112,18 @@ func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.
 			complete = false
 			continue
 		}
-		out.Results[m] = r
+		if _, dup := b.index[m]; dup {
+			continue
+		}
+		b.index[m] = len(b.modules)
+		b.modules = append(b.modules, m)
+		b.results[m] = r
+		if !r.Loads {
+			if b.failing == nil {
+				b.failing = map[string]*tsinspect.Result{}
+			}
+			b.failing[m] = r
+		}
 		for _, f := range r.Findings {
 			if f.File != m {
 				k := shared{f.File, f.Code, f.Message, f.Range.Start.Offset, f.Range.End.Offset}
@@ -94,41 +132,164 @@ func InspectionFrom(p *Project, modules []string, results map[string]*tsinspect.
 				}
 				seen[k] = true
 			}
-			out.Findings = append(out.Findings, f)
+			b.findings = append(b.findings, f)
 		}
 	}
-	if p == nil || p.Model == nil {
-		return out, complete
+	diag.Sort(b.findings)
+	return b, complete
+}
+
+// Len returns the number of modules of the base.
+func (b *ModuleBase) Len() int { return len(b.modules) }
+
+// Position returns the place of module in the base's modules (the order
+// NewModuleBase was given), and whether the base holds it.
+func (b *ModuleBase) Position(module string) (int, bool) {
+	i, ok := b.index[module]
+	return i, ok
+}
+
+// Modules returns the base's modules, in order. The slice must not be
+// modified.
+func (b *ModuleBase) Modules() []string { return b.modules }
+
+// Inspection returns p's Inspection from the base: its Results (the
+// base's map, shared), the module files' findings, and T11 on each entry
+// of p whose module will not load, at p's positions.
+func (b *ModuleBase) Inspection(p *Project) *Inspection {
+	var moduleLoad []diag.Finding
+	if len(b.failing) > 0 && p != nil && p.Model != nil {
+		for i := range p.Model.Tools {
+			if r := b.failing[p.Model.Tools[i].Module]; r != nil {
+				moduleLoad = appendModuleLoad(moduleLoad, p, &p.Model.Tools[i], r)
+			}
+		}
 	}
-	for _, t := range p.Model.Tools {
-		r := out.Results[t.Module]
-		if t.Module == "" || r == nil || r.Loads || t.File == "" {
+	return b.inspection(moduleLoad)
+}
+
+// ToolModules records the module each tool of one load declares, and
+// which tools declare a module of a base that will not load, so that the
+// next load declaring the same modules (a keystroke elsewhere in the
+// manifest) gets its Inspection without a lookup per tool. It is
+// immutable.
+type ToolModules struct {
+	root    string
+	modules []string      // Model.Tools[i].Module
+	failing []failingTool // the tools whose module the base says will not load
+}
+
+// failingTool is a tool whose module will not load, with what T11 on it
+// says before the tool's name.
+type failingTool struct {
+	tool          int
+	rel, sayPrior string
+}
+
+// ToolModules records p's tools' modules, and the tools whose module will
+// not load, for InspectionWith.
+func (b *ModuleBase) ToolModules(p *Project) *ToolModules {
+	tm := &ToolModules{}
+	if p == nil || p.Model == nil {
+		return tm
+	}
+	tm.root = p.Root
+	tm.modules = make([]string, len(p.Model.Tools))
+	for i, t := range p.Model.Tools {
+		tm.modules[i] = t.Module
+		if r := b.failing[t.Module]; r != nil && t.Module != "" {
+			rel := p.Rel(t.Module)
+			tm.failing = append(tm.failing, failingTool{tool: i, rel: rel, sayPrior: moduleLoadPrior(rel, r)})
+		}
+	}
+	return tm
+}
+
+// Same reports whether p declares the same modules as the load tm was
+// made from, tool for tool.
+func (tm *ToolModules) Same(p *Project) bool {
+	if p == nil || p.Model == nil {
+		return len(tm.modules) == 0
+	}
+	if p.Root != tm.root || len(p.Model.Tools) != len(tm.modules) {
+		return false
+	}
+	for i := range p.Model.Tools {
+		if p.Model.Tools[i].Module != tm.modules[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// InspectionWith is Inspection for a p of which tm.Same(p) holds, where
+// tm was made by b.ToolModules: only the tools declaring a module that
+// will not load are visited.
+func (b *ModuleBase) InspectionWith(p *Project, tm *ToolModules) *Inspection {
+	var moduleLoad []diag.Finding
+	for _, ft := range tm.failing {
+		t := &p.Model.Tools[ft.tool]
+		if t.File == "" {
 			continue
 		}
-		rel := p.Rel(t.Module)
-		f := diag.Finding{
-			File:     t.File,
-			Range:    t.Value,
-			Severity: diag.Error,
-			Code:     CodeModuleLoad,
-			Message:  moduleLoadMessage(t.Name, rel, r),
-			Data:     map[string]string{"name": t.Name, "module": rel},
-		}
-		if !r.ReasonRange.IsZero() || r.Reason != "" {
-			f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
-		}
-		out.Findings = append(out.Findings, f)
+		moduleLoad = append(moduleLoad, moduleLoadFinding(t, ft.rel, ft.sayPrior+t.Name+moduleLoadAfter, b.failing[t.Module]))
 	}
-	diag.Sort(out.Findings)
-	return out, complete
+	return b.inspection(moduleLoad)
+}
+
+// inspection merges the base's module findings with moduleLoad, T11 in
+// tool order.
+func (b *ModuleBase) inspection(moduleLoad []diag.Finding) *Inspection {
+	diag.Sort(moduleLoad)
+	// Stable sorting the module findings followed by T11 gives this merge.
+	out := &Inspection{Results: b.results, Findings: diag.Merge(b.findings, moduleLoad)}
+	if len(out.Findings) == 0 {
+		out.Findings = nil
+	}
+	return out
+}
+
+// appendModuleLoad appends T11 on tool t, whose module will not load (r
+// says why), unless t has no declaring file.
+func appendModuleLoad(fs []diag.Finding, p *Project, t *Tool, r *tsinspect.Result) []diag.Finding {
+	if t.Module == "" || t.File == "" {
+		return fs
+	}
+	rel := p.Rel(t.Module)
+	return append(fs, moduleLoadFinding(t, rel, moduleLoadMessage(t.Name, rel, r), r))
+}
+
+// moduleLoadFinding is T11 on tool t, whose module (rel from the root)
+// will not load, r says why.
+func moduleLoadFinding(t *Tool, rel, message string, r *tsinspect.Result) diag.Finding {
+	f := diag.Finding{
+		File:     t.File,
+		Range:    t.Value,
+		Severity: diag.Error,
+		Code:     CodeModuleLoad,
+		Message:  message,
+		Data:     map[string]string{"name": t.Name, "module": rel},
+	}
+	if !r.ReasonRange.IsZero() || r.Reason != "" {
+		f.Related = []diag.Related{{File: t.Module, Range: r.ReasonRange, Message: r.Reason}}
+	}
+	return f
 }
 
 // moduleLoadMessage is T11's text: the module, the daemon's reason, where,
 // and what it means for the session.
 func moduleLoadMessage(name, rel string, r *tsinspect.Result) string {
+	return moduleLoadPrior(rel, r) + name + moduleLoadAfter
+}
+
+// moduleLoadPrior is T11's text before the tool's name, moduleLoadAfter
+// the text after.
+func moduleLoadPrior(rel string, r *tsinspect.Result) string {
 	where := rel
 	if !r.ReasonRange.IsZero() {
 		where = fmt.Sprintf("%s:%d:%d", rel, r.ReasonRange.Start.Line+1, CharColumn(r.Lines, r.ReasonRange.Start)+1)
 	}
-	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no %s tool.", rel, r.Reason, where, name)
+	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no ", rel, r.Reason, where)
 }
+
+const moduleLoadAfter = " tool."

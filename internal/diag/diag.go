@@ -78,23 +78,44 @@ type Finding struct {
 }
 
 // Sort orders findings by file, then position, then code, then message.
+// The sort is stable: findings equal in all of these keep their order.
 func Sort(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File != b.File {
-			return a.File < b.File
+	sort.SliceStable(fs, func(i, j int) bool { return Less(&fs[i], &fs[j]) })
+}
+
+// Less reports whether a sorts before b in Sort's order.
+func Less(a, b *Finding) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Range.Start.Offset != b.Range.Start.Offset {
+		return a.Range.Start.Offset < b.Range.Start.Offset
+	}
+	if a.Range.End.Offset != b.Range.End.Offset {
+		return a.Range.End.Offset < b.Range.End.Offset
+	}
+	if a.Code != b.Code {
+		return a.Code < b.Code
+	}
+	return a.Message < b.Message
+}
+
+// Merge returns, in a new slice, the findings of a and b (each already in
+// Sort's order) in the order Sort gives to a followed by b: a finding of a
+// comes before an equal one of b.
+func Merge(a, b []Finding) []Finding {
+	out := make([]Finding, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if Less(&b[0], &a[0]) {
+			out = append(out, b[0])
+			b = b[1:]
+		} else {
+			out = append(out, a[0])
+			a = a[1:]
 		}
-		if a.Range.Start.Offset != b.Range.Start.Offset {
-			return a.Range.Start.Offset < b.Range.Start.Offset
-		}
-		if a.Range.End.Offset != b.Range.End.Offset {
-			return a.Range.End.Offset < b.Range.End.Offset
-		}
-		if a.Code != b.Code {
-			return a.Code < b.Code
-		}
-		return a.Message < b.Message
-	})
+	}
+	out = append(out, a...)
+	return append(out, b...)
 }
 
 // Lines indexes the line starts of one file's content so that byte offsets

@@ -32,29 +32,23 @@ type contentChange struct {
 // applyChanges returns content with changes applied in order, each range
 // read in the text the previous changes left (as the protocol says).
 func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte {
-	return applyChangesWith(NewMapper(content, enc), changes)
+	return applyChangesWith(NewMapper(content, enc), changes).Content()
 }
 
 // applyChangesWith is applyChanges starting from the mapper of the
-// current content (a document keeps one), which saves indexing it again.
-func applyChangesWith(m *Mapper, changes []contentChange) []byte {
-	content := m.Content()
-	for i, c := range changes {
+// current content (a document keeps one), which saves indexing it again;
+// it returns the mapper of the new content (see Mapper.Edited: an edit of
+// an ASCII document copies nothing until the content is read).
+func applyChangesWith(m *Mapper, changes []contentChange) *Mapper {
+	for _, c := range changes {
 		if c.Range == nil {
-			content = []byte(c.Text)
+			m = NewMapper([]byte(c.Text), m.Encoding())
 			continue
 		}
-		if i > 0 {
-			m = NewMapper(content, m.Encoding())
-		}
 		start, end := m.Offsets(*c.Range)
-		next := make([]byte, 0, len(content)-(end-start)+len(c.Text))
-		next = append(next, content[:start]...)
-		next = append(next, c.Text...)
-		next = append(next, content[end:]...)
-		content = next
+		m = m.Edited(start, end, c.Text)
 	}
-	return content
+	return m
 }
 
 // uriToPath returns the absolute file path of a file: URI.

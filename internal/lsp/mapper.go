@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"sort"
+	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -25,10 +27,18 @@ const (
 // sequence) snaps to the character's start. Invalid UTF-8 counts one unit
 // per byte. A Mapper is immutable and safe for concurrent use.
 type Mapper struct {
-	content []byte
+	content []byte // nil while lazy holds it
+	lazy    *lazyContent
+	size    int // len of the content
 	enc     Encoding
-	starts  []int // byte offset of each line's start
-	ascii   bool  // content is all ASCII: columns are byte counts
+	// starts holds the byte offset of each line's start, plus shift from
+	// line shiftFrom on (see start): edits within one line share the
+	// array of the mapper they were made from.
+	starts    []int
+	shiftFrom int
+	shift     int
+	ascii     bool // content is all ASCII: columns are byte counts
+	noCR      bool // content has no "\r": lines end at "\n" only
 }
 
 // NewMapper indexes content for enc.
@@ -47,7 +57,7 @@ func NewMapper(content []byte, enc Encoding) *Mapper {
 			i += j + 1
 			starts = append(starts, i)
 		}
-		return &Mapper{content: content, enc: enc, starts: starts, ascii: isASCII(content)}
+		return &Mapper{content: content, size: len(content), enc: enc, starts: starts, ascii: isASCII(content), noCR: true}
 	}
 	starts := make([]int, 1, 64)
 	ascii := true
@@ -64,7 +74,7 @@ func NewMapper(content []byte, enc Encoding) *Mapper {
 			ascii = false
 		}
 	}
-	return &Mapper{content: content, enc: enc, starts: starts, ascii: ascii}
+	return &Mapper{content: content, size: len(content), enc: enc, starts: starts, ascii: ascii}
 }
 
 // isASCII reports whether b holds only ASCII bytes.
@@ -83,8 +93,24 @@ func isASCII(b []byte) bool {
 	return true
 }
 
+// start returns the byte offset of the start of line (in range).
+func (m *Mapper) start(line int) int {
+	if line >= m.shiftFrom {
+		return m.starts[line] + m.shift
+	}
+	return m.starts[line]
+}
+
 // Content returns the mapped bytes.
-func (m *Mapper) Content() []byte { return m.content }
+func (m *Mapper) Content() []byte {
+	if m.lazy != nil {
+		return m.lazy.get()
+	}
+	return m.content
+}
+
+// Len returns the length of the mapped bytes, without making them.
+func (m *Mapper) Len() int { return m.size }
 
 // Encoding returns the mapper's column unit.
 func (m *Mapper) Encoding() Encoding { return m.enc }
@@ -92,13 +118,16 @@ func (m *Mapper) Encoding() Encoding { return m.enc }
 // lineEnd returns the offset of the end of line, before its line break.
 func (m *Mapper) lineEnd(line int) int {
 	if line+1 >= len(m.starts) {
-		return len(m.content)
+		return m.size
 	}
-	end := m.starts[line+1]
-	if end > m.starts[line] && m.content[end-1] == '\n' {
+	end := m.start(line + 1)
+	if m.noCR {
+		return end - 1 // the "\n" before each line start
+	}
+	if end > m.start(line) && m.content[end-1] == '\n' {
 		end--
 	}
-	if end > m.starts[line] && m.content[end-1] == '\r' {
+	if end > m.start(line) && m.content[end-1] == '\r' {
 		end--
 	}
 	return end
@@ -108,9 +137,9 @@ func (m *Mapper) lineEnd(line int) int {
 func (m *Mapper) Offset(p protocol.Position) int {
 	line := int(p.Line)
 	if line >= len(m.starts) {
-		return len(m.content)
+		return m.size
 	}
-	start, end := m.starts[line], m.lineEnd(line)
+	start, end := m.start(line), m.lineEnd(line)
 	want := int(p.Character)
 	if m.ascii {
 		return min(start+want, end)
@@ -140,9 +169,9 @@ func (m *Mapper) Offset(p protocol.Position) int {
 // Position returns the protocol position of a byte offset, clamped to the
 // content; an offset inside a character maps to the character's start.
 func (m *Mapper) Position(offset int) protocol.Position {
-	offset = max(0, min(offset, len(m.content)))
-	line := sort.Search(len(m.starts), func(i int) bool { return m.starts[i] > offset }) - 1
-	start := m.starts[line]
+	offset = max(0, min(offset, m.size))
+	line := sort.Search(len(m.starts), func(i int) bool { return m.start(i) > offset }) - 1
+	start := m.start(line)
 	if end := m.lineEnd(line); offset > end {
 		offset = end // inside a "\r\n"
 	}
@@ -183,4 +212,147 @@ func (m *Mapper) Offsets(r protocol.Range) (start, end int) {
 		start, end = end, start
 	}
 	return start, end
+}
+
+// Edited returns the mapper of the content with [start, end) replaced by
+// text, in the same encoding. When the content is all ASCII without "\r"
+// and so is text (a manifest, typically), the line index is updated from
+// this one and the new content is made only when asked for (Content): a
+// keystroke then neither copies nor scans the whole document. Otherwise
+// the new content is made and indexed at once, as NewMapper does.
+func (m *Mapper) Edited(start, end int, text string) *Mapper {
+	start, end = max(0, min(start, m.size)), max(0, min(end, m.size))
+	if end < start {
+		start, end = end, start
+	}
+	if !m.ascii || !m.noCR || !isASCII([]byte(text)) || strings.IndexByte(text, '\r') >= 0 {
+		old := m.Content()
+		next := make([]byte, 0, len(old)-(end-start)+len(text))
+		next = append(next, old[:start]...)
+		next = append(next, text...)
+		next = append(next, old[end:]...)
+		return NewMapper(next, m.enc)
+	}
+	// Line starts up to start stay; those after a "\n" in [start, end)
+	// go; text brings its own; the rest move by delta.
+	delta := len(text) - (end - start)
+	first := sort.Search(len(m.starts), func(i int) bool { return m.start(i) > start })
+	after := sort.Search(len(m.starts), func(i int) bool { return m.start(i) > end })
+	next := &Mapper{lazy: m.lazyEdit(splice{start, end, text}), size: m.size + delta, enc: m.enc, ascii: true, noCR: true}
+	if first == after && strings.IndexByte(text, '\n') < 0 {
+		// Within one line (typing): the same starts, those after the
+		// line moved by delta. Edits of the same line share m's array.
+		switch {
+		case m.shift == 0 || m.shiftFrom == after:
+			next.starts, next.shiftFrom, next.shift = m.starts, after, m.shift+delta
+		default:
+			next.starts = make([]int, len(m.starts))
+			for i := range next.starts {
+				next.starts[i] = m.start(i)
+			}
+			next.shiftFrom, next.shift = after, delta
+		}
+		return next
+	}
+	starts := make([]int, first, first+strings.Count(text, "\n")+len(m.starts)-after)
+	for i := range first {
+		starts[i] = m.start(i)
+	}
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+		starts = append(starts, start+i)
+	}
+	for i := after; i < len(m.starts); i++ {
+		starts = append(starts, m.start(i)+delta)
+	}
+	next.starts, next.shiftFrom = starts, len(starts)
+	return next
+}
+
+// maxPendingEdits bounds the edits a lazy content keeps before the
+// content they apply to is made.
+const maxPendingEdits = 64
+
+// lazyEdit returns the content of m with e applied, made when first read.
+func (m *Mapper) lazyEdit(e splice) *lazyContent {
+	if m.lazy != nil {
+		return m.lazy.then(e)
+	}
+	return &lazyContent{root: m.content, edits: []splice{e}}
+}
+
+// splice replaces [start, end) with text.
+type splice struct {
+	start, end int
+	text       string
+}
+
+// lazyContent is a content made when first read: root (never modified)
+// with edits applied in order. It is safe for concurrent use.
+type lazyContent struct {
+	root  []byte
+	edits []splice
+
+	mu   sync.Mutex
+	data []byte
+	done bool
+}
+
+// made returns the content if it has been made.
+func (l *lazyContent) made() ([]byte, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.data, l.done
+}
+
+// then returns the content of l with e applied, made when first read: on
+// l's content if made, else on l's root with l's edits and e (l's content
+// is made first when too many edits are pending).
+func (l *lazyContent) then(e splice) *lazyContent {
+	l.mu.Lock()
+	switch {
+	case l.done:
+		data := l.data
+		l.mu.Unlock()
+		return &lazyContent{root: data, edits: []splice{e}}
+	case len(l.edits) < maxPendingEdits:
+		edits := make([]splice, len(l.edits), len(l.edits)+1)
+		copy(edits, l.edits)
+		root := l.root
+		l.mu.Unlock()
+		return &lazyContent{root: root, edits: append(edits, e)}
+	}
+	l.mu.Unlock()
+	return &lazyContent{root: l.get(), edits: []splice{e}}
+}
+
+// get makes the content once, applying every edit in one buffer.
+func (l *lazyContent) get() []byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done {
+		return l.data
+	}
+	size, most := len(l.root), len(l.root)
+	for _, e := range l.edits {
+		size += len(e.text) - (e.end - e.start)
+		most = max(most, size)
+	}
+	buf := make([]byte, len(l.root), most)
+	copy(buf, l.root)
+	for _, e := range l.edits {
+		n := len(buf) + len(e.text) - (e.end - e.start)
+		tail := buf[e.end:]
+		buf = buf[:max(n, len(buf))]
+		copy(buf[e.start+len(e.text):], tail)
+		copy(buf[e.start:], e.text)
+		buf = buf[:n]
+	}
+	l.data, l.done = buf[:len(buf):len(buf)], true
+	l.root, l.edits = nil, nil // no longer needed: let them go
+	return l.data
 }

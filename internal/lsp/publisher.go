@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
-	"reflect"
+	"maps"
+	"slices"
 	"sort"
 	"sync"
 
@@ -33,12 +35,16 @@ type findingSet struct {
 	version  int32
 	versions bool // version is known (the file was open)
 	findings []diag.Finding
+	// mapper is the open document's mapper of content, when the set was
+	// made from the document (nil otherwise): publishing converts with it
+	// instead of indexing content again when the editor has moved on.
+	mapper *Mapper
 }
 
 // fileState is what the publisher knows of one file.
 type fileState struct {
 	sets     map[setKey]*findingSet
-	last     string // the last params sent, as JSON
+	last     []byte // the last params sent, as JSON (never modified)
 	nonEmpty bool   // the last publish had diagnostics
 	gen      uint64 // the generation of the last publish
 }
@@ -54,10 +60,17 @@ type publisher struct {
 	mu    sync.Mutex
 	files map[string]*fileState
 	byKey map[setKey]map[string]bool
+	// related holds the mappers of the files related information points
+	// into (T11's module), kept between publishes while their content is
+	// the same bytes.
+	related map[string]*Mapper
 }
 
+// maxRelatedMappers bounds publisher.related.
+const maxRelatedMappers = 4096
+
 func newPublisher(s *Server) *publisher {
-	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}}
+	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}, related: map[string]*Mapper{}}
 }
 
 // contentIn returns a file's content as proj loaded it, else as v has it.
@@ -112,8 +125,9 @@ func (pb *publisher) moduleGroups(v *view, insp *analysis.Inspection) map[string
 	var groups map[string][]diag.Finding
 	if insp != nil {
 		groups = groupByFile(insp.Findings)
-		for path, r := range insp.Results {
-			if _, open := v.docs[path]; open && r != nil {
+		// The open modules (few open documents, many modules).
+		for path := range v.docs {
+			if r := insp.Results[path]; r != nil {
 				if _, ok := groups[path]; !ok {
 					groups[path] = nil
 				}
@@ -160,6 +174,7 @@ func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, 
 		set := &findingSet{gen: v.gen, content: contentIn(v, proj, path), findings: fs}
 		if d := v.docs[path]; d != nil && sameContent(d.content(), set.content) {
 			set.version, set.versions = d.version, true
+			set.mapper = d.mapper
 		}
 		st := pb.files[path]
 		if st == nil {
@@ -248,6 +263,7 @@ func sortedKeys(m map[string]bool) []string {
 func (pb *publisher) publishLocked(paths []string) {
 	enc := pb.s.encoding()
 	v := pb.s.currentView()
+	relatedMapper := func(path string) *Mapper { return pb.relatedMapperLocked(v, path, enc) }
 	for _, path := range paths {
 		st := pb.files[path]
 		if st == nil {
@@ -274,14 +290,18 @@ func (pb *publisher) publishLocked(paths []string) {
 				}
 			}
 			diag.Sort(findings)
+			// Any mapper of the same bytes gives the same ranges.
 			var m *Mapper
-			if d := v.docs[path]; d != nil && sameContent(d.content(), newest.content) {
+			if newest.mapper != nil && newest.mapper.Encoding() == enc {
+				m = newest.mapper // indexed when the document was made
+			} else if d := v.docs[path]; d != nil && sameContent(d.content(), newest.content) {
 				m = d.mapper
 			} else {
 				m = NewMapper(newest.content, enc)
 			}
+			params.Diagnostics = slices.Grow(params.Diagnostics, len(findings))
 			for _, f := range findings {
-				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnostic(v, m, f))
+				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnosticWith(v, m, f, relatedMapper))
 			}
 		}
 		if len(params.Diagnostics) == 0 && !st.nonEmpty && (newest == nil || !newest.versions) {
@@ -294,23 +314,50 @@ func (pb *publisher) publishLocked(paths []string) {
 		if err != nil {
 			continue
 		}
-		if string(data) == st.last {
+		if bytes.Equal(data, st.last) {
 			continue
 		}
-		st.last = string(data)
+		st.last = data
 		st.nonEmpty = len(params.Diagnostics) > 0
 		if newest != nil {
 			st.gen = newest.gen
 		}
-		pb.s.notify(protocol.MethodTextDocumentPublishDiagnostics, json.RawMessage(data))
+		pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
 		if len(st.sets) == 0 && !st.nonEmpty {
 			delete(pb.files, path)
 		}
 	}
 }
 
+// relatedMapperLocked returns what s.mapperFor(v, path) returns, the
+// mapper of the last publish when path's content is the same bytes.
+func (pb *publisher) relatedMapperLocked(v *view, path string, enc Encoding) *Mapper {
+	if d := v.docs[path]; d != nil {
+		return d.mapper
+	}
+	data, err := v.fs.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	if m := pb.related[path]; m != nil && m.Encoding() == enc && sameContent(m.Content(), data) {
+		return m
+	}
+	m := NewMapper(data, enc)
+	if len(pb.related) >= maxRelatedMappers {
+		clear(pb.related)
+	}
+	pb.related[path] = m
+	return m
+}
+
 // toDiagnostic converts a finding; m maps the finding's file.
 func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagnostic {
+	return s.toDiagnosticWith(v, m, f, func(path string) *Mapper { return s.mapperFor(v, path) })
+}
+
+// toDiagnosticWith is toDiagnostic with the mappers of related files from
+// mapperOf (as s.mapperFor gives them).
+func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, mapperOf func(path string) *Mapper) protocol.Diagnostic {
 	d := protocol.Diagnostic{
 		Range:    m.Range(f.Range.Start.Offset, f.Range.End.Offset),
 		Severity: protocol.DiagnosticSeverity(f.Severity),
@@ -324,8 +371,7 @@ func (s *Server) toDiagnostic(v *view, m *Mapper, f diag.Finding) protocol.Diagn
 	for _, r := range f.Related {
 		rm := m
 		if r.File != f.File {
-			rm = s.mapperFor(v, r.File)
-			if rm == nil {
+			if rm = mapperOf(r.File); rm == nil {
 				rm = NewMapper(nil, m.Encoding())
 			}
 		}
@@ -343,5 +389,26 @@ func sameSet(old, set *findingSet) bool {
 	if old == nil || old.versions != set.versions || old.version != set.version || !sameContent(old.content, set.content) {
 		return false
 	}
-	return reflect.DeepEqual(old.findings, set.findings)
+	return sameFindings(old.findings, set.findings)
+}
+
+// sameFindings is reflect.DeepEqual for finding lists (a nil slice or map
+// differs from an empty one), without reflection.
+func sameFindings(a, b []diag.Finding) bool {
+	if (a == nil) != (b == nil) || len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.File != y.File || x.Range != y.Range || x.Severity != y.Severity || x.Code != y.Code || x.Message != y.Message {
+			return false
+		}
+		if (x.Related == nil) != (y.Related == nil) || !slices.Equal(x.Related, y.Related) {
+			return false
+		}
+		if (x.Data == nil) != (y.Data == nil) || !maps.Equal(x.Data, y.Data) {
+			return false
+		}
+	}
+	return true
 }

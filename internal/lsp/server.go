@@ -65,6 +65,7 @@ type Server struct {
 	base vfs.FS // the disk (or Options.FS) behind a cache
 	disk *diskCache
 	conn jsonrpc2.Conn
+	out  *stream // conn's stream, for notifyJSON
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -127,6 +128,7 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	st := newStream(rwc)
 	st.onProtocolError = func(err error) { s.tracef("protocol error answered: %v", err) }
 	s.conn = jsonrpc2.NewConn(st)
+	s.out = st
 	connCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.conn.Go(connCtx, s.handle)
@@ -343,6 +345,20 @@ func (s *Server) logToClient(typ protocol.MessageType, msg string) {
 // notify sends a notification to the client, ignoring a closed connection.
 func (s *Server) notify(method string, params any) {
 	if err := s.conn.Notify(context.Background(), method, params); err != nil {
+		s.tracef("sending %s: %v", method, err)
+	}
+}
+
+// notifyJSON sends a notification whose params are JSON already, as
+// encoding/json wrote them: the frame is what notify would send, built
+// without encoding and checking the params again (diagnostics of a large
+// manifest are tens of kilobytes per keystroke).
+func (s *Server) notifyJSON(method string, params []byte) {
+	if s.out == nil {
+		s.notify(method, json.RawMessage(params))
+		return
+	}
+	if err := s.out.writeNotification(method, params); err != nil {
 		s.tracef("sending %s: %v", method, err)
 	}
 }

@@ -454,6 +454,34 @@ func (s *stream) writeFrame(data []byte) error {
 	header := "Content-Length: " + strconv.Itoa(len(data)) + "\r\n\r\n"
 	buf := make([]byte, 0, len(header)+len(data))
 	buf = append(append(buf, header...), data...)
+	return s.enqueue(buf)
+}
+
+// writeNotification queues a notification whose params are JSON already
+// (compact, as encoding/json writes them), framed as jsonrpc2 frames it,
+// without encoding and checking the params again.
+func (s *stream) writeNotification(method string, params []byte) error {
+	return s.enqueue(notificationFrame(method, params))
+}
+
+// notificationFrame is the frame of a notification: header and body, the
+// body as marshalMessage writes a jsonrpc2.Notification of these params.
+func notificationFrame(method string, params []byte) []byte {
+	name, _ := stdjson.Marshal(method) // a string always encodes
+	const open, mid = `{"jsonrpc":"2.0","method":`, `,"params":`
+	n := len(open) + len(name) + len(mid) + len(params) + 1
+	header := "Content-Length: " + strconv.Itoa(n) + "\r\n\r\n"
+	buf := make([]byte, 0, len(header)+n)
+	buf = append(buf, header...)
+	buf = append(buf, open...)
+	buf = append(buf, name...)
+	buf = append(buf, mid...)
+	buf = append(buf, params...)
+	return append(buf, '}')
+}
+
+// enqueue queues one frame, header included.
+func (s *stream) enqueue(buf []byte) error {
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
 	switch {

@@ -19,15 +19,11 @@ import (
 type view struct {
 	gen  uint64
 	docs map[string]*document // by absolute path
-	fs   *vfs.Overlay
+	fs   *bufferFS
 }
 
 func newView(base vfs.FS, docs map[string]*document, gen uint64) *view {
-	o := vfs.NewOverlay(base)
-	for p, d := range docs {
-		o.Set(p, d.content())
-	}
-	return &view{gen: gen, docs: docs, fs: o}
+	return &view{gen: gen, docs: docs, fs: &bufferFS{base: base, docs: docs}}
 }
 
 // mapperFor returns the mapper of a file's current content in the view
@@ -122,13 +118,11 @@ func didChange(ctx context.Context, s *Server, params json.RawMessage) error {
 		if p.TextDocument.Version <= old.version {
 			problem = fmt.Errorf("didChange for %s: version %d after version %d (versions must increase); change applied", p.TextDocument.URI, p.TextDocument.Version, old.version)
 		}
-		var content []byte
-		if old.mapper.Encoding() == enc {
-			content = applyChangesWith(old.mapper, p.Changes)
-		} else {
-			content = applyChanges(old.content(), enc, p.Changes)
+		m := old.mapper
+		if m.Encoding() != enc {
+			m = NewMapper(old.content(), enc)
 		}
-		docs[path] = &document{uri: old.uri, path: path, version: p.TextDocument.Version, mapper: NewMapper(content, enc)}
+		docs[path] = &document{uri: old.uri, path: path, version: p.TextDocument.Version, mapper: applyChangesWith(m, p.Changes)}
 	})
 	if problem == nil || s.currentView().docs[path] != nil {
 		s.ws.changed([]string{path}, changeBuffer)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -31,6 +32,12 @@ const (
 	changeDeleted                   // deleted on disk
 )
 
+// moduleBase is a ModuleBase and the modules of the last load it served.
+type moduleBase struct {
+	base  *analysis.ModuleBase
+	tools *analysis.ToolModules
+}
+
 // project is one beeuni.yaml root and what the server knows of it.
 type project struct {
 	root string
@@ -51,8 +58,17 @@ type project struct {
 	// declares, and a tool that disappears for one keystroke (a typo in
 	// its key) must not cost a module pass when it comes back.
 	inspected map[string]*tsinspect.Result
-	repo      *features.RepoFiles
-	loading   *loadCall // the load in progress, if any
+	// inspectedSeq counts the module passes that replaced inspected, and
+	// bases are what the inspections reused since are made from
+	// (analysis.ModuleBase over inspected's results), the latest first,
+	// for the module pass basesSeq says. Two are kept: a typo in a tool's
+	// key takes its module out of the model for a keystroke, and the next
+	// keystroke brings it back.
+	inspectedSeq uint64
+	bases        [2]moduleBase
+	basesSeq     uint64
+	repo         *features.RepoFiles
+	loading      *loadCall // the load in progress, if any
 }
 
 func (p *project) latest() (*analysis.Project, uint64) {
@@ -480,7 +496,7 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 		}
 		return
 	}
-	if insp := w.reuseInspection(p, proj, v.gen); insp != nil {
+	if insp := w.reuseInspection(p, proj, v.gen, true); insp != nil {
 		// No module changed: publish the YAML findings and the module
 		// findings together, so that T11 never flickers, and inspect
 		// nothing.
@@ -497,9 +513,14 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 // reuseInspection returns proj's module inspection made from the results
 // of the last one, when no module can have changed since it read them and
 // it covers every module proj declares (a keystroke in beeuni.yaml then
-// costs no inspection and no disk read); else nil. It drops a queued module
-// job of the project, which the returned inspection supersedes.
-func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint64) *analysis.Inspection {
+// costs no inspection and no disk read); else nil. With dropQueued (proj is
+// the newest load) it drops a queued module job of the project, which the
+// returned inspection supersedes.
+//
+// The inspection is made from the project's analysis.ModuleBase, kept
+// while proj declares the same modules in the same order (a keystroke
+// rarely changes them), so that a keystroke only places T11 again.
+func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint64, dropQueued bool) *analysis.Inspection {
 	if !w.s.currentSettings().InspectModules {
 		return nil
 	}
@@ -507,18 +528,59 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 	modGen := w.modGen
 	w.mu.Unlock()
 	p.mu.Lock()
-	prev, prevModGen := p.inspected, p.inspModGen
+	prev, prevModGen, seq := p.inspected, p.inspModGen, p.inspectedSeq
+	bases := p.bases
+	if p.basesSeq != seq {
+		bases = [2]moduleBase{}
+	}
 	p.mu.Unlock()
 	if prev == nil || prevModGen != modGen {
 		return nil
 	}
-	modules, ok := w.knownModules(proj, prev)
-	if !ok {
-		return nil
+	var insp *analysis.Inspection
+	var base *analysis.ModuleBase
+	var tools *analysis.ToolModules
+	if w.disk.on() {
+		for i, b := range bases {
+			if b.base != nil && b.tools.Same(proj) {
+				// The modules of a recent load, tool for tool: they
+				// were listed then, and no file was created or deleted
+				// since (that moves the module generation on).
+				base, tools = b.base, b.tools
+				bases[0], bases[i] = bases[i], bases[0]
+				insp = base.InspectionWith(proj, tools)
+				break
+			}
+		}
 	}
-	insp, complete := analysis.InspectionFrom(proj, modules, prev)
-	if !complete {
-		return nil
+	if insp == nil {
+		base = bases[0].base
+		if base != nil {
+			same, ok := w.sameModules(proj, prev, base)
+			if !ok {
+				return nil
+			}
+			if !same {
+				base = nil
+			}
+		}
+		if base == nil {
+			modules, ok := w.knownModules(proj, prev)
+			if !ok {
+				return nil
+			}
+			b, complete := analysis.NewModuleBase(modules, prev)
+			if !complete {
+				return nil
+			}
+			base = b
+		}
+		tools = base.ToolModules(proj)
+		insp = base.InspectionWith(proj, tools)
+		if bases[0].base != nil && bases[0].base != base {
+			bases[1] = bases[0]
+		}
+		bases[0] = moduleBase{base, tools}
 	}
 	p.mu.Lock()
 	if gen < p.inspGen {
@@ -526,11 +588,52 @@ func (w *workspace) reuseInspection(p *project, proj *analysis.Project, gen uint
 		return nil
 	}
 	p.insp, p.inspGen = insp, gen
+	if p.inspectedSeq == seq {
+		p.bases, p.basesSeq = bases, seq
+	}
 	p.mu.Unlock()
-	w.mu.Lock()
-	delete(w.modJobs, p.root)
-	w.mu.Unlock()
+	if dropQueued {
+		w.mu.Lock()
+		delete(w.modJobs, p.root)
+		w.mu.Unlock()
+	}
 	return insp
+}
+
+// sameModules reports whether knownModules(proj, prev) would list exactly
+// base's modules, without building the list: each module proj declares is
+// base's next one, one declared again, or one prev lacks that is no file
+// (T6 reports it). ok is false, as knownModules says, when a module prev
+// lacks exists.
+func (w *workspace) sameModules(proj *analysis.Project, prev map[string]*tsinspect.Result, base *analysis.ModuleBase) (same, ok bool) {
+	if !w.disk.on() {
+		return slices.Equal(analysis.ModulePaths(proj, w.insp), base.Modules()), true
+	}
+	if proj == nil || proj.Model == nil {
+		return base.Len() == 0, true
+	}
+	next := 0 // base's modules matched so far
+	for _, t := range proj.Model.Tools {
+		if t.Module == "" {
+			continue
+		}
+		if at, in := base.Position(t.Module); in {
+			switch {
+			case at == next:
+				next++
+			case at > next:
+				return false, true // declared in another order
+			}
+			continue // at < next: declared again
+		}
+		if prev[t.Module] != nil {
+			return false, true // inspected, but not in the base
+		}
+		if w.insp.IsFile(t.Module) {
+			return false, false
+		}
+	}
+	return next == base.Len(), true
 }
 
 // knownModules lists proj's modules as analysis.ModulePaths does, without
@@ -588,6 +691,21 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 				return
 			}
 			job := jobs[root]
+			if p := w.project(root); p != nil && inspect {
+				p.mu.Lock()
+				stale := job.v.gen < p.inspGen // a newer load reused newer results
+				p.mu.Unlock()
+				if stale {
+					continue // what a pass would find, after the pass
+				}
+				// Queued while a module pass ran (the load could not
+				// reuse it yet): now that the pass is done, its results
+				// may cover the job's modules, unchanged since.
+				if insp := w.reuseInspection(p, job.proj, job.v.gen, false); insp != nil {
+					w.pub.setModules(job.v, job.proj, insp)
+					continue
+				}
+			}
 			w.mu.Lock()
 			modGen := w.modGen
 			w.mu.Unlock()
@@ -607,6 +725,8 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 					if insp != nil {
 						p.inspected = insp.Results
 					}
+					p.inspectedSeq++
+					p.bases = [2]moduleBase{}
 				}
 				p.mu.Unlock()
 				if !stale {
