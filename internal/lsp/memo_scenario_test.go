@@ -73,3 +73,58 @@ func TestTypingAfterFilesChange(t *testing.T) {
 	typeInComment()
 	want("module closed unsaved, then a keystroke", "T6")
 }
+
+// TestClosingAnUnchangedModuleCostsNothing: a module opened and closed
+// without unsaved changes reads the same from the disk as from the buffer,
+// so closing it runs no module pass (at 10,000 tools one re-hashes every
+// module) and the diagnostics stay; a module closed with unsaved changes is
+// read from the disk again.
+func TestClosingAnUnchangedModuleCostsNothing(t *testing.T) {
+	const manifest = "tools:\n  web_search: beeuni:web_search\n  lookup: tools/lookup.ts\n"
+	const good = "export default { description: 'Look up.', parameters: { type: 'object', properties: {} }, execute() { return 'ok' } }\n"
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+manifest+"-- tools/lookup.ts --\n"+good))
+	s := editorSession(t, fsys, UTF16, "/ws")
+	s.open("/ws/beeuni.yaml", manifest)
+	s.idle()
+	passes := func() uint64 {
+		p := s.srv.ws.project("/ws")
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		return p.inspectedSeq
+	}
+	closeDoc := func(path string) {
+		s.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": string(pathToURI(path))}})
+	}
+	s.open("/ws/tools/lookup.ts", good)
+	s.idle()
+	before := passes()
+	closeDoc("/ws/tools/lookup.ts")
+	s.idle()
+	if got := passes(); got != before {
+		t.Errorf("closing a module as it is on disk ran %d module passes", got-before)
+	}
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
+		t.Fatalf("after closing the unchanged module: codes %v, want none", got)
+	}
+
+	// Broken in the buffer, closed without saving: the disk's good module
+	// counts again.
+	s.open("/ws/tools/lookup.ts", good)
+	s.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": string(pathToURI("/ws/tools/lookup.ts")), "version": 2},
+		"contentChanges": []any{map[string]any{"text": "export default {\n"}},
+	})
+	s.idle()
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); !slices.Equal(got, []string{"T11"}) {
+		t.Fatalf("module broken in the buffer: codes %v, want [T11]", got)
+	}
+	before = passes()
+	closeDoc("/ws/tools/lookup.ts")
+	s.idle()
+	if passes() == before {
+		t.Errorf("closing a module with unsaved changes ran no module pass")
+	}
+	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
+		t.Fatalf("module closed without saving its breakage: codes %v, want none", got)
+	}
+}

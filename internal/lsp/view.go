@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -139,7 +140,20 @@ func didClose(ctx context.Context, s *Server, params json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	s.updateDocs(func(docs map[string]*document) { delete(docs, path) })
+	var closed *document
+	s.updateDocs(func(docs map[string]*document) {
+		closed = docs[path]
+		delete(docs, path)
+	})
+	if closed != nil {
+		if disk, err := s.disk.ReadFile(path); err == nil && bytes.Equal(disk, closed.content()) {
+			// The file reads the same from the disk as from the buffer
+			// (closed without unsaved changes): nothing any analysis
+			// read has changed, so nothing runs again (a module pass
+			// over 10,000 modules would).
+			return nil
+		}
+	}
 	s.ws.changed([]string{path}, changeClosed)
 	return nil
 }
