@@ -54,10 +54,16 @@ func parseFileChunked(path string, content []byte, prev chunkSet) *parsed {
 // parseFileChunkedBy is parseFileChunked with chunks of about target lines
 // (tests cut small files with a small target).
 func parseFileChunkedBy(path string, content []byte, prev chunkSet, target int) *parsed {
-	doc, chunks, fileLines, ok := chunkedTree(content, prev, target)
+	return parseFileAfter(path, content, &parsed{chunks: prev}, target)
+}
+
+// parseFileAfter is parseFileChunkedBy from the previous parse of the file,
+// whose duplicate-key findings it reuses for unchanged subtrees too.
+func parseFileAfter(path string, content []byte, prev *parsed, target int) *parsed {
+	doc, chunks, fileLines, ok := chunkedTree(content, prev.chunks, target)
 	if !ok {
 		p := parseFile(path, content)
-		p.chunks = prev
+		p.chunks = prev.chunks
 		return p
 	}
 	pos := positionsOfLines(content, fileLines)
@@ -65,7 +71,7 @@ func parseFileChunkedBy(path string, content []byte, prev chunkSet, target int) 
 	p.doc = doc
 	p.root = doc.Content[0]
 	p.checkShape()
-	p.checkDuplicateKeys()
+	p.checkDuplicateKeys(prev.dups)
 	return p
 }
 

@@ -58,12 +58,11 @@ func summary(n *yaml.Node) string {
 // fails unless both give the same tree and the same findings.
 func checkChunked(t *testing.T, prev *parsed, content []byte, target int) *parsed {
 	t.Helper()
-	var chunks chunkSet
-	if prev != nil {
-		chunks = prev.chunks
+	if prev == nil {
+		prev = &parsed{}
 	}
 	full := parseFile("/repo/beeuni.yaml", content)
-	inc := parseFileChunkedBy("/repo/beeuni.yaml", content, chunks, target)
+	inc := parseFileAfter("/repo/beeuni.yaml", content, prev, target)
 	if d := nodeDiff("doc", full.doc, inc.doc); d != "" {
 		t.Fatalf("tree differs for %q:\n%s", content, d)
 	}

@@ -121,15 +121,15 @@ func (c *Cache) parse(p string, content []byte) *parsed {
 	if old != nil && bytes.Equal(old.content, content) {
 		return old
 	}
-	var prev chunkSet
-	if old != nil {
-		prev = old.chunks
+	prev := old
+	if prev == nil {
+		prev = &parsed{}
 	}
 	target := c.chunkLines
 	if target <= 0 {
 		target = chunkTarget
 	}
-	np := parseFileChunkedBy(p, content, prev, target)
+	np := parseFileAfter(p, content, prev, target)
 	c.mu.Lock()
 	c.parses++
 	np.id = c.parses

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,6 +34,9 @@ type parsed struct {
 	// chunks are the chunk parses this parse was built from, or reused by a
 	// fallback (see chunkparse.go); nil when the file was parsed whole.
 	chunks chunkSet
+	// dups are the duplicate-key findings (T10) by subtree, for the next
+	// parse of the file (see checkDuplicateKeys).
+	dups map[*yaml.Node][]diag.Finding
 	// byChunks is set when the file was parsed by chunks (not whole): it
 	// then holds exactly one document.
 	byChunks bool
@@ -79,7 +83,7 @@ func parseFile(path string, content []byte) *parsed {
 	}
 	if p.root != nil {
 		p.checkShape()
-		p.checkDuplicateKeys()
+		p.checkDuplicateKeys(nil)
 	}
 	return p
 }
@@ -320,8 +324,69 @@ func (p *parsed) checkShape() {
 // checkDuplicateKeys reports every key that appears twice in one mapping
 // (T10), anywhere in the document. It walks with an explicit stack and never
 // follows aliases, so neither deep nesting nor alias bombs can hurt it.
-func (p *parsed) checkDuplicateKeys() {
-	stack := []*yaml.Node{p.root}
+//
+// prev holds the findings of the previous parse of the file by subtree, for
+// the collections one and two levels under the root (a top-level value; an
+// entry of a top-level mapping or sequence, an agent's body say): a chunked
+// parse shares the nodes of unchanged chunks, and a subtree found again
+// gives the same findings at the same lines, so they are taken from prev,
+// their offsets recomputed, without walking it. The findings of this parse
+// are kept the same way in p.dups.
+func (p *parsed) checkDuplicateKeys(prev map[*yaml.Node][]diag.Finding) {
+	p.dups = map[*yaml.Node][]diag.Finding{}
+	p.duplicatesUnder(p.root, 0, prev)
+}
+
+// duplicatesUnder checks the subtree of n, at depth under the root.
+func (p *parsed) duplicatesUnder(n *yaml.Node, depth int, prev map[*yaml.Node][]diag.Finding) {
+	if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode {
+		return
+	}
+	if depth == 0 || depth > 2 {
+		p.walkDuplicates(n, depth, prev)
+		return
+	}
+	if fs, ok := prev[n]; ok {
+		kept := slices.Clone(fs)
+		for i := range kept {
+			kept[i].Range = rebase(kept[i].Range, p.lines)
+			if len(kept[i].Related) > 0 {
+				kept[i].Related = slices.Clone(kept[i].Related)
+				for j := range kept[i].Related {
+					kept[i].Related[j].Range = rebase(kept[i].Related[j].Range, p.lines)
+				}
+			}
+		}
+		p.findings = append(p.findings, kept...)
+		p.dups[n] = kept
+		return
+	}
+	before := len(p.findings)
+	p.walkDuplicates(n, depth, prev)
+	p.dups[n] = slices.Clone(p.findings[before:])
+}
+
+// walkDuplicates checks n's own keys, then its children: those at depths
+// 1 and 2 through duplicatesUnder (and its memo), deeper ones with an
+// explicit stack.
+func (p *parsed) walkDuplicates(n *yaml.Node, depth int, prev map[*yaml.Node][]diag.Finding) {
+	if depth < 2 {
+		if n.Kind == yaml.MappingNode {
+			p.duplicateKeysIn(n)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := n.Content[i]; k.Kind != yaml.ScalarNode {
+					p.duplicatesUnder(k, depth+1, prev)
+				}
+				p.duplicatesUnder(n.Content[i+1], depth+1, prev)
+			}
+			return
+		}
+		for _, c := range n.Content {
+			p.duplicatesUnder(c, depth+1, prev)
+		}
+		return
+	}
+	stack := []*yaml.Node{n}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -329,14 +394,18 @@ func (p *parsed) checkDuplicateKeys() {
 		case yaml.MappingNode:
 			p.duplicateKeysIn(n)
 			for i := 0; i+1 < len(n.Content); i += 2 {
-				stack = append(stack, n.Content[i+1])
-				if n.Content[i].Kind != yaml.ScalarNode {
-					stack = append(stack, n.Content[i])
+				if v := n.Content[i+1]; v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
+					stack = append(stack, v)
+				}
+				if k := n.Content[i]; k.Kind == yaml.MappingNode || k.Kind == yaml.SequenceNode {
+					stack = append(stack, k)
 				}
 			}
 		case yaml.SequenceNode:
 			for i := len(n.Content) - 1; i >= 0; i-- {
-				stack = append(stack, n.Content[i])
+				if c := n.Content[i]; c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
+					stack = append(stack, c)
+				}
 			}
 		}
 	}
