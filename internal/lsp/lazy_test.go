@@ -142,7 +142,7 @@ func TestBufferFSMatchesOverlay(t *testing.T) {
 		over.Set(p, []byte(string(d.mapper.Content())))
 	}
 	docs["/ws/beeuni.yaml"].mapper = NewMapper([]byte("tools:\n  a: tools/a.ts\n"), UTF16).Edited(0, 0, "# lazy\n")
-	bfs := &bufferFS{base: disk, docs: docs}
+	bfs := newBufferFS(disk, docs)
 	type stat struct {
 		Name  string
 		Size  int64

@@ -20,11 +20,11 @@ import (
 type view struct {
 	gen  uint64
 	docs map[string]*document // by absolute path
-	fs   *bufferFS
+	fs   *vfs.Layered
 }
 
 func newView(base vfs.FS, docs map[string]*document, gen uint64) *view {
-	return &view{gen: gen, docs: docs, fs: &bufferFS{base: base, docs: docs}}
+	return &view{gen: gen, docs: docs, fs: newBufferFS(base, docs)}
 }
 
 // mapperFor returns the mapper of a file's current content in the view
