@@ -70,6 +70,7 @@ type toolOutcome struct {
 	value    *yaml.Node
 	file     string
 	parse    uint64 // the parse (parsed.id) the ranges' offsets are in
+	key      diag.Range // the key's range: where the entry is (tool is empty when !ok)
 	tool     Tool
 	ok       bool
 	findings []diag.Finding // owned by the memo: callers get copies
@@ -157,10 +158,18 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 		if o.parse != u.parsed.id {
 			lines := u.parsed.lines
 			o.parse = u.parsed.id
+			if rebase(o.key, lines) == o.key {
+				// The chunk's lines are the same bytes: when the entry's
+				// key did not move, nothing in the chunk did (the edit is
+				// after it).
+				goto reuse
+			}
+			o.key = rebase(o.key, lines)
 			o.tool.Key = rebase(o.tool.Key, lines)
 			o.tool.Value = rebase(o.tool.Value, lines)
 			rebaseFindings(o.findings, lines)
 		}
+	reuse:
 		o.load = m.load
 		m.used++
 		m.hits++
@@ -171,7 +180,7 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	t, ok := l.checkTool(d)
 	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
 		m.tools[d.key] = &toolOutcome{
-			value: d.value, file: u.file.Path, parse: u.parsed.id, tool: t, ok: ok,
+			value: d.value, file: u.file.Path, parse: u.parsed.id, key: u.parsed.pos.nodeRange(d.key), tool: t, ok: ok,
 			findings: slices.Clone(found), load: m.load,
 		}
 		m.used++
@@ -188,9 +197,10 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 		return l.agentShape(u, kv), nil
 	}
 	if o := m.agents[kv.k]; o != nil && o.value == kv.v && o.file == u.file.Path {
-		if o.parse != u.parsed.id {
+		if o.parse != u.parsed.id && rebase(o.agent.Key, u.parsed.lines) != o.agent.Key {
+			// Moved by an edit before its chunk (as checkToolMemo says,
+			// an unmoved key means nothing in the chunk moved).
 			lines := u.parsed.lines
-			o.parse = u.parsed.id
 			a := &o.agent
 			a.Key = rebase(a.Key, lines)
 			a.ToolsKey = rebase(a.ToolsKey, lines) // a zero range (no tools:) stays zero
@@ -208,6 +218,7 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 				rebaseFindings(o.dep.findings, lines)
 			}
 		}
+		o.parse = u.parsed.id
 		o.load = m.load
 		m.used++
 		m.hits++
