@@ -45,6 +45,10 @@ func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, 
 // built, which matters in an agent's list of a 10,000-tool project.
 // incomplete is true when an item was left out, so that the editor asks
 // again as the word changes instead of filtering a shorter list.
+//
+// With a limit and a word typed, the items whose filter text starts with the
+// word come first (in Completion's order), then the other matches: a cut
+// list keeps the likeliest items, not the first declared.
 func CompletionMatching(p *analysis.Project, repo *RepoFiles, path string, text []byte, offset, limit int) (items []CompletionItem, incomplete bool) {
 	path = filepath.Clean(path)
 	if text == nil && p != nil {
@@ -63,9 +67,28 @@ func CompletionMatching(p *analysis.Project, repo *RepoFiles, path string, text 
 	if ctx.wordStart >= 0 && ctx.wordStart < offset {
 		c.typed = text[ctx.wordStart:offset]
 	}
+	if limit < 1 || len(c.typed) == 0 {
+		c.run()
+		return c.items, c.incomplete
+	}
+	c.pass = passPrefix
+	c.run()
+	if len(c.items) >= limit {
+		return c.items, true // the other matches, if any, are left out
+	}
+	c.pass = passRest
 	c.run()
 	return c.items, c.incomplete
 }
+
+// matchPass says which matches a run of the completer makes.
+type matchPass int
+
+const (
+	passAll    matchPass = iota // every match, in Completion's order
+	passPrefix                  // those whose filter text starts with the word
+	passRest                    // the others
+)
 
 type completer struct {
 	p     *analysis.Project
@@ -79,6 +102,7 @@ type completer struct {
 	typed      []byte
 	limit      int
 	incomplete bool
+	pass       matchPass
 }
 
 // wants reports whether an item with this filter text is to be made: it
@@ -92,6 +116,25 @@ func (c *completer) wants(filter string) bool {
 	if !holdsSubsequence(filter, c.typed) {
 		c.incomplete = true
 		return false
+	}
+	switch c.pass {
+	case passPrefix:
+		return hasPrefixFold(filter, c.typed) // the others come in passRest
+	case passRest:
+		return !hasPrefixFold(filter, c.typed) // made in passPrefix
+	}
+	return true
+}
+
+// hasPrefixFold reports whether s starts with prefix, ignoring ASCII case.
+func hasPrefixFold(s string, prefix []byte) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := range prefix {
+		if lowerASCII(s[i]) != lowerASCII(prefix[i]) {
+			return false
+		}
 	}
 	return true
 }

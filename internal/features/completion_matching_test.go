@@ -133,3 +133,59 @@ func TestCompletionMatchingLimit(t *testing.T) {
 		t.Errorf("limit %d: %d items, incomplete %v", len(all), len(got), incomplete)
 	}
 }
+
+// TestCompletionMatchingPrefersPrefixes: with a limit and a word typed, the
+// items whose filter text starts with the word come first, then the other
+// matches, each group in Completion's order, and a cut list keeps the
+// prefix matches.
+func TestCompletionMatchingPrefersPrefixes(t *testing.T) {
+	p, repo, text := matchingWorkspace(t, 30)
+	at := strings.LastIndex(text, "- ") + 2
+	for _, typed := range []string{"t", "T", "ol_2", "e"} {
+		edited := text[:at] + typed + text[at:]
+		off := at + len(typed)
+		all := Completion(p, repo, "/m/beeuni.yaml", []byte(edited), off)
+		var prefix, rest []CompletionItem
+		for _, it := range all {
+			filter := it.FilterText
+			if filter == "" {
+				filter = it.Label
+			}
+			switch {
+			case hasPrefixFold(filter, []byte(typed)):
+				prefix = append(prefix, it)
+			case holdsSubsequence(filter, []byte(typed)):
+				rest = append(rest, it)
+			}
+		}
+		if len(rest) == 0 {
+			t.Fatalf("%q: no match that is not a prefix: the case tests nothing", typed)
+		}
+		want := append(append([]CompletionItem{}, prefix...), rest...)
+		labels := func(items []CompletionItem) []string {
+			var out []string
+			for _, it := range items {
+				out = append(out, it.Label)
+			}
+			return out
+		}
+		got, incomplete := CompletionMatching(p, repo, "/m/beeuni.yaml", []byte(edited), off, len(all)+1)
+		if !reflect.DeepEqual(labels(got), labels(want)) {
+			t.Errorf("%q: items %v, want prefix matches first: %v", typed, labels(got), labels(want))
+		}
+		if incomplete != (len(want) < len(all)) {
+			t.Errorf("%q: incomplete = %v with %d of %d items", typed, incomplete, len(want), len(all))
+		}
+		for i := 1; i < len(got); i++ {
+			if got[i-1].SortText >= got[i].SortText {
+				t.Errorf("%q: item %d sorts before item %d", typed, i, i-1)
+			}
+		}
+		if len(prefix) > 1 {
+			cut, incomplete := CompletionMatching(p, repo, "/m/beeuni.yaml", []byte(edited), off, len(prefix)-1)
+			if !reflect.DeepEqual(labels(cut), labels(prefix[:len(prefix)-1])) || !incomplete {
+				t.Errorf("%q, limit %d: items %v (incomplete %v), want the first prefix matches %v", typed, len(prefix)-1, labels(cut), incomplete, labels(prefix[:len(prefix)-1]))
+			}
+		}
+	}
+}
