@@ -69,7 +69,7 @@ func newResolveMemo(filesGen uint64) *resolveMemo {
 type toolOutcome struct {
 	value    *yaml.Node
 	file     string
-	parse    uint64 // the parse (parsed.id) the ranges' offsets are in
+	parse    uint64     // the parse (parsed.id) the ranges' offsets are in
 	key      diag.Range // the key's range: where the entry is (tool is empty when !ok)
 	tool     Tool
 	ok       bool
