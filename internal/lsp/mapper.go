@@ -302,13 +302,6 @@ type lazyContent struct {
 	done bool
 }
 
-// made returns the content if it has been made.
-func (l *lazyContent) made() ([]byte, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.data, l.done
-}
-
 // then returns the content of l with e applied, made when first read: on
 // l's content if made, else on l's root with l's edits and e (l's content
 // is made first when too many edits are pending).
