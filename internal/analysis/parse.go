@@ -55,7 +55,7 @@ func parseFile(path string, content []byte) *parsed {
 		p.fail(0, 0, "the file is UTF-16: save it as UTF-8")
 		return p
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(content))
+	dec := yaml.NewDecoder(bytes.NewReader(ForYAMLv3(content)))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {

@@ -171,7 +171,7 @@ func checked(f *yfile, edits []TextEdit, intend func(doc map[string]any) bool) (
 }
 
 func countDocs(content []byte) int {
-	dec := yaml.NewDecoder(bytes.NewReader(content))
+	dec := yaml.NewDecoder(bytes.NewReader(analysis.ForYAMLv3(content)))
 	n := 0
 	for ; n < 1000; n++ {
 		var node yaml.Node
@@ -188,7 +188,7 @@ func countDocs(content []byte) int {
 // decodeMap decodes a file's first document; an empty file is an empty map.
 func decodeMap(content []byte) (map[string]any, bool) {
 	var v any
-	if err := yaml.Unmarshal(content, &v); err != nil {
+	if err := yaml.Unmarshal(analysis.ForYAMLv3(content), &v); err != nil {
 		return nil, false
 	}
 	if v == nil {

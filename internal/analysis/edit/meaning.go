@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
 // meaningOf is what yaml.Unmarshal into `any` makes of a document's first
@@ -101,7 +103,7 @@ func plainValue(n *yaml.Node) (v any, simple, dup bool) {
 // (an error if it does not parse) and the number of documents, as
 // countDocs counts them (-1 when a later one does not parse), in one pass.
 func parseChecked(content []byte) (first *yaml.Node, docs int, err error) {
-	dec := yaml.NewDecoder(bytes.NewReader(content))
+	dec := yaml.NewDecoder(bytes.NewReader(analysis.ForYAMLv3(content)))
 	for ; docs < 1000; docs++ {
 		var node yaml.Node
 		if derr := dec.Decode(&node); derr != nil {

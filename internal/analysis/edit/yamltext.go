@@ -36,7 +36,7 @@ type yfile struct {
 // parseYFile parses content. A file that does not parse is not edited.
 func parseYFile(path string, content []byte) (*yfile, error) {
 	var doc yaml.Node
-	if err := yaml.Unmarshal(content, &doc); err != nil {
+	if err := yaml.Unmarshal(analysis.ForYAMLv3(content), &doc); err != nil {
 		return nil, fmt.Errorf("%s does not parse: %w", path, err)
 	}
 	return newYFile(path, content, &doc), nil
