@@ -42,6 +42,50 @@ func InspectModules(ctx context.Context, p *Project, insp *tsinspect.Inspector) 
 	return out
 }
 
+// InspectModulesAfter is InspectModules after a module pass whose results
+// were prev, when the files in changed (clean absolute paths) are all that
+// changed since that pass started: a module prev holds whose inspection read
+// none of them keeps it (no read, no hash, no check of its dependencies);
+// the others are inspected. The caller must know every path that changed;
+// with nothing to go by, call InspectModules.
+func InspectModulesAfter(ctx context.Context, p *Project, insp *tsinspect.Inspector, prev map[string]*tsinspect.Result, changed []string) *Inspection {
+	if p == nil || p.Model == nil || insp == nil {
+		return &Inspection{Results: map[string]*tsinspect.Result{}}
+	}
+	modules := make([]string, 0, len(p.Model.Tools))
+	byModule := make(map[string]*tsinspect.Result, len(p.Model.Tools))
+	var again []string
+	for _, t := range p.Model.Tools {
+		if t.Module == "" {
+			continue
+		}
+		if _, seen := byModule[t.Module]; seen {
+			continue
+		}
+		if r, ok := insp.Unchanged(p.Root, t.Module, changed); ok && !r.Incomplete && prev[t.Module] == r {
+			// The last pass's result (a module inspected before it, and
+			// not in it, may have changed in between), a file then and
+			// not changed since.
+			byModule[t.Module] = r
+			modules = append(modules, t.Module)
+			continue
+		}
+		byModule[t.Module] = nil
+		if !insp.IsFile(t.Module) {
+			continue // T6 reports it
+		}
+		modules = append(modules, t.Module)
+		again = append(again, t.Module)
+	}
+	for i, r := range insp.InspectAll(ctx, p.Root, again) {
+		if r != nil && !(r.Incomplete && ctx.Err() != nil) {
+			byModule[again[i]] = r
+		}
+	}
+	out, _ := InspectionFrom(p, modules, byModule)
+	return out
+}
+
 // ModulePaths returns the module files InspectModules inspects: each
 // existing module of an overridden or project tool, once, in declaration
 // order.

@@ -152,8 +152,11 @@ type workspace struct {
 	burst    bool          // a change came in while a pass ran
 	// modGen counts the changes that may change a module inspection: any
 	// file but a YAML file edited, closed or saved (modules, packages,
-	// .gitignore, files created or deleted), and settings.
+	// .gitignore, files created or deleted), and settings; modLog lists
+	// those changes since the oldest a module pass may still need (see
+	// inspectModules).
 	modGen uint64
+	modLog []modChange
 
 	yamlKick chan struct{}
 	modKick  chan struct{}
@@ -317,6 +320,7 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 		if !isYAML(path) || kind == changeCreated || kind == changeDeleted {
 			w.mu.Lock()
 			w.modGen++
+			w.logModChangeLocked(path)
 			w.mu.Unlock()
 		}
 		if w.mayChangeFiles(path, kind) {
@@ -383,6 +387,49 @@ func (w *workspace) mayChangeFiles(path string, kind changeKind) bool {
 	return err != nil
 }
 
+// modChange is one change that moved the module generation on: gen is the
+// generation it moved to; path is the file ("" when anything may have
+// changed, such as settings).
+type modChange struct {
+	gen  uint64
+	path string
+}
+
+// maxModLog bounds the change log; a module pass that needs older entries
+// inspects every module as before.
+const maxModLog = 4096
+
+func (w *workspace) logModChangeLocked(path string) {
+	if len(w.modLog) >= maxModLog {
+		w.modLog = append(w.modLog[:0], w.modLog[maxModLog/2:]...)
+	}
+	w.modLog = append(w.modLog, modChange{gen: w.modGen, path: path})
+}
+
+// modChangesSince returns the paths changed after module generation from,
+// up to to; ok is false when that is not known (a change of anything, or a
+// log that no longer reaches back that far).
+func (w *workspace) modChangesSince(from, to uint64) (paths []string, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if from == to {
+		return nil, true
+	}
+	if len(w.modLog) == 0 || w.modLog[0].gen > from+1 {
+		return nil, false
+	}
+	for _, c := range w.modLog {
+		if c.gen <= from || c.gen > to {
+			continue
+		}
+		if c.path == "" {
+			return nil, false
+		}
+		paths = append(paths, c.path)
+	}
+	return paths, true
+}
+
 func (w *workspace) markDirty(root string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -401,6 +448,7 @@ func (w *workspace) markAllDirty() {
 		w.dirty[root] = true
 	}
 	w.modGen++
+	w.logModChangeLocked("") // anything may have changed
 	w.mu.Unlock()
 	w.cache.FilesChanged()
 	kick(w.yamlKick)
@@ -711,7 +759,7 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 			w.mu.Unlock()
 			var insp *analysis.Inspection
 			if inspect {
-				insp = analysis.InspectModules(ctx, job.proj, w.insp)
+				insp = w.inspectModules(ctx, root, job.proj, modGen)
 			}
 			if ctx.Err() != nil {
 				return
@@ -742,6 +790,25 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}
+}
+
+// inspectModules is a module pass over proj, at module generation modGen:
+// with file watchers, and the paths changed since the project's last pass
+// known, only the modules those paths concern are inspected again (a
+// module edit at 10,000 tools then costs one inspection, not a check of
+// every module); else every module.
+func (w *workspace) inspectModules(ctx context.Context, root string, proj *analysis.Project, modGen uint64) *analysis.Inspection {
+	if p := w.project(root); p != nil && w.disk.on() {
+		p.mu.Lock()
+		prev, prevGen := p.inspected, p.inspModGen
+		p.mu.Unlock()
+		if prev != nil {
+			if changed, ok := w.modChangesSince(prevGen, modGen); ok {
+				return analysis.InspectModulesAfter(ctx, proj, w.insp, prev, changed)
+			}
+		}
+	}
+	return analysis.InspectModules(ctx, proj, w.insp)
 }
 
 // waitIdle waits until no analysis is pending or running (tests and the

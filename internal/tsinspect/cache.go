@@ -2,6 +2,8 @@ package tsinspect
 
 import (
 	"crypto/sha256"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
@@ -119,4 +121,37 @@ func (c *factsCache) put(k factsKey, f esbuildFacts) {
 		}
 	}
 	c.entries[k] = f
+}
+
+// unchanged returns the cached result of module in root when none of the
+// facts it was made from concerns a changed path: the path itself, a path
+// under it (a folder deleted with its contents) or a folder above it (a
+// folder created with a file in it).
+func (c *cache) unchanged(module, root string, changed []string) (*Result, bool) {
+	if c.max < 0 {
+		return nil, false
+	}
+	c.mu.Lock()
+	e, ok := c.entries[cacheSlot{module, root}]
+	c.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	for _, d := range e.deps {
+		for _, p := range changed {
+			if related(d.path, p) {
+				return nil, false
+			}
+		}
+	}
+	return e.result, true
+}
+
+// related reports whether a and b are the same clean path or one holds the
+// other.
+func related(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return a == b || strings.HasPrefix(b, a) && (b[len(a)] == filepath.Separator || a == string(filepath.Separator))
 }

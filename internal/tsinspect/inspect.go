@@ -232,6 +232,18 @@ func (in *Inspector) InspectAll(ctx context.Context, repoRoot string, modules []
 	return out
 }
 
+// Unchanged returns the last inspection of module (in repoRoot) when
+// nothing it read is among changed: the paths that changed since, clean and
+// absolute (created, deleted, edited on disk or in an editor). Every file,
+// folder and package.json the inspection read is matched against them and
+// their folders (a folder created with a file in it, a folder deleted with
+// its contents). The caller must know every change: a path missing from
+// changed gives a stale result. ok is false when module has no inspection to
+// reuse (never inspected, evicted, or one that read a changed path).
+func (in *Inspector) Unchanged(repoRoot, module string, changed []string) (*Result, bool) {
+	return in.cache.unchanged(filepath.Clean(module), filepath.Clean(repoRoot), changed)
+}
+
 func (in *Inspector) unreadable(module string, err error) *Result {
 	lines := diag.NewLines(nil)
 	return &Result{
