@@ -70,7 +70,7 @@ func InspectModulesAfter(ctx context.Context, p *Project, insp *tsinspect.Inspec
 			modules = append(modules, t.Module)
 			continue
 		}
-		byModule[t.Module] = nil
+		byModule[t.Module] = nil // seen: a nil result is left out by InspectionFrom
 		if !insp.IsFile(t.Module) {
 			continue // T6 reports it
 		}

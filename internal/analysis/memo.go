@@ -65,28 +65,60 @@ func newResolveMemo(filesGen uint64) *resolveMemo {
 	}
 }
 
-// toolOutcome is what checkTool gave for one declaration.
-type toolOutcome struct {
+// outcome is what a tool's and an agent's kept outcome share: the entry
+// it was made for, where it is, its findings.
+type outcome struct {
 	value    *yaml.Node
 	file     string
-	parse    uint64     // the parse (parsed.id) the ranges' offsets are in
-	key      diag.Range // the key's range: where the entry is (tool is empty when !ok)
-	tool     Tool
-	ok       bool
+	parse    uint64         // the parse (parsed.id) the ranges' offsets are in
+	key      diag.Range     // the entry's key: where the entry is
 	findings []diag.Finding // owned by the memo: callers get copies
 	load     uint64         // the last load that used it
+}
+
+func newOutcome(value *yaml.Node, u *unit, key diag.Range, found []diag.Finding, load uint64) outcome {
+	return outcome{value: value, file: u.file.Path, parse: u.parsed.id, key: key, findings: slices.Clone(found), load: load}
+}
+
+// made reports whether o was made for the entry whose value is value in u
+// (its key node is the memo's key).
+func (o *outcome) made(value *yaml.Node, u *unit) bool {
+	return o.value == value && o.file == u.file.Path
+}
+
+// reuse marks o used by the memo's current load, in u's parse, and moves its
+// key and findings to that parse's offsets. moved is true when they moved:
+// the caller moves its own ranges then. A chunk's lines are the same bytes,
+// so when the key did not move, nothing in the chunk did (the edit is after
+// it) and nothing is recomputed.
+func (o *outcome) reuse(m *resolveMemo, u *unit) (moved bool) {
+	if o.parse != u.parsed.id {
+		o.parse = u.parsed.id
+		if k := rebase(o.key, u.parsed.lines); k != o.key {
+			o.key = k
+			rebaseFindings(o.findings, u.parsed.lines)
+			moved = true
+		}
+	}
+	o.load = m.load
+	m.used++
+	m.hits++
+	return moved
+}
+
+// toolOutcome is what checkTool gave for one declaration.
+type toolOutcome struct {
+	outcome
+	tool Tool // empty when !ok
+	ok   bool
 }
 
 // agentOutcome is one agent as agentShape read it, before its names are
 // checked against the tool set (A1, A2) and what it sees is computed.
 type agentOutcome struct {
-	value    *yaml.Node
-	file     string
-	parse    uint64
-	agent    Agent // Sees unset; Refs shared with the models it went into, never written
-	findings []diag.Finding
-	load     uint64
-	dep      *agentDeps // nil until checked against a tool set
+	outcome
+	agent Agent      // Sees unset; Refs shared with the models it went into, never written
+	dep   *agentDeps // nil until checked against a tool set
 }
 
 // startLoad numbers a new load.
@@ -141,9 +173,18 @@ func rebase(r diag.Range, lines *diag.Lines) diag.Range {
 	return r
 }
 
+// rebaseFindings recomputes the offsets of fs's ranges in lines, related
+// ones included (their slices are copied: the old ones may be shared).
 func rebaseFindings(fs []diag.Finding, lines *diag.Lines) {
 	for i := range fs {
 		fs[i].Range = rebase(fs[i].Range, lines)
+		if len(fs[i].Related) > 0 {
+			related := slices.Clone(fs[i].Related)
+			for j := range related {
+				related[j].Range = rebase(related[j].Range, lines)
+			}
+			fs[i].Related = related
+		}
 	}
 }
 
@@ -154,35 +195,19 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 		return l.checkTool(d)
 	}
 	u := d.unit
-	if o := m.tools[d.key]; o != nil && o.value == d.value && o.file == u.file.Path {
-		if o.parse != u.parsed.id {
-			lines := u.parsed.lines
-			o.parse = u.parsed.id
-			if rebase(o.key, lines) == o.key {
-				// The chunk's lines are the same bytes: when the entry's
-				// key did not move, nothing in the chunk did (the edit is
-				// after it).
-				goto reuse
-			}
-			o.key = rebase(o.key, lines)
-			o.tool.Key = rebase(o.tool.Key, lines)
-			o.tool.Value = rebase(o.tool.Value, lines)
-			rebaseFindings(o.findings, lines)
+	if o := m.tools[d.key]; o != nil && o.made(d.value, u) {
+		if o.reuse(m, u) {
+			o.tool.Key = rebase(o.tool.Key, u.parsed.lines)
+			o.tool.Value = rebase(o.tool.Value, u.parsed.lines)
 		}
-	reuse:
-		o.load = m.load
-		m.used++
-		m.hits++
 		l.findings = append(l.findings, o.findings...)
 		return o.tool, o.ok
 	}
 	before, budget := len(l.findings), l.budget.left
 	t, ok := l.checkTool(d)
 	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
-		m.tools[d.key] = &toolOutcome{
-			value: d.value, file: u.file.Path, parse: u.parsed.id, key: u.parsed.pos.nodeRange(d.key), tool: t, ok: ok,
-			findings: slices.Clone(found), load: m.load,
-		}
+		key := u.parsed.pos.nodeRange(d.key)
+		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, key, found, m.load), tool: t, ok: ok}
 		m.used++
 	}
 	return t, ok
@@ -196,13 +221,11 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 	if m == nil {
 		return l.agentShape(u, kv), nil
 	}
-	if o := m.agents[kv.k]; o != nil && o.value == kv.v && o.file == u.file.Path {
-		if o.parse != u.parsed.id && rebase(o.agent.Key, u.parsed.lines) != o.agent.Key {
-			// Moved by an edit before its chunk (as checkToolMemo says,
-			// an unmoved key means nothing in the chunk moved).
+	if o := m.agents[kv.k]; o != nil && o.made(kv.v, u) {
+		if o.reuse(m, u) {
 			lines := u.parsed.lines
 			a := &o.agent
-			a.Key = rebase(a.Key, lines)
+			a.Key = o.key
 			a.ToolsKey = rebase(a.ToolsKey, lines) // a zero range (no tools:) stays zero
 			a.ToolsValue = rebase(a.ToolsValue, lines)
 			if len(a.Refs) > 0 {
@@ -213,25 +236,17 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 				}
 				a.Refs = refs
 			}
-			rebaseFindings(o.findings, lines)
 			if o.dep != nil {
 				rebaseFindings(o.dep.findings, lines)
 			}
 		}
-		o.parse = u.parsed.id
-		o.load = m.load
-		m.used++
-		m.hits++
 		l.findings = append(l.findings, o.findings...)
 		return o.agent, o
 	}
 	before, budget := len(l.findings), l.budget.left
 	a = l.agentShape(u, kv)
 	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
-		o = &agentOutcome{
-			value: kv.v, file: u.file.Path, parse: u.parsed.id, agent: a,
-			findings: slices.Clone(found), load: m.load,
-		}
+		o = &agentOutcome{outcome: newOutcome(kv.v, u, a.Key, found, m.load), agent: a}
 		m.agents[kv.k] = o
 		m.used++
 	}

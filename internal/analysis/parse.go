@@ -348,15 +348,7 @@ func (p *parsed) duplicatesUnder(n *yaml.Node, depth int, prev map[*yaml.Node][]
 	}
 	if fs, ok := prev[n]; ok {
 		kept := slices.Clone(fs)
-		for i := range kept {
-			kept[i].Range = rebase(kept[i].Range, p.lines)
-			if len(kept[i].Related) > 0 {
-				kept[i].Related = slices.Clone(kept[i].Related)
-				for j := range kept[i].Related {
-					kept[i].Related[j].Range = rebase(kept[i].Related[j].Range, p.lines)
-				}
-			}
-		}
+		rebaseFindings(kept, p.lines)
 		p.findings = append(p.findings, kept...)
 		p.dups[n] = kept
 		return
