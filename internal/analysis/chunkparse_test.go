@@ -244,22 +244,10 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 // TestLoadCachedMatchesLoad edits beeuni.yaml of each golden workspace and
 // requires LoadCached (chunked parses) to give Load's findings and model.
 func TestLoadCachedMatchesLoad(t *testing.T) {
-	archives, err := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
 	r := rand.New(rand.NewSource(11))
 	manifest := filepath.Join(testRoot, "beeuni.yaml")
-	for _, a := range archives {
-		data, err := os.ReadFile(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fsys := vfs.MemFromTxtar(testRoot, data)
-		content, err := fsys.ReadFile(manifest)
-		if err != nil {
-			continue
-		}
+	for _, w := range goldenWorkspaces(t) {
+		fsys, content := w.fsys, w.manifest
 		cache := NewCache()
 		for i := 0; i < 25; i++ {
 			compareLoads(t, fsys, cache)
@@ -276,6 +264,34 @@ func TestLoadCachedMatchesLoad(t *testing.T) {
 		content = editAt(r, content)
 		fsys.WriteFile(manifest, content)
 	}
+}
+
+// goldenWorkspace is a golden case's files and its beeuni.yaml.
+type goldenWorkspace struct {
+	fsys     *vfs.Mem
+	manifest []byte
+}
+
+// goldenWorkspaces returns the golden cases that have a beeuni.yaml, each
+// in its own file system.
+func goldenWorkspaces(t *testing.T) []goldenWorkspace {
+	t.Helper()
+	archives, err := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
+	if err != nil || len(archives) == 0 {
+		t.Fatalf("no golden cases: %v", err)
+	}
+	var out []goldenWorkspace
+	for _, a := range archives {
+		data, err := os.ReadFile(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fsys := vfs.MemFromTxtar(testRoot, data)
+		if content, err := fsys.ReadFile(filepath.Join(testRoot, ManifestName)); err == nil {
+			out = append(out, goldenWorkspace{fsys, content})
+		}
+	}
+	return out
 }
 
 func compareLoads(t *testing.T, fsys vfs.FS, cache *Cache) {

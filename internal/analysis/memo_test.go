@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -93,22 +92,10 @@ func toggleModule(r *rand.Rand, fsys *vfs.Mem, cache *Cache, manifest []byte) {
 // model. The reuse itself is counted: a test that never reused an outcome
 // would prove nothing.
 func TestMemoizedLoadMatchesLoad(t *testing.T) {
-	archives, err := filepath.Glob(filepath.Join("testdata", "cases", "*.txtar"))
-	if err != nil || len(archives) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
 	manifest := filepath.Join(testRoot, ManifestName)
 	hits := 0
-	for i, a := range archives {
-		data, err := os.ReadFile(a)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fsys := vfs.MemFromTxtar(testRoot, data)
-		content, err := fsys.ReadFile(manifest)
-		if err != nil {
-			continue
-		}
+	for i, w := range goldenWorkspaces(t) {
+		fsys, content := w.fsys, w.manifest
 		r := rand.New(rand.NewSource(int64(i)))
 		for _, lines := range []int{1, 3, 8} {
 			cache := NewCache()
