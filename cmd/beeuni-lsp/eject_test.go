@@ -105,6 +105,14 @@ func TestToolsEjectRefusesAndLeavesTheProjectUntouched(t *testing.T) {
 			"beeuni-lsp: web_search already points to integrations/search.ts: edit that module, or pass --force to point it at tools/web_search.ts instead\n"},
 		{"not a Beeuni tool", map[string]string{"beeuni.yaml": starter}, "", []string{"lookup_order"},
 			"beeuni-lsp: \"lookup_order\" is not a Beeuni tool: eject one of web_search, image_search, scrape_webpage, memory, show\n"},
+		// Issue 12 items 4: an edit whose meaning is unclear is refused (it
+		// used to add a second memory: line to the first block, exit 0).
+		{"duplicate tools key", map[string]string{"beeuni.yaml": "tools:\n  web_search: beeuni:web_search\nagents: {}\ntools:\n  memory: beeuni:memory\n"}, "", []string{"memory"},
+			"beeuni-lsp: cannot eject memory: beeuni.yaml:4:1: key `tools` written a second time in its mapping [T10]; fix it first\n"},
+		{"duplicate tool key", map[string]string{"beeuni.yaml": "tools:\n  memory: beeuni:memory\n  memory: beeuni:memory\n"}, "", []string{"--force", "memory"},
+			"beeuni-lsp: cannot eject memory: beeuni.yaml:3:3: key `memory` written a second time in its mapping [T10]; fix it first\n"},
+		{"several documents", map[string]string{"beeuni.yaml": "tools:\n  memory: beeuni:memory\n---\nextra: 1\n"}, "", []string{"memory"},
+			"beeuni-lsp: cannot eject memory: beeuni.yaml:3:1: a second YAML document starts here [Y1]; fix it first\n"},
 		{"tools links out", map[string]string{"beeuni.yaml": starter}, "tools", []string{"--force", "web_search"},
 			"beeuni-lsp: tools/ is a symbolic link out of the repository (to " + outside + "): eject writes only inside the repository\n"},
 	}

@@ -50,14 +50,14 @@ func apply(ctx context.Context, root string, c *Change, rename func(oldpath, new
 		if err != nil {
 			return err
 		}
-		old, existed, mode, err := readExisting(target)
+		if _, err := os.Lstat(target); err == nil && !nf.Overwrite {
+			return fmt.Errorf("%s exists: not overwriting it", rel(rootAbs, nf.Path))
+		}
+		old, existed, err := readExisting(rootAbs, target)
 		if err != nil {
 			return err
 		}
-		if existed && !nf.Overwrite {
-			return fmt.Errorf("%s exists: not overwriting it", rel(rootAbs, nf.Path))
-		}
-		tx.writes = append(tx.writes, &write{target: target, content: nf.Content, old: old, existed: existed, mode: mode})
+		tx.writes = append(tx.writes, &write{target: target, content: nf.Content, old: old, existed: existed})
 	}
 	for _, file := range c.Files() {
 		edits := c.EditsOf(file)
@@ -68,21 +68,21 @@ func apply(ctx context.Context, root string, c *Change, rename func(oldpath, new
 		if err != nil {
 			return err
 		}
-		old, existed, mode, err := readExisting(target)
+		old, existed, err := readExisting(rootAbs, target)
 		if err != nil {
 			return err
 		}
 		if !existed {
 			return fmt.Errorf("%s does not exist: nothing to edit", rel(rootAbs, file))
 		}
-		if want, ok := c.Base[file]; ok && want != digest(old) {
+		if want, ok := c.Base[file]; ok && want != digest(old.content) {
 			return fmt.Errorf("%s changed since the edit was planned: run it again", rel(rootAbs, file))
 		}
-		out, err := ApplyText(old, edits)
+		out, err := ApplyText(old.content, edits)
 		if err != nil {
 			return err
 		}
-		tx.writes = append(tx.writes, &write{target: target, content: out, old: old, existed: true, mode: mode})
+		tx.writes = append(tx.writes, &write{target: target, content: out, old: old, existed: true})
 	}
 	for _, d := range c.Delete {
 		target, err := tx.resolveNoFollow(d)
@@ -138,9 +138,8 @@ func apply(ctx context.Context, root string, c *Change, rename func(oldpath, new
 type write struct {
 	target    string
 	content   []byte
-	old       []byte
+	old       existing // what the target held, when it existed
 	existed   bool
-	mode      fs.FileMode
 	temp      string
 	committed bool
 }
@@ -219,19 +218,61 @@ func (tx *transaction) resolveNoFollow(p string) (string, error) {
 	return filepath.Join(append([]string{real}, append(missing, filepath.Base(p))...)...), nil
 }
 
-func readExisting(target string) (content []byte, existed bool, mode fs.FileMode, err error) {
+// owner is who owns a file, and how many hard links name it.
+type owner struct {
+	uid, gid int
+	links    uint64
+}
+
+// existing is what Apply keeps of a file it replaces: its bytes, its mode
+// and its owner (known false off Unix).
+type existing struct {
+	content []byte
+	mode    fs.FileMode
+	owner   owner
+	known   bool
+}
+
+// readExisting reads a file that a change replaces. ok is false when there
+// is none. A file the user cannot write is refused (read-only for everyone
+// counts, also for root: replacing a 0444 file is not what its owner
+// asked), and so is a file with several hard links (a rename would give
+// this name new bytes and leave the other names on the old ones).
+func readExisting(root, target string) (old existing, ok bool, err error) {
 	info, err := os.Lstat(target)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, 0o644, nil
+		return existing{mode: 0o644}, false, nil
 	}
 	if err != nil {
-		return nil, false, 0, err
+		return existing{}, false, err
 	}
 	if !info.Mode().IsRegular() {
-		return nil, false, 0, fmt.Errorf("%s is not a regular file", target)
+		return existing{}, false, fmt.Errorf("%s is not a regular file", target)
 	}
-	content, err = os.ReadFile(target)
-	return content, true, info.Mode().Perm(), err
+	name := rel(root, target)
+	if info.Mode().Perm()&0o222 == 0 {
+		return existing{}, false, fmt.Errorf("%s is read-only (mode %04o): make it writable (chmod u+w %s), then run it again", name, info.Mode().Perm(), name)
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY, 0) // opening writes nothing
+	if err != nil {
+		return existing{}, false, fmt.Errorf("%s is not writable by you: %w", name, unwrapPath(err))
+	}
+	f.Close()
+	o, known := ownerOf(info)
+	if o.links > 1 {
+		return existing{}, false, fmt.Errorf("%s has %d hard links: replacing it would leave the other names on the old content; make it a single file (cp %s %s.tmp && mv %s.tmp %s), then run it again", name, o.links, name, name, name, name)
+	}
+	content, err := os.ReadFile(target)
+	return existing{content: content, mode: info.Mode().Perm(), owner: o, known: known}, true, err
+}
+
+// unwrapPath drops the path from an *fs.PathError (the message names it).
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // prepare creates the target's folders and writes a synced temporary file.
@@ -239,7 +280,7 @@ func (tx *transaction) prepare(w *write) error {
 	if err := tx.mkdirs(filepath.Dir(w.target)); err != nil {
 		return err
 	}
-	name, err := writeTemp(w.target, w.content, w.mode)
+	name, err := writeTemp(w.target, w.content, w.old)
 	if err != nil {
 		return err
 	}
@@ -272,7 +313,11 @@ func tempName(target, prefix string) (string, error) {
 	return name, nil
 }
 
-func writeTemp(target string, content []byte, mode fs.FileMode) (string, error) {
+// writeTemp writes content to a synced temporary file beside target, with
+// the mode and, when it replaces a file, the owner and group of old (so
+// that the rename keeps them; a failure to keep them is an error before
+// anything is committed).
+func writeTemp(target string, content []byte, old existing) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(target), ".beeuni-edit-"+filepath.Base(target)+"-*")
 	if err != nil {
 		return "", fmt.Errorf("write beside %s: %w", target, err)
@@ -286,13 +331,29 @@ func writeTemp(target string, content []byte, mode fs.FileMode) (string, error) 
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(name, mode)
+		err = os.Chmod(name, old.mode)
+	}
+	if err == nil && old.known {
+		if now, known := ownerOfPath(name); !known || now.uid != old.owner.uid || now.gid != old.owner.gid {
+			if cerr := os.Chown(name, old.owner.uid, old.owner.gid); cerr != nil {
+				err = fmt.Errorf("cannot keep its owner %d:%d: %w", old.owner.uid, old.owner.gid, unwrapPath(cerr))
+			}
+		}
 	}
 	if err != nil {
 		os.Remove(name)
 		return "", fmt.Errorf("write %s: %w", target, err)
 	}
 	return name, nil
+}
+
+// ownerOfPath is ownerOf for a path.
+func ownerOfPath(name string) (owner, bool) {
+	info, err := os.Lstat(name)
+	if err != nil {
+		return owner{}, false
+	}
+	return ownerOf(info)
 }
 
 func syncDir(dir string) {
@@ -313,7 +374,7 @@ func (tx *transaction) rollback() {
 			continue
 		}
 		if w.existed {
-			if name, err := writeTemp(w.target, w.old, w.mode); err == nil {
+			if name, err := writeTemp(w.target, w.old.content, w.old); err == nil {
 				if os.Rename(name, w.target) != nil {
 					os.Remove(name)
 				}

@@ -81,6 +81,9 @@ func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*
 	if bad := m.unparsed(); bad != "" {
 		return nil, refuse("%s does not parse: fix its YAML first", bad)
 	}
+	if why := unclearMeaning(p); why != "" {
+		return nil, refuse("cannot eject %s: %s", name, why)
+	}
 	comment := EjectedComment(name)
 	var f *yfile
 	var edits []TextEdit

@@ -38,3 +38,52 @@ func TestEjectAfterUnicodeLineBreak(t *testing.T) {
 		})
 	}
 }
+
+// A file that mixes line breaks keeps every byte outside the inserted span:
+// an inserted line takes the break of the line it is inserted after (it
+// used to take the file's first break and turn the neighbouring `\r\n`
+// into `\n`).
+func TestEjectKeepsMixedLineBreaks(t *testing.T) {
+	for _, tc := range []struct{ name, before, want string }{
+		{
+			name:   "entry added to a CRLF block in a LF file",
+			before: "# head\ntools:\r\n  web_search: beeuni:web_search\r\nagents: {}\n",
+			want:   "# head\ntools:\r\n  web_search: beeuni:web_search\r\n  memory: tools/memory.ts  # ejected from beeuni:memory\r\nagents: {}\n",
+		},
+		{
+			name:   "entry added under an empty CRLF tools key in a LF file",
+			before: "# head\ntools:\r\nagents: {}\n",
+			want:   "# head\ntools:\r\n  memory: tools/memory.ts  # ejected from beeuni:memory\r\nagents: {}\n",
+		},
+		{
+			name:   "tools key added after a LF last line in a CRLF file",
+			before: "# head\r\nagents: {}\n",
+			want: "# head\r\nagents: {}\ntools:\n  web_search: beeuni:web_search\n  image_search: beeuni:image_search\n" +
+				"  scrape_webpage: beeuni:scrape_webpage\n  memory: tools/memory.ts  # ejected from beeuni:memory\n  show: beeuni:show\n",
+		},
+		{
+			name:   "tools key added to a comments-only file ending in CRLF, first break LF",
+			before: "# one\n# two\r\n",
+			want: "# one\n# two\r\ntools:\r\n  web_search: beeuni:web_search\r\n  image_search: beeuni:image_search\r\n" +
+				"  scrape_webpage: beeuni:scrape_webpage\r\n  memory: tools/memory.ts  # ejected from beeuni:memory\r\n  show: beeuni:show\r\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			manifest := filepath.Join(testRoot, "beeuni.yaml")
+			m := vfs.NewMem()
+			m.WriteFile(manifest, []byte(tc.before))
+			p := load(t, m)
+			c, err := Eject(p, m, "memory", false)
+			if err != nil {
+				t.Fatalf("Eject: %v", err)
+			}
+			got, err := ApplyText([]byte(tc.before), c.EditsOf(manifest))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Fatalf("beeuni.yaml after the eject:\n%q\nwant\n%q", got, tc.want)
+			}
+		})
+	}
+}

@@ -59,6 +59,37 @@ func (m *manifests) unparsed() string {
 	return ""
 }
 
+// unclearMeaning returns, as `file:line:column: what, fix it first`, the
+// first finding of the project's YAML files that makes what an edit means
+// unclear: a key written twice in one mapping (T10: which one a reader
+// keeps is the reader's choice, and a second `tools:` key is a second
+// block the edit would not see) or a second YAML document (Y1). "" when
+// there is none.
+func unclearMeaning(p *analysis.Project) string {
+	for _, f := range p.Findings {
+		if f.Code != analysis.CodeDuplicateKey && f.Code != analysis.CodeSyntax {
+			continue
+		}
+		file := p.File(f.File)
+		if file == nil {
+			continue
+		}
+		col := f.Range.Start.Col + 1
+		if file.Lines != nil {
+			col = analysis.CharColumn(file.Lines, f.Range.Start) + 1
+		}
+		what := "a second YAML document starts here"
+		if f.Code == analysis.CodeDuplicateKey {
+			what = "a key written twice in one mapping"
+			if s, e := f.Range.Start.Offset, f.Range.End.Offset; s < e && e <= len(file.Content) && e-s <= 80 {
+				what = fmt.Sprintf("key `%s` written a second time in its mapping", file.Content[s:e])
+			}
+		}
+		return fmt.Sprintf("%s:%d:%d: %s [%s]; fix it first", file.Rel, f.Range.Start.Line+1, col, what, f.Code)
+	}
+	return ""
+}
+
 // decl is one entry under a top-level tools: mapping.
 type decl struct {
 	file       *yfile

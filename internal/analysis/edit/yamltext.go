@@ -136,6 +136,19 @@ func (f *yfile) lineEnd(line int) int { return f.marks.LineEnd(line) }
 // lineNext returns the offset after a 0-based line's break (or the end).
 func (f *yfile) lineNext(line int) int { return f.lineStart(line + 1) }
 
+// breakOf returns the line break that ends a 0-based line ("\n", "\r\n" or
+// "\r"), or the file's first break when the line has none of those (the
+// last line, or a line ended by NEL, LS or PS). A line inserted at the end
+// of that line takes this break, so that a file mixing breaks keeps every
+// byte outside the inserted span.
+func (f *yfile) breakOf(line int) string {
+	switch brk := string(f.content[f.lineEnd(line):f.lineNext(line)]); brk {
+	case "\n", "\r\n", "\r":
+		return brk
+	}
+	return f.eol
+}
+
 // lineIsBlankOrComment reports whether a line holds nothing but blanks and
 // maybe a comment.
 func (f *yfile) lineIsBlankOrComment(line int) bool {
@@ -454,10 +467,10 @@ func (f *yfile) addEntries(m *yaml.Node, keyNode *yaml.Node, entries []entry) ([
 			return nil, errUnsupported // a key after a tab or a multi-byte character
 		}
 		line := f.lastLine(m, col, false)
-		at := f.lineEnd(line)
+		at, eol := f.lineEnd(line), f.breakOf(line)
 		var b strings.Builder
 		for _, e := range entries {
-			b.WriteString(f.eol + strings.Repeat(" ", col) + e.line())
+			b.WriteString(eol + strings.Repeat(" ", col) + e.line())
 		}
 		return []TextEdit{{File: f.path, Start: at, End: at, NewText: b.String()}}, nil
 	case isNull(m) && keyNode != nil:
@@ -479,11 +492,11 @@ func (f *yfile) addEntries(m *yaml.Node, keyNode *yaml.Node, entries []entry) ([
 			}
 			edits = append(edits, TextEdit{File: f.path, Start: s, End: e})
 		}
-		at := f.lineEnd(keyLine)
+		at, eol := f.lineEnd(keyLine), f.breakOf(keyLine)
 		col := keyNode.Column - 1 + f.indent
 		var b strings.Builder
 		for _, e := range entries {
-			b.WriteString(f.eol + strings.Repeat(" ", col) + e.line())
+			b.WriteString(eol + strings.Repeat(" ", col) + e.line())
 		}
 		return append(edits, TextEdit{File: f.path, Start: at, End: at, NewText: b.String()}), nil
 	}
@@ -514,18 +527,21 @@ func (f *yfile) addTopKey(key string, entries []entry) ([]TextEdit, error) {
 		}
 		return f.addEntries(f.root, nil, []entry{{key: key, value: "{" + strings.Join(inner, ", ") + "}", comment: flowComment(entries)}})
 	}
-	var b strings.Builder
-	b.WriteString(key + ":")
-	for _, e := range entries {
-		b.WriteString(f.eol + strings.Repeat(" ", f.indent) + e.line())
+	blockWith := func(eol string) string {
+		var b strings.Builder
+		b.WriteString(key + ":")
+		for _, e := range entries {
+			b.WriteString(eol + strings.Repeat(" ", f.indent) + e.line())
+		}
+		return b.String()
 	}
-	block := b.String()
 	if f.root != nil && len(f.root.Content) > 0 {
 		if f.root.Content[0].Column != 1 {
 			return nil, errUnsupported
 		}
-		at := f.lineEnd(f.lastLine(f.root, 0, false))
-		return []TextEdit{{File: f.path, Start: at, End: at, NewText: f.eol + block}}, nil
+		line := f.lastLine(f.root, 0, false)
+		at, eol := f.lineEnd(line), f.breakOf(line)
+		return []TextEdit{{File: f.path, Start: at, End: at, NewText: eol + blockWith(eol)}}, nil
 	}
 	if f.doc != nil && f.root == nil {
 		return nil, errUnsupported // a list or a scalar at the top: not a manifest
@@ -533,16 +549,18 @@ func (f *yfile) addTopKey(key string, entries []entry) ([]TextEdit, error) {
 	if f.root != nil && len(f.root.Content) == 0 {
 		return nil, errUnsupported // `{}` written in block context; rare
 	}
-	// Empty or comments only: add after the content, keeping the file's end.
+	// Empty or comments only: add after the content, keeping the file's end
+	// and the break of the last line.
 	end := len(f.content)
 	if end == f.bom {
-		return []TextEdit{{File: f.path, Start: end, End: end, NewText: block + f.eol}}, nil
+		return []TextEdit{{File: f.path, Start: end, End: end, NewText: blockWith(f.eol) + f.eol}}, nil
 	}
 	last := f.content[end-1]
 	if last == '\n' || last == '\r' {
-		return []TextEdit{{File: f.path, Start: end, End: end, NewText: block + f.eol}}, nil
+		eol := f.breakOf(f.lineOf(end - 1))
+		return []TextEdit{{File: f.path, Start: end, End: end, NewText: blockWith(eol) + eol}}, nil
 	}
-	return []TextEdit{{File: f.path, Start: end, End: end, NewText: f.eol + block}}, nil
+	return []TextEdit{{File: f.path, Start: end, End: end, NewText: f.eol + blockWith(f.eol)}}, nil
 }
 
 // removeSeqItem plans the removal of item i from sequence seq, the value of
