@@ -51,11 +51,14 @@ var cliCases = []struct {
 	commands  [][]string
 }{
 	{"spec_example", [][]string{{"tools", "ls"}, {"tools", "ls", "--json"}, {"validate"}, {"validate", "--json"}}},
-	{"mistakes", [][]string{{"validate"}, {"validate", "--json"}, {"tools", "ls"}}},
-	{"warnings_only", [][]string{{"validate"}, {"validate", "--no-inspect", "--json"}}},
-	{"clean", [][]string{{"validate"}, {"validate", "--json"}, {"tools", "ls", "--json"}}},
-	{"bad_module", [][]string{{"validate"}, {"validate", "--no-inspect"}}},
-	{"syntax_error", [][]string{{"validate"}, {"tools", "ls"}}},
+	{"mistakes", [][]string{{"validate"}, {"validate", "--json"}, {"validate", "--format", "github"}, {"validate", "--format=sarif"}, {"tools", "ls"}}},
+	{"warnings_only", [][]string{{"validate"}, {"validate", "--no-inspect", "--json"}, {"validate", "--max-warnings", "1"}, {"validate", "--max-warnings=0", "--format", "github"}}},
+	{"clean", [][]string{{"validate"}, {"validate", "--json"}, {"validate", "--format", "github"}, {"validate", "--format", "sarif"}, {"tools", "ls", "--json"}}},
+	{"bad_module", [][]string{{"validate"}, {"validate", "--no-inspect"}, {"validate", "--format", "github"}}},
+	{"syntax_error", [][]string{{"validate"}, {"tools", "ls"}, {"validate", "--format", "sarif"}}},
+	{"not_loading", [][]string{{"tools", "ls"}, {"tools", "ls", "--json"}}},
+	{"related", [][]string{{"validate"}, {"validate", "--json"}, {"validate", "--format", "github"}, {"validate", "--format", "sarif"}}},
+	{"nested", [][]string{{"validate", "shop"}, {"validate", "shop/beeuni.yaml", "--json"}, {"validate", "--format", "github", "shop"}, {"validate", "--format", "sarif", "shop/beeuni.yaml"}, {"tools", "ls", "shop"}}},
 }
 
 func TestCLIGolden(t *testing.T) {
@@ -139,13 +142,20 @@ func TestCLICannotRun(t *testing.T) {
 		args []string
 		want string // a substring of stderr
 	}{
-		{"no manifest", []string{"validate"}, "no beeuni.yaml in " + empty},
+		{"no manifest", []string{"validate"}, "no beeuni.yaml in " + empty + " or any folder above it"},
+		{"no manifest in the folder named", []string{"validate", "."}, "no beeuni.yaml in " + empty + "\n"},
 		{"no manifest json", []string{"validate", "--json"}, "no beeuni.yaml in "},
-		{"missing folder", []string{"validate", "missing"}, "cannot read folder " + filepath.Join(empty, "missing")},
+		{"missing folder", []string{"validate", "missing"}, "cannot read " + filepath.Join(empty, "missing") + ": "},
 		{"not a folder", []string{"tools", "ls", "file.txt"}, "is not a folder"},
+		{"no manifest above", []string{"tools", "ls"}, "no beeuni.yaml in " + empty + " or any folder above it"},
 		{"unknown flag", []string{"validate", "--strict"}, "unknown flag --strict"},
 		{"unknown tools ls flag", []string{"tools", "ls", "--no-inspect"}, "unknown flag --no-inspect"},
-		{"two folders", []string{"validate", "a", "b"}, "at most one folder"},
+		{"two folders", []string{"validate", "a", "b"}, "validate takes [PATH]: at most 1 argument(s), got 2"},
+		{"bad format", []string{"validate", "--format", "xml"}, `unknown format "xml"`},
+		{"json and another format", []string{"validate", "--json", "--format", "sarif"}, "--json and --format sarif disagree"},
+		{"max-warnings not a number", []string{"validate", "--max-warnings", "many"}, `invalid value "many" for --max-warnings`},
+		{"max-warnings negative", []string{"validate", "--max-warnings=-3"}, "--max-warnings must be 0 or more"},
+		{"a file that is not a manifest", []string{"validate", "file.txt"}, "file.txt is not a folder nor a beeuni.yaml"},
 		{"unknown command", []string{"lint"}, `unknown command "lint"`},
 	}
 	for _, c := range cases {
@@ -176,7 +186,7 @@ func TestValidateDirArgumentIsRelativeToTheWorkingFolder(t *testing.T) {
 	dir := cliWorkspace(t, "mistakes")
 	parent := filepath.Dir(dir)
 	stdout, _, code := runCLI(parent, "validate", "--no-inspect", filepath.Base(dir))
-	if code != 1 || !strings.HasPrefix(stdout, "beeuni.yaml:2:") {
+	if code != 1 || !strings.HasPrefix(stdout, filepath.Base(dir)+"/beeuni.yaml:2:") {
 		t.Errorf("exit %d, stdout:\n%s", code, stdout)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
@@ -11,42 +10,23 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
-// runToolsEject implements `beeuni-lsp tools eject NAME [--force] [DIR]`
+// runToolsEject implements `beeuni-lsp tools eject NAME [--force] [PATH]`
 // (SPEC section 7): write tools/NAME.ts with the Beeuni source and point the
 // manifest at it, printing the spec's block. Exit 0 when done, 1 with one
 // line on stderr when it refuses or fails (the project is then untouched),
 // 2 on a usage error or when there is no project to read.
 func runToolsEject(ctx context.Context, e env, args []string) int {
-	var positional []string
-	force, flagsDone := false, false
-	for _, a := range args {
-		switch {
-		case !flagsDone && a == "--":
-			flagsDone = true
-		case !flagsDone && (a == "--force" || a == "-force" || a == "-f"):
-			force = true
-		case !flagsDone && strings.HasPrefix(a, "-") && a != "-":
-			return usageError(e, fmt.Sprintf("tools eject: unknown flag %s", a))
-		default:
-			positional = append(positional, a)
-		}
+	opts, help, err := toolsEjectCommand.parse(args)
+	if help {
+		fmt.Fprint(e.stdout, toolsEjectCommand.help())
+		return 0
 	}
-	if len(positional) == 0 {
-		return usageError(e, "tools eject needs the name of a Beeuni tool")
+	if err != nil {
+		return usageError(e, err.Error())
 	}
-	if len(positional) > 2 {
-		return usageError(e, fmt.Sprintf("tools eject takes a name and at most one folder, got %d arguments", len(positional)))
-	}
-	name, dir := positional[0], e.dir
-	if len(positional) == 2 {
-		dir = positional[1]
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(e.dir, dir)
-		}
-	}
-	dir = filepath.Clean(dir)
+	name, force := opts.positional[0], opts.force
 	fsys := vfs.NewDisk()
-	p, code := loadProject(ctx, e, fsys, dir)
+	p, code := loadProject(ctx, e, fsys, firstOr(opts.positional[1:], ""))
 	if code != 0 {
 		return code
 	}

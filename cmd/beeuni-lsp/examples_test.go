@@ -26,7 +26,7 @@ func TestExampleShopIsClean(t *testing.T) {
 
 func TestExampleMistakes(t *testing.T) {
 	mistakes := filepath.Join("..", "..", "examples", "mistakes")
-	stdout, _, code := runCLI(".", "validate", "--no-inspect", mistakes)
+	stdout, _, code := runCLI(mistakes, "validate", "--no-inspect")
 	golden := filepath.Join("testdata", "cli", "examples_mistakes.golden")
 	if *updateCLI {
 		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
@@ -47,7 +47,7 @@ func TestExampleMistakes(t *testing.T) {
 		}
 	}
 	// With module inspection, the module that has no default export is T11.
-	stdout, _, _ = runCLI(".", "validate", mistakes)
+	stdout, _, _ = runCLI(mistakes, "validate")
 	if !strings.Contains(stdout, "beeuni.yaml:21:11: error: ") || !strings.Contains(stdout, "[T11]") {
 		t.Errorf("validate examples/mistakes: no T11 on broken.ts\n%s", stdout)
 	}

@@ -16,13 +16,18 @@ const usage = `usage: beeuni-lsp [command] [flags]
 
 Commands:
   serve                        speak the Language Server Protocol on stdio (the default)
-  validate [--json] [--no-inspect] [DIR]
-                               check beeuni.yaml, its imports and tool modules
-  tools ls [--json] [DIR]      list the tools a session gets
-  tools eject NAME [--force] [DIR]
+  validate [flags] [PATH]      check beeuni.yaml, its imports and tool modules
+                               (--format text|json|github|sarif, --json, --max-warnings N, --no-inspect)
+  tools ls [--json] [PATH]     list the tools a session gets
+  tools eject NAME [--force] [PATH]
                                copy a Beeuni tool into tools/NAME.ts and point the manifest at it
   version                      print the version
   help                         print this help
+
+PATH is the project's folder or its beeuni.yaml; without it, the nearest
+beeuni.yaml in the working folder or above. ` + "`beeuni-lsp COMMAND --help`" + ` prints a
+command's flags and exit codes (0: fine, 1: findings or a refusal, 2: it
+cannot run).
 `
 
 // env is what a command may touch: its streams and its working folder.
@@ -31,6 +36,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	dir    string
+	// terminal is set when stdin is a terminal: a person, not an editor,
+	// started the process.
+	terminal bool
 }
 
 func main() {
@@ -41,9 +49,21 @@ func main() {
 		fmt.Fprintf(os.Stderr, "beeuni-lsp: %v\n", err)
 		os.Exit(2)
 	}
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: wd}
+	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: wd, terminal: isTerminal(os.Stdin)}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
+
+// isTerminal reports whether f is a character device (a terminal), not a
+// pipe or a file.
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// terminalNotice is what `beeuni-lsp` with no arguments prints to stderr
+// when a person starts it from a terminal, instead of waiting silently.
+const terminalNotice = "beeuni-lsp: speaking the Language Server Protocol on stdin/stdout for an editor; " +
+	"run `beeuni-lsp help` for the command line (validate, tools ls, tools eject), Ctrl-C to quit\n"
 
 // run dispatches a command line and returns the process exit code.
 func run(ctx context.Context, e env, args []string) int {
@@ -64,6 +84,9 @@ func run(ctx context.Context, e env, args []string) int {
 			return runToolsLs(ctx, e, args[2:])
 		case "eject":
 			return runToolsEject(ctx, e, args[2:])
+		case "--help", "-h", "help":
+			fmt.Fprint(e.stdout, toolsLsCommand.help()+"\n"+toolsEjectCommand.help())
+			return 0
 		}
 		return usageError(e, fmt.Sprintf("unknown tools subcommand %q", args[1]))
 	case "version", "--version", "-v":

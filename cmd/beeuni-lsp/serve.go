@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -21,6 +22,9 @@ func runServe(ctx context.Context, e env, args []string) int {
 		default:
 			return usageError(e, "serve takes no arguments but --stdio, not "+a)
 		}
+	}
+	if e.terminal {
+		fmt.Fprint(e.stderr, terminalNotice)
 	}
 	// A soft memory limit makes the collector work harder before the heap
 	// doubles, which keeps the peak of a 10,000-tool project's cold module

@@ -2,25 +2,29 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
-// runToolsLs implements `beeuni-lsp tools ls [--json] [DIR]`: the tools a
-// session gets, exactly as SPEC section 6 prints them. Exit 0 when it could
-// read the project (whatever the findings); 1, with the syntax errors on
-// stderr and nothing on stdout, when a file of the project does not parse;
-// 2 when it cannot run.
+// runToolsLs implements `beeuni-lsp tools ls [--json] [PATH]`: the tools a
+// session gets, exactly as SPEC section 6 prints them, then the entries
+// that will not load (T6, T11 from module inspection, T3). Exit codes in
+// toolsLsCommand.
 func runToolsLs(ctx context.Context, e env, args []string) int {
-	opts, code := parseCommandArgs(e, "tools ls", args, map[string]bool{"json": true})
-	if code != 0 {
-		return code
+	opts, help, err := toolsLsCommand.parse(args)
+	if help {
+		fmt.Fprint(e.stdout, toolsLsCommand.help())
+		return 0
 	}
-	p, code := loadProject(ctx, e, vfs.NewDisk(), opts.dir)
+	if err != nil {
+		return usageError(e, err.Error())
+	}
+	fsys := vfs.NewDisk()
+	p, code := loadProject(ctx, e, fsys, firstOr(opts.positional, ""))
 	if code != 0 {
 		return code
 	}
@@ -29,27 +33,30 @@ func runToolsLs(ctx context.Context, e env, args []string) int {
 	for _, f := range p.Findings {
 		if f.Code == analysis.CodeSyntax {
 			broken = true
-			var lines *diag.Lines
+			var lines map[string]*diag.Lines
 			if file := p.File(f.File); file != nil {
-				lines = file.Lines
+				lines = map[string]*diag.Lines{f.File: file.Lines}
 			}
-			j := toJSONFinding(p, f, lines)
-			fmt.Fprintf(e.stderr, "%s:%d:%d: %s: %s [%s]\n", j.File, j.Line, j.Column, j.Severity, j.Message, j.Code)
+			fmt.Fprint(e.stderr, formatTextFindings([]finding{toFinding(e, f, lines)}))
 		}
 	}
 	if broken {
 		fmt.Fprintln(e.stderr, "beeuni-lsp: tools ls: fix the YAML syntax error first (see beeuni-lsp validate)")
 		return 1
 	}
-	if opts.flags["json"] {
-		data, err := json.MarshalIndent(analysis.ToolsLsJSON(p), "", "  ")
+	findings := append([]diag.Finding(nil), p.Findings...)
+	findings = append(findings, analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{})).Findings...)
+	diag.Sort(findings)
+	notLoaded := analysis.NotLoadedTools(p, findings)
+	if opts.json {
+		text, err := encodeJSON(analysis.ToolsLsJSON(p, notLoaded))
 		if err != nil {
 			fmt.Fprintf(e.stderr, "beeuni-lsp: %v\n", err)
 			return 2
 		}
-		fmt.Fprintf(e.stdout, "%s\n", data)
+		fmt.Fprint(e.stdout, text)
 		return 0
 	}
-	fmt.Fprint(e.stdout, analysis.FormatToolsLs(p.Model))
+	fmt.Fprint(e.stdout, analysis.FormatToolsLs(p.Model, notLoaded))
 	return 0
 }

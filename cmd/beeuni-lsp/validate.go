@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
@@ -14,37 +11,74 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
-// jsonFinding is one element of `validate --json`.
-type jsonFinding struct {
+// finding is one finding as every output format names it: the file
+// relative to the working folder, lines and columns 1-based, columns
+// counted in characters, the end exclusive. The JSON keys are snake_case,
+// as `tools ls --json`'s are.
+type finding struct {
+	File      string    `json:"file"`
+	Line      int       `json:"line"`
+	Column    int       `json:"column"`
+	EndLine   int       `json:"end_line"`
+	EndColumn int       `json:"end_column"`
+	Severity  string    `json:"severity"`
+	Code      string    `json:"code"`
+	Message   string    `json:"message"`
+	Related   []related `json:"related,omitempty"`
+	sev       diag.Severity
+}
+
+// related is a place a finding points to (T9's other file, I6's chain).
+type related struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
-	EndLine   int    `json:"endLine"`
-	EndColumn int    `json:"endColumn"`
-	Severity  string `json:"severity"`
-	Code      string `json:"code"`
+	EndLine   int    `json:"end_line"`
+	EndColumn int    `json:"end_column"`
 	Message   string `json:"message"`
 }
 
-// runValidate implements `beeuni-lsp validate [--json] [--no-inspect] [DIR]`.
-// Exit 0: no error (warnings allowed); 1: at least one error; 2: it cannot
-// run (bad usage, no beeuni.yaml, unreadable folder).
+// The output formats of validate.
+const (
+	formatText   = "text"
+	formatJSON   = "json"
+	formatGitHub = "github"
+	formatSARIF  = "sarif"
+)
+
+// runValidate implements `beeuni-lsp validate [flags] [PATH]` (exit codes
+// in validateCommand).
 func runValidate(ctx context.Context, e env, args []string) int {
-	opts, code := parseCommandArgs(e, "validate", args, map[string]bool{"json": true, "no-inspect": true})
-	if code != 0 {
-		return code
+	opts, help, err := validateCommand.parse(args)
+	if help {
+		fmt.Fprint(e.stdout, validateCommand.help())
+		return 0
+	}
+	if err != nil {
+		return usageError(e, err.Error())
+	}
+	format := opts.format
+	switch {
+	case opts.json && format != "" && format != formatJSON:
+		return usageError(e, fmt.Sprintf("validate: --json and --format %s disagree", format))
+	case opts.json || format == formatJSON:
+		format = formatJSON
+	case format == "":
+		format = formatText
+	case format != formatText && format != formatGitHub && format != formatSARIF:
+		return usageError(e, fmt.Sprintf("validate: unknown format %q: use text, json, github or sarif", format))
 	}
 	fsys := vfs.NewDisk()
-	p, code := loadProject(ctx, e, fsys, opts.dir)
+	p, code := loadProject(ctx, e, fsys, firstOr(opts.positional, ""))
 	if code != 0 {
 		return code
 	}
-	findings := append([]diag.Finding(nil), p.Findings...)
+	found := append([]diag.Finding(nil), p.Findings...)
 	linesOf := map[string]*diag.Lines{}
 	for _, f := range p.Files {
 		linesOf[f.Path] = f.Lines
 	}
-	if !opts.flags["no-inspect"] {
+	if !opts.noInspect {
 		// T11 and the modules' own findings (SPEC section 8). A module's
 		// findings use its own content for character columns.
 		insp := analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{}))
@@ -53,53 +87,78 @@ func runValidate(ctx context.Context, e env, args []string) int {
 				linesOf[path] = r.Lines
 			}
 		}
-		findings = append(findings, insp.Findings...)
+		found = append(found, insp.Findings...)
 	}
-	diag.Sort(findings)
+	diag.Sort(found)
 
-	out := make([]jsonFinding, 0, len(findings))
+	out := make([]finding, 0, len(found))
 	counts := map[diag.Severity]int{}
-	for _, f := range findings {
+	for _, f := range found {
 		counts[f.Severity]++
-		out = append(out, toJSONFinding(p, f, linesOf[f.File]))
+		out = append(out, toFinding(e, f, linesOf))
 	}
-	if opts.flags["json"] {
-		data, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
-			fmt.Fprintf(e.stderr, "beeuni-lsp: %v\n", err)
-			return 2
-		}
-		fmt.Fprintf(e.stdout, "%s\n", data)
-	} else {
-		var b strings.Builder
-		for _, j := range out {
-			fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", j.File, j.Line, j.Column, j.Severity, j.Message, j.Code)
-		}
-		b.WriteString(summary(counts))
-		b.WriteByte('\n')
-		fmt.Fprint(e.stdout, b.String())
+	var text string
+	switch format {
+	case formatJSON:
+		text, err = formatJSONFindings(out)
+	case formatGitHub:
+		text = formatGitHubFindings(out) + summary(counts) + "\n"
+	case formatSARIF:
+		text, err = formatSARIFLog(out)
+	default:
+		text = formatTextFindings(out) + summary(counts) + "\n"
 	}
-	if counts[diag.Error] > 0 {
+	if err != nil {
+		fmt.Fprintf(e.stderr, "beeuni-lsp: %v\n", err)
+		return 2
+	}
+	fmt.Fprint(e.stdout, text)
+	tooManyWarnings := opts.maxWarnings >= 0 && counts[diag.Warning] > opts.maxWarnings
+	if tooManyWarnings {
+		fmt.Fprintf(e.stderr, "beeuni-lsp: more warnings (%d) than --max-warnings %d allows\n", counts[diag.Warning], opts.maxWarnings)
+	}
+	if counts[diag.Error] > 0 || tooManyWarnings {
 		return 1
 	}
 	return 0
 }
 
-// toJSONFinding converts byte positions to 1-based lines and columns counted
+func firstOr(list []string, def string) string {
+	if len(list) > 0 {
+		return list[0]
+	}
+	return def
+}
+
+// toFinding converts byte positions to 1-based lines and columns counted
 // in characters. A file whose content is unknown (a module the engine only
 // listed) keeps byte columns; its findings sit at the start of the file.
-func toJSONFinding(p *analysis.Project, f diag.Finding, lines *diag.Lines) jsonFinding {
-	col := func(pos diag.Pos) int {
-		if lines == nil {
-			return pos.Col + 1
-		}
-		return analysis.CharColumn(lines, pos) + 1
+func toFinding(e env, f diag.Finding, linesOf map[string]*diag.Lines) finding {
+	start, end := position(f.Range, linesOf[f.File])
+	out := finding{
+		File: relPath(e, f.File), Line: start.Line + 1, Column: start.Col + 1,
+		EndLine: end.Line + 1, EndColumn: end.Col + 1,
+		Severity: f.Severity.String(), Code: f.Code, Message: f.Message, sev: f.Severity,
 	}
-	return jsonFinding{
-		File: p.Rel(f.File), Line: f.Range.Start.Line + 1, Column: col(f.Range.Start),
-		EndLine: f.Range.End.Line + 1, EndColumn: col(f.Range.End),
-		Severity: f.Severity.String(), Code: f.Code, Message: f.Message,
+	for _, r := range f.Related {
+		rs, re := position(r.Range, linesOf[r.File])
+		out.Related = append(out.Related, related{
+			File: relPath(e, r.File), Line: rs.Line + 1, Column: rs.Col + 1,
+			EndLine: re.Line + 1, EndColumn: re.Col + 1, Message: r.Message,
+		})
 	}
+	return out
+}
+
+// position returns a range's ends with columns counted in characters when
+// the file's lines are known.
+func position(r diag.Range, lines *diag.Lines) (start, end diag.Pos) {
+	start, end = r.Start, r.End
+	if lines != nil {
+		start.Col = analysis.CharColumn(lines, r.Start)
+		end.Col = analysis.CharColumn(lines, r.End)
+	}
+	return start, end
 }
 
 // summary is the last line of `validate`: "No problems." or, for example,
@@ -135,96 +194,4 @@ func summary(counts map[diag.Severity]int) string {
 		noun = "problem"
 	}
 	return fmt.Sprintf("%d %s: %s", total, noun, strings.Join(parts, ", "))
-}
-
-// commandArgs is a parsed command line: boolean flags and at most one DIR.
-type commandArgs struct {
-	flags map[string]bool
-	dir   string
-}
-
-// parseCommandArgs accepts --flag or -flag for the allowed flags, `--` to
-// end flags, and one optional DIR (relative to the working folder). Anything
-// else is a usage error (exit 2).
-func parseCommandArgs(e env, command string, args []string, allowed map[string]bool) (commandArgs, int) {
-	out := commandArgs{flags: map[string]bool{}}
-	var dirs []string
-	flagsDone := false
-	for _, a := range args {
-		if !flagsDone && a == "--" {
-			flagsDone = true
-			continue
-		}
-		if !flagsDone && strings.HasPrefix(a, "-") && a != "-" {
-			name := strings.TrimLeft(a, "-")
-			if !allowed[name] {
-				return out, usageError(e, fmt.Sprintf("%s: unknown flag %s", command, a))
-			}
-			out.flags[name] = true
-			continue
-		}
-		dirs = append(dirs, a)
-	}
-	if len(dirs) > 1 {
-		return out, usageError(e, fmt.Sprintf("%s takes at most one folder, got %d", command, len(dirs)))
-	}
-	out.dir = e.dir
-	if len(dirs) == 1 {
-		out.dir = dirs[0]
-		if !filepath.IsAbs(out.dir) {
-			out.dir = filepath.Join(e.dir, out.dir)
-		}
-	}
-	out.dir = filepath.Clean(out.dir)
-	return out, 0
-}
-
-// loadProject loads the project whose root is dir, or prints a one-line
-// reason to stderr and returns exit code 2.
-func loadProject(ctx context.Context, e env, fsys vfs.FS, dir string) (*analysis.Project, int) {
-	info, err := fsys.Stat(dir)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read folder %s: %v\n", dir, unwrapPathError(err))
-		return nil, 2
-	}
-	if !info.IsDir() {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: %s is not a folder\n", dir)
-		return nil, 2
-	}
-	if _, err := fsys.ReadDir(dir); err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read folder %s: %v\n", dir, unwrapPathError(err))
-		return nil, 2
-	}
-	manifest := filepath.Join(dir, analysis.ManifestName)
-	if _, err := fsys.Stat(manifest); err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: no %s in %s\n", analysis.ManifestName, dir)
-		return nil, 2
-	}
-	p, err := analysis.Load(ctx, fsys, dir)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read %s: %v\n", manifest, unwrapPathError(err))
-		return nil, 2
-	}
-	return p, 0
-}
-
-// unwrapPathError drops the path from an *fs.PathError (the message names
-// the path already).
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	for e := err; e != nil; {
-		if x, ok := e.(*fs.PathError); ok {
-			pe = x
-			break
-		}
-		u, ok := e.(interface{ Unwrap() error })
-		if !ok {
-			break
-		}
-		e = u.Unwrap()
-	}
-	if pe != nil {
-		return pe.Err
-	}
-	return err
 }

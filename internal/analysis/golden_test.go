@@ -88,9 +88,9 @@ func describe(t *testing.T, fsys vfs.FS, root string) string {
 		}
 	}
 	b.WriteString("== tools ls\n")
-	b.WriteString(FormatToolsLs(p.Model))
+	b.WriteString(FormatToolsLs(p.Model, NotLoadedTools(p, p.Findings)))
 	b.WriteString("== tools ls --json\n")
-	js, err := json.MarshalIndent(ToolsLsJSON(p), "", "  ")
+	js, err := json.MarshalIndent(ToolsLsJSON(p, NotLoadedTools(p, p.Findings)), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -101,7 +101,7 @@ func (hv *hoverer) toolsTable() string {
 	if hv.p.Model == nil {
 		return ""
 	}
-	return "**What a session gets** (`beeuni-lsp tools ls`):\n\n```text\n" + analysis.FormatToolsLs(hv.p.Model) + "```"
+	return "**What a session gets** (`beeuni-lsp tools ls`):\n\n```text\n" + analysis.FormatToolsLs(hv.p.Model, analysis.NotLoadedTools(hv.p, hv.p.Findings)) + "```"
 }
 
 // tool describes one entry under tools:.

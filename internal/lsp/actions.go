@@ -341,7 +341,10 @@ func sessionTools(proj *analysis.Project) any {
 		Name  string   `json:"name"`
 		Tools []string `json:"tools"`
 	}
-	list := analysis.ToolsLsJSON(proj)
+	// The module inspection's T11 is the server's other pass: the YAML
+	// findings say which entries will not load (T6, T3).
+	notLoaded := analysis.NotLoadedTools(proj, proj.Findings)
+	list := analysis.ToolsLsJSON(proj, notLoaded)
 	agents := []agent{}
 	if proj.Model != nil {
 		for _, ag := range proj.Model.Agents {
@@ -350,15 +353,16 @@ func sessionTools(proj *analysis.Project) any {
 	}
 	table := ""
 	if proj.Model != nil {
-		table = analysis.FormatToolsLs(proj.Model)
+		table = analysis.FormatToolsLs(proj.Model, notLoaded)
 	}
 	return map[string]any{
-		"manifest":  list.Manifest,
-		"tools_key": list.ToolsKey,
-		"tools":     list.Tools,
-		"removed":   list.Removed,
-		"table":     table,
-		"agents":    agents,
+		"manifest":   list.Manifest,
+		"tools_key":  list.ToolsKey,
+		"tools":      list.Tools,
+		"not_loaded": list.NotLoaded,
+		"removed":    list.Removed,
+		"table":      table,
+		"agents":     agents,
 	}
 }
 

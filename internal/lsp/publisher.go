@@ -12,6 +12,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/ruledoc"
 )
 
 // source says which pass produced a set of findings.
@@ -364,6 +365,9 @@ func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, mapperOf f
 		Code:     f.Code,
 		Source:   "beeuni",
 		Message:  f.Message,
+	}
+	if href := ruledoc.HelpURI(f.Code); href != "" {
+		d.CodeDescription = &protocol.CodeDescription{Href: protocol.URI(href)}
 	}
 	if len(f.Data) > 0 {
 		d.Data = f.Data

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/ruledoc"
+)
+
+// command describes one command line: its flags, what --help prints and
+// how many positional arguments it takes.
+type command struct {
+	name     string // as typed: "validate", "tools ls"
+	args     string // the positional arguments of the synopsis: "[PATH]"
+	about    string // what it does, a paragraph
+	flags    []flagDoc
+	exits    [3]string // what exit codes 0, 1 and 2 mean
+	min, max int       // positional arguments
+}
+
+// flagDoc is one flag as --help shows it; value is the placeholder of a
+// flag that takes one ("" for a switch).
+type flagDoc struct {
+	name, value, usage string
+}
+
+// options holds every flag a command may take; each command registers
+// only its own.
+type options struct {
+	json        bool
+	noInspect   bool
+	force       bool
+	format      string
+	maxWarnings int
+	positional  []string
+}
+
+// pathArg is the synopsis and the help text of the optional PATH.
+const pathArg = "PATH is the project's folder or its beeuni.yaml; without PATH, the " +
+	"nearest beeuni.yaml in the working folder or a folder above it (as git finds .git)."
+
+const cannotRun = "it cannot run: a bad flag or argument, no beeuni.yaml, an unreadable folder (one line on stderr)"
+
+var (
+	validateCommand = command{
+		name: "validate", args: "[PATH]", max: 1,
+		about: "Checks beeuni.yaml, its imports and its tool modules, and prints one line per finding, " +
+			"naming files relative to the working folder (path:line:column: severity: message [code]). " + pathArg,
+		flags: []flagDoc{
+			{"format", "FORMAT", "text (the default), json, github (GitHub Actions workflow commands) or sarif (SARIF 2.1.0)"},
+			{"json", "", "the same as --format json"},
+			{"max-warnings", "N", "exit 1 when there are more than N warnings (default: no limit)"},
+			{"no-inspect", "", "skip module inspection (T11 and the modules' own findings)"},
+		},
+		exits: [3]string{
+			"no error, and no more warnings than --max-warnings",
+			"at least one error, or more warnings than --max-warnings",
+			cannotRun,
+		},
+	}
+	toolsLsCommand = command{
+		name: "tools ls", args: "[PATH]", max: 1,
+		about: "Lists the tools a session gets (name, kind, source), then the listed tools that will not load " +
+			"(T6, T11), the invalid entries (T3) and the removed Beeuni tools. " + pathArg,
+		flags: []flagDoc{{"json", "", "print one JSON object instead of the table"}},
+		exits: [3]string{
+			"the project was read (whatever its findings)",
+			"a file of the project does not parse (its syntax errors on stderr, nothing on stdout)",
+			cannotRun,
+		},
+	}
+	toolsEjectCommand = command{
+		name: "tools eject", args: "NAME [PATH]", min: 1, max: 2,
+		about: "Copies the Beeuni tool NAME into tools/NAME.ts and points its entry at it, keeping every other " +
+			"byte of the manifest; the line ends with `# ejected from beeuni:NAME`. It refuses when tools/NAME.ts " +
+			"exists or the entry points to another module. " + pathArg,
+		flags: []flagDoc{{"force", "", "overwrite tools/NAME.ts, or repoint an entry that names another module (that module stays on disk, untouched)"}},
+		exits: [3]string{
+			"ejected",
+			"refused or failed, with a one-line reason on stderr; the project is untouched",
+			cannotRun,
+		},
+	}
+)
+
+// parse reads args as c's flags and positional arguments, flags anywhere
+// (`validate shop --json`), `--` ending them. help is set for -h/--help;
+// a bad command line is an error to print with usageError.
+func (c command) parse(args []string) (opts options, help bool, err error) {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	opts.maxWarnings = -1
+	for _, f := range c.flags {
+		switch f.name {
+		case "json":
+			fs.BoolVar(&opts.json, f.name, false, f.usage)
+		case "no-inspect":
+			fs.BoolVar(&opts.noInspect, f.name, false, f.usage)
+		case "force":
+			fs.BoolVar(&opts.force, f.name, false, f.usage)
+			fs.BoolVar(&opts.force, "f", false, f.usage)
+		case "format":
+			fs.StringVar(&opts.format, f.name, "", f.usage)
+		case "max-warnings":
+			fs.IntVar(&opts.maxWarnings, f.name, -1, f.usage)
+		}
+	}
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return opts, true, nil
+			}
+			return opts, false, fmt.Errorf("%s: %s", c.name, flagError(err))
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			opts.positional = append(opts.positional, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		opts.positional = append(opts.positional, rest[0])
+		args = rest[1:]
+	}
+	if opts.maxWarnings < -1 {
+		return opts, false, fmt.Errorf("%s: --max-warnings must be 0 or more, not %d", c.name, opts.maxWarnings)
+	}
+	switch n := len(opts.positional); {
+	case n < c.min:
+		return opts, false, fmt.Errorf("%s needs %s; see beeuni-lsp %s --help", c.name, c.args, c.name)
+	case n > c.max:
+		return opts, false, fmt.Errorf("%s takes %s: at most %d argument(s), got %d", c.name, c.args, c.max, n)
+	}
+	return opts, false, nil
+}
+
+// flagError rewrites the flag package's messages in the spelling --help
+// uses (`--name`).
+func flagError(err error) string {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + strings.TrimLeft(name, "-")
+	}
+	if rest, ok := strings.CutPrefix(msg, "invalid value "); ok {
+		if value, flagName, ok := strings.Cut(rest, " for flag -"); ok {
+			flagName, _, _ = strings.Cut(flagName, ":")
+			return fmt.Sprintf("invalid value %s for --%s", value, flagName)
+		}
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return "--" + name + " needs a value"
+	}
+	return msg
+}
+
+// help is what `beeuni-lsp <command> --help` prints.
+func (c command) help() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: beeuni-lsp %s [flags] %s\n\n", c.name, c.args)
+	b.WriteString(wrap(c.about, 78))
+	b.WriteString("\nFlags:\n")
+	rows := make([][2]string, 0, len(c.flags)+1)
+	for _, f := range c.flags {
+		left := "--" + f.name
+		if f.name == "force" {
+			left = "-f, --force"
+		}
+		if f.value != "" {
+			left += " " + f.value
+		}
+		rows = append(rows, [2]string{left, f.usage})
+	}
+	rows = append(rows, [2]string{"-h, --help", "print this help"})
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r[0]))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(&b, "  %-*s  %s\n", width, r[0], r[1])
+	}
+	b.WriteString("\nExit codes:\n")
+	for code, what := range c.exits {
+		fmt.Fprintf(&b, "  %d  %s\n", code, what)
+	}
+	fmt.Fprintf(&b, "\nRules and their fixes: %s\n", ruledoc.DocURL)
+	return b.String()
+}
+
+// wrap breaks a paragraph into lines of at most width characters.
+func wrap(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(text) {
+		if n > 0 && n+1+len(w) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len(w)
+	}
+	b.WriteByte('\n')
+	return b.String()
+}
