@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
@@ -48,8 +49,12 @@ func (l *loader) checkHarnessFolder(m *Model) {
 			related = []diag.Related{{File: decl.unit.file.Path, Range: decl.unit.parsed.pos.nodeRange(decl.key),
 				Message: "the manifest entry of `" + name + "`"}}
 		}
+		message := msgShadowFile(rel, name, decl != nil)
+		if decl == nil && slices.Contains(m.Removed, name) {
+			message = msgRemovedCopy(rel, name)
+		}
 		l.findings = append(l.findings, diag.Finding{
-			File: abs, Severity: diag.Warning, Code: CodeShadow, Message: msgShadowFile(rel, name, decl != nil),
+			File: abs, Severity: diag.Warning, Code: CodeShadow, Message: message,
 			Data: data, Related: related,
 		})
 		if decl != nil {

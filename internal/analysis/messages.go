@@ -225,6 +225,15 @@ func msgShadowFile(rel, name string, declared bool) string {
 	return fmt.Sprintf("`%s` shadows %s `%s` on the standard harness (the experimental harness ignores this folder); delete it so both harnesses run the hosted tool", rel, what, name)
 }
 
+// msgRemovedCopy is H1 on a copy of a Beeuni tool the project removed from
+// `tools:`: no hosted tool of that name runs, so the copy is all the
+// standard harness has, and the experimental harness has nothing.
+func msgRemovedCopy(rel, name string) string {
+	return fmt.Sprintf("`%s` is a copy of the Beeuni tool `%s`, which this project does not load: the standard harness runs this copy, "+
+		"the experimental harness ignores this folder and has no `%s` tool; delete it, and add `%s: beeuni:%s` under `tools:` "+
+		"if sessions should have the hosted tool on both harnesses", rel, name, name, name, name)
+}
+
 func msgShadowEntry(rel string) string {
 	return fmt.Sprintf("`%s` shadows this tool on the standard harness; delete that file", rel)
 }
