@@ -43,16 +43,21 @@ func runToolsEject(ctx context.Context, e env, args []string) int {
 	if len(c.Edits) > 0 {
 		manifest = p.Rel(c.Edits[0].File)
 	}
-	fmt.Fprint(e.stdout, ejectReport(name, edit.EjectedPath(name), manifest))
+	fmt.Fprint(e.stdout, ejectReport(name, edit.EjectedPath(name), manifest, c.Kept))
 	return 0
 }
 
-// ejectReport is SPEC section 7's output, with the file names filled in.
-func ejectReport(name, module, manifest string) string {
+// ejectReport is SPEC section 7's output, with the file names filled in;
+// kept, when --force repointed the entry from another module, is that
+// module, which stays on disk.
+func ejectReport(name, module, manifest, kept string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  ✓  Ejected %s\n", name)
 	fmt.Fprintf(&b, "  wrote   %s (the Beeuni source, now the project's to change)\n", module)
 	fmt.Fprintf(&b, "  set     %s: tools.%s: %s\n", manifest, name, module)
+	if kept != "" {
+		fmt.Fprintf(&b, "  kept    %s (tools.%s no longer names it; delete it if nothing else imports it)\n", kept, name)
+	}
 	b.WriteString("\nNext:\n")
 	fmt.Fprintf(&b, "  1. Edit %s. Keep the default export: { description, parameters, execute(args, context) }.\n", module)
 	b.WriteString("  2. beeuni validate\n")

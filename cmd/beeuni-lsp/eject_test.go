@@ -102,7 +102,7 @@ func TestToolsEjectRefusesAndLeavesTheProjectUntouched(t *testing.T) {
 		{"file exists", map[string]string{"beeuni.yaml": starter, "tools/web_search.ts": "// mine\n"}, "", []string{"web_search"},
 			"beeuni-lsp: tools/web_search.ts exists: edit it, or pass --force to overwrite it with the Beeuni source\n"},
 		{"another module", map[string]string{"beeuni.yaml": "tools:\n  web_search: integrations/search.ts\n", "integrations/search.ts": "x"}, "", []string{"web_search"},
-			"beeuni-lsp: web_search already points to integrations/search.ts: edit that module, or pass --force to point it at tools/web_search.ts instead\n"},
+			"beeuni-lsp: web_search already points to integrations/search.ts: edit that module, or pass --force to point it at tools/web_search.ts instead (integrations/search.ts stays on disk)\n"},
 		{"not a Beeuni tool", map[string]string{"beeuni.yaml": starter}, "", []string{"lookup_order"},
 			"beeuni-lsp: \"lookup_order\" is not a Beeuni tool: eject one of web_search, image_search, scrape_webpage, memory, show\n"},
 		// Issue 12 items 4: an edit whose meaning is unclear is refused (it
@@ -171,5 +171,53 @@ func TestToolsEjectUsage(t *testing.T) {
 	_, stderr, code := runEject(t, t.TempDir(), "web_search")
 	if code != 2 || !strings.Contains(stderr, "no beeuni.yaml") {
 		t.Errorf("no manifest: exit %d, stderr %q; want 2", code, stderr)
+	}
+}
+
+// --force on an entry that points to another module repoints it and says
+// that the old module stays on disk, untouched (other modules may import
+// it); the user's comment on the line is kept before the marker.
+func TestToolsEjectForceFromAnotherModuleKeepsIt(t *testing.T) {
+	dir := t.TempDir()
+	vfstest.WriteFiles(t, dir, map[string]string{
+		"beeuni.yaml":            "tools:\n  web_search: integrations/search.ts  # our fork\n",
+		"integrations/search.ts": "// ours\n",
+	})
+	stdout, stderr, code := runEject(t, dir, "--force", "web_search")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	kept := "  kept    integrations/search.ts (tools.web_search no longer names it; delete it if nothing else imports it)\n"
+	want := strings.Replace(ejectWant, "tools.web_search: tools/web_search.ts\n", "tools.web_search: tools/web_search.ts\n"+kept, 1)
+	if stdout != want {
+		t.Errorf("stdout:\n%s\nwant:\n%s", stdout, want)
+	}
+	got := vfstest.Snapshot(t, dir)
+	if got[filepath.Join("integrations", "search.ts")] != "// ours\n" {
+		t.Error("the old module changed")
+	}
+	if want := "tools:\n  web_search: tools/web_search.ts  # our fork # ejected from beeuni:web_search\n"; got["beeuni.yaml"] != want {
+		t.Errorf("beeuni.yaml = %q, want %q", got["beeuni.yaml"], want)
+	}
+}
+
+// An entry that already names tools/NAME.ts whose file is missing is
+// ejected: the source is written and the line tagged (it used to be refused
+// as "already ejected ... edit that file", naming a file that did not
+// exist).
+func TestToolsEjectWritesAMissingEjectedFile(t *testing.T) {
+	dir := t.TempDir()
+	vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": "tools:\n  web_search: tools/web_search.ts\n"})
+	stdout, stderr, code := runEject(t, dir, "web_search")
+	if code != 0 || stdout != ejectWant {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	got := vfstest.Snapshot(t, dir)
+	src, _ := beeunitools.Source("web_search")
+	if got[filepath.Join("tools", "web_search.ts")] != string(src) {
+		t.Error("tools/web_search.ts is not the Beeuni source")
+	}
+	if want := "tools:\n  web_search: tools/web_search.ts  # ejected from beeuni:web_search\n"; got["beeuni.yaml"] != want {
+		t.Errorf("beeuni.yaml = %q, want %q", got["beeuni.yaml"], want)
 	}
 }

@@ -169,8 +169,7 @@ func TestEjectRefusals(t *testing.T) {
 	}{
 		{"not a Beeuni tool", "-- beeuni.yaml --\ntools: {}\n", "bash", false, `"bash" is not a Beeuni tool: eject one of web_search, image_search, scrape_webpage, memory, show`, false},
 		{"file exists", "-- beeuni.yaml --\ntools:\n  show: beeuni:show\n-- tools/show.ts --\nx\n", "show", false, "tools/show.ts exists: edit it, or pass --force to overwrite it with the Beeuni source", true},
-		{"points to another module", "-- beeuni.yaml --\ntools:\n  show: ui/show.ts\n-- ui/show.ts --\nx\n", "show", false, "show already points to ui/show.ts: edit that module, or pass --force to point it at tools/show.ts instead", true},
-		{"already ejected", "-- beeuni.yaml --\ntools:\n  show: tools/show.ts\n", "show", false, "show is already ejected to tools/show.ts: edit that file, or pass --force to overwrite it with the Beeuni source", true},
+		{"points to another module", "-- beeuni.yaml --\ntools:\n  show: ui/show.ts\n-- ui/show.ts --\nx\n", "show", false, "show already points to ui/show.ts: edit that module, or pass --force to point it at tools/show.ts instead (ui/show.ts stays on disk)", true},
 		{"tools is a link out", "-- beeuni.yaml --\ntools:\n  show: beeuni:show\n-- tools -> /elsewhere --\n-- /elsewhere/a --\n", "show", true, "tools/ is a symbolic link out of the repository (to /elsewhere): eject writes only inside the repository", false},
 		{"declared twice", "-- beeuni.yaml --\nimports: [b.yaml]\ntools:\n  show: beeuni:show\n-- b.yaml --\ntools:\n  show: beeuni:show\n", "show", false, "show is declared 2 times (beeuni.yaml, b.yaml): keep one declaration, then eject", false},
 		{"not a string", "-- beeuni.yaml --\ntools:\n  show: [a]\n", "show", false, "tools.show in beeuni.yaml is not a string: set it to beeuni:show first", false},
@@ -209,7 +208,11 @@ func TestEjectRefusals(t *testing.T) {
 			}
 			if c.forceable {
 				actions := EjectActions(p, m, c.tool)
-				if len(actions) != 2 || actions[0].Disabled != c.want || actions[1].Disabled != "" || actions[1].Title != EjectTitle(c.tool, true) || !actions[1].Create[0].Overwrite {
+				title := EjectTitle(c.tool, true)
+				if c.name == "points to another module" {
+					title = "Eject show (point it at tools/show.ts instead of ui/show.ts, kept on disk)"
+				}
+				if len(actions) != 2 || actions[0].Disabled != c.want || actions[1].Disabled != "" || actions[1].Title != title || !actions[1].Create[0].Overwrite {
 					t.Errorf("EjectActions = %+v, want the disabled action and the overwrite action", actions)
 				}
 			}

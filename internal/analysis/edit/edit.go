@@ -55,6 +55,11 @@ type Change struct {
 	Base map[string]string
 	// Preferred marks the one obvious fix of a finding.
 	Preferred bool
+	// Kept is, for an eject --force that repoints an entry from another
+	// module, that module's repository-relative path: the change leaves it
+	// on disk untouched (other modules may import it, and it is the
+	// project's own work), and the command line says so.
+	Kept string
 	// Unverified marks a change planned by RefactorsUnverified or
 	// SourceActionsUnverified: its edits were not checked (parsed and
 	// compared with what they should mean), so it may turn out refused.

@@ -86,6 +86,7 @@ func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*
 	}
 	comment := EjectedComment(name)
 	var f *yfile
+	kept := "" // the other module a forced eject repoints the entry from
 	var edits []TextEdit
 	var intend func(map[string]any) bool
 	switch ds := m.decls(name); {
@@ -102,11 +103,14 @@ func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*
 			return nil, refuse("tools.%s in %s is not a string: set it to beeuni:%s first", name, d.rel, name)
 		}
 		value := d.value.Value
-		if !strings.HasPrefix(value, analysis.BeeuniPrefix) && !force {
-			if value == rel {
-				return nil, &Refusal{Reason: fmt.Sprintf("%s is already ejected to %s: edit that file, or pass --force to overwrite it with the Beeuni source", name, rel), Forceable: true}
+		// An entry that already names tools/<name>.ts whose file is missing
+		// is ejected: the file is written and the line tagged (the file
+		// that exists was refused above).
+		if !strings.HasPrefix(value, analysis.BeeuniPrefix) && filepathCleanSlash(value) != rel {
+			if !force {
+				return nil, &Refusal{Reason: fmt.Sprintf("%s already points to %s: edit that module, or pass --force to point it at %s instead (%s stays on disk)", name, value, rel, value), Forceable: true}
 			}
-			return nil, &Refusal{Reason: fmt.Sprintf("%s already points to %s: edit that module, or pass --force to point it at %s instead", name, value, rel), Forceable: true}
+			kept = value
 		}
 		e, err := setValueWithComment(f, d, rel, comment)
 		if err != nil {
@@ -172,8 +176,17 @@ func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*
 			return nil, refuse("cannot eject %s: %v", name, err)
 		}
 	}
+	title := EjectTitle(name, exists)
+	if kept != "" {
+		overwrite := ""
+		if exists {
+			overwrite = ", overwritten"
+		}
+		title = fmt.Sprintf("Eject %s (point it at %s%s instead of %s, kept on disk)", name, rel, overwrite, kept)
+	}
 	return &Change{
-		Title:      EjectTitle(name, exists),
+		Title:      title,
+		Kept:       kept,
 		Kind:       KindRefactor,
 		Edits:      edits,
 		Create:     []NewFile{{Path: target, Content: src, Overwrite: force}},
@@ -199,8 +212,7 @@ func ejectActions(p *analysis.Project, fsys vfs.FS, name string, verify bool) []
 	var r *Refusal
 	if errors.As(err, &r) && r.Forceable {
 		if fc, ferr := eject(p, fsys, name, true, verify); ferr == nil {
-			fc.Title = EjectTitle(name, true)
-			out = append(out, fc)
+			out = append(out, fc) // titled for what --force does
 		}
 	}
 	return out
@@ -248,7 +260,7 @@ func setValueWithComment(f *yfile, d decl, value, comment string) ([]TextEdit, e
 	edits := []TextEdit{{File: f.path, Start: s, End: e, NewText: requote(d.value, value)}}
 	if comment != "" {
 		if c, ok := f.setLineComment(e, comment); ok {
-			edits = append(edits, c)
+			edits = append(edits, c...)
 		}
 	}
 	return edits, nil
@@ -290,11 +302,17 @@ func ReturnToBeeuni(p *analysis.Project, name string) (*Change, error) {
 		return nil, refuse("cannot rewrite tools.%s in %s safely", name, d.rel)
 	}
 	edits := []TextEdit{{File: f.path, Start: s, End: e, NewText: requote(d.value, target)}}
-	if cs, ce, found, ok := f.commentAfter(e); ok && found && strings.TrimSpace(string(f.content[cs:ce])) == EjectedComment(name) {
-		for cs > e && isBlank(f.content[cs-1]) {
-			cs--
+	if cs, ce, found, ok := f.commentAfter(e); ok && found {
+		// Remove the marker eject added, and only it: a user's comment
+		// before it stays.
+		text := strings.TrimRight(string(f.content[cs:ce]), " \t")
+		if marker := EjectedComment(name); text == marker || strings.HasSuffix(text, " "+marker) {
+			ms := cs + len(text) - len(marker)
+			for ms > e && isBlank(f.content[ms-1]) {
+				ms--
+			}
+			edits = append(edits, TextEdit{File: f.path, Start: ms, End: ce})
 		}
-		edits = append(edits, TextEdit{File: f.path, Start: cs, End: ce})
 	}
 	if _, err := checked(f, edits, func(doc map[string]any) bool {
 		tools, ok := child(doc, "tools", false)

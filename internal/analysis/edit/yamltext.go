@@ -299,30 +299,46 @@ func (f *yfile) commentAfter(offset int) (start, end int, found, ok bool) {
 	return lineEnd, lineEnd, false, true
 }
 
+// TemplateComment is the comment the project template puts on a Beeuni
+// tool's entry; an eject makes it false, so the eject's marker replaces it.
+const TemplateComment = "# maintained by Beeuni, updated automatically"
+
 // setLineComment ends the line holding offset with comment (e.g.
-// "# ejected from beeuni:web_search"), replacing a comment that stood there.
-// Everything else on the line (a `,` or `}` of a flow mapping) stays before
-// the comment, so a flow mapping stays valid. ok is false when the line
-// cannot take a comment safely.
-func (f *yfile) setLineComment(offset int, comment string) (TextEdit, bool) {
+// "# ejected from beeuni:web_search"). A comment that stood there is kept,
+// with comment after it (`# used by the researcher # ejected from
+// beeuni:web_search`), unless it is TemplateComment, which comment
+// replaces; a line that already ends with comment is left as it is (no
+// edit). Everything else on the line (a `,` or `}` of a flow mapping)
+// stays before the comment, so a flow mapping stays valid. ok is false
+// when the line cannot take a comment safely.
+func (f *yfile) setLineComment(offset int, comment string) (edits []TextEdit, ok bool) {
 	start, end, found, ok := f.commentAfter(offset)
 	if !ok {
-		return TextEdit{}, false
+		return nil, false
 	}
 	c := f.content
 	if found {
-		// Keep the blanks before the old comment only if there are two or more.
+		old := strings.TrimRight(string(c[start:end]), " \t")
+		switch {
+		case old == comment || strings.HasSuffix(old, " "+comment):
+			return nil, true
+		case old != TemplateComment:
+			at := start + len(old)
+			return []TextEdit{{File: f.path, Start: at, End: at, NewText: " " + comment}}, true
+		}
+		// The template's comment: replace it, keeping the blanks before it
+		// only if there are two or more.
 		s := start
 		for s > offset && isBlank(c[s-1]) {
 			s--
 		}
-		return TextEdit{File: f.path, Start: s, End: end, NewText: "  " + comment}, true
+		return []TextEdit{{File: f.path, Start: s, End: end, NewText: "  " + comment}}, true
 	}
 	s := end
 	for s > offset && isBlank(c[s-1]) {
 		s--
 	}
-	return TextEdit{File: f.path, Start: s, End: end, NewText: "  " + comment}, true
+	return []TextEdit{{File: f.path, Start: s, End: end, NewText: "  " + comment}}, true
 }
 
 // mapGet returns the key and value nodes of the first `key` in mapping m.
@@ -511,7 +527,7 @@ func (f *yfile) withFlowComment(edits []TextEdit, at int, entries []entry) []Tex
 		return edits
 	}
 	if c, ok := f.setLineComment(at, comment); ok {
-		edits = append(edits, c)
+		edits = append(edits, c...)
 	}
 	return edits
 }
