@@ -13,7 +13,7 @@ import (
 
 // matcherPattern is the part of a problem matcher's pattern the test reads.
 type matcherPattern struct {
-	Regexp                                     string
+	Regexp                                      string
 	File, Line, Column, Severity, Message, Code int
 }
 
