@@ -4,8 +4,10 @@ package edit_test
 
 import (
 	"context"
+	"fmt"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -98,5 +100,56 @@ func TestApplyKeepsOwnerAndMode(t *testing.T) {
 	must(t, err)
 	if !strings.Contains(string(data), "memory: tools/memory.ts  # ejected from beeuni:memory") {
 		t.Fatalf("beeuni.yaml was not edited:\n%s", data)
+	}
+}
+
+// helperRootEnv makes TestApplyRefusesAManifestTheUserCannotWrite's helper
+// run: the test binary, started as another user, ejects in that folder.
+const helperRootEnv = "BEEUNI_EDIT_TEST_EJECT_IN"
+
+// A manifest the user cannot write is refused, even in a folder the user
+// can write (a rename there would have replaced it, and made it theirs).
+// The eject runs as nobody, so the test needs root.
+func TestApplyRefusesAManifestTheUserCannotWrite(t *testing.T) {
+	if root := os.Getenv(helperRootEnv); root != "" {
+		fmt.Printf("APPLY: %v\n", ejectOnDisk(t, root))
+		return
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to run the eject as another user")
+	}
+	base := t.TempDir()
+	for dir := base; dir != os.TempDir() && dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		must(t, os.Chmod(dir, 0o755)) // t.TempDir's folders are 0700
+	}
+	self, err := os.Executable()
+	must(t, err)
+	data, err := os.ReadFile(self)
+	must(t, err)
+	exe := filepath.Join(base, "edit.test")
+	must(t, os.WriteFile(exe, data, 0o755))
+	root := filepath.Join(base, "repo")
+	mustWrite(t, filepath.Join(root, "beeuni.yaml"), ownerManifest)
+	must(t, os.Chown(root, 65534, 65534)) // the folder is nobody's; the manifest stays root's, 0644
+	cmd := exec.Command(exe, "-test.run=^TestApplyRefusesAManifestTheUserCannotWrite$")
+	cmd.Env = append(os.Environ(), helperRootEnv+"="+root)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("helper: %v\n%s", err, out)
+	}
+	if want := "APPLY: beeuni.yaml is not writable by you: permission denied\n"; !strings.Contains(string(out), want) {
+		t.Fatalf("helper said:\n%s\nwant %q", out, want)
+	}
+	info, err := os.Stat(filepath.Join(root, "beeuni.yaml"))
+	must(t, err)
+	if st := info.Sys().(*syscall.Stat_t); st.Uid != 0 || info.Mode().Perm() != 0o644 {
+		t.Errorf("beeuni.yaml is now %04o, owned by %d", info.Mode().Perm(), st.Uid)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "beeuni.yaml")); string(got) != ownerManifest {
+		t.Errorf("beeuni.yaml changed:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(root, "tools")); err == nil {
+		t.Error("tools/ was created")
 	}
 }
