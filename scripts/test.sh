@@ -11,8 +11,13 @@ step() { printf '\n=== %s\n' "$*"; }
 step "install test dependencies"
 # strace: the test that proves the server opens no network connection,
 # starts no process and writes nothing outside the project traces it.
-if ! command -v strace >/dev/null 2>&1; then
-  apt-get update -qq && apt-get install -y -qq strace
+# curl, unzip: the GitHub Action's install step, tested offline.
+need=()
+for tool in strace curl unzip; do
+  command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
+done
+if ((${#need[@]})); then
+  apt-get update -qq && apt-get install -y -qq "${need[@]}"
 fi
 bash scripts/install-editor-deps.sh
 

@@ -159,7 +159,7 @@ func needTools(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("no %s on this machine", tool)
+			t.Fatalf("%s is needed by the action's install step and is not on PATH: install it (scripts/test.sh installs it)", tool)
 		}
 	}
 }
