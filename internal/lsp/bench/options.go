@@ -23,6 +23,10 @@ type Options struct {
 	// ModuleEdits is how many times a tool module is broken and fixed
 	// again; 0 means 5.
 	ModuleEdits int
+	// FreshKeystrokes is how many keystrokes the fresh-server scenario
+	// types into a server opened freshDelay before (while its initial
+	// module scan runs); 0 means 20, a negative number skips the scenario.
+	FreshKeystrokes int
 	// Timeout bounds every wait for the server; 0 means 60 s.
 	Timeout time.Duration
 	// Log receives progress lines; nil discards them.
@@ -65,6 +69,9 @@ func (o *Options) defaults() {
 	}
 	if o.ModuleEdits <= 0 {
 		o.ModuleEdits = 5
+	}
+	if o.FreshKeystrokes == 0 {
+		o.FreshKeystrokes = 20
 	}
 	if o.Timeout <= 0 {
 		o.Timeout = 60 * time.Second
@@ -110,11 +117,21 @@ type Result struct {
 	CodeAction    Stats   `json:"code_action"`
 	// CodeActionResolve is codeAction/resolve of the eject action: its
 	// edit, which the server plans (and checks) only when it is picked.
-	CodeActionResolve Stats    `json:"code_action_resolve"`
-	Rename            Stats    `json:"rename"`
-	ModuleEdit        Stats    `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
-	PeakRSS           int64    `json:"vmhwm_bytes"`
-	RSSEnd            int64    `json:"vmrss_bytes"`
-	HeapAfterGC       int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
-	Notes             []string `json:"notes,omitempty"`
+	CodeActionResolve Stats `json:"code_action_resolve"`
+	Rename            Stats `json:"rename"`
+	ModuleEdit        Stats `json:"module_edit"` // module didChange → beeuni.yaml diagnostics updated
+	// The fresh-server scenario: keystroke → its diagnostics, then a
+	// completion and a hover, from freshDelay after opening beeuni.yaml in
+	// a new server; FreshDuringScan of the keystrokes were typed before the
+	// initial module scan had published everything, FreshScanDone ms after
+	// the open.
+	FreshKeystroke  Stats    `json:"fresh_keystroke"`
+	FreshCompletion Stats    `json:"fresh_completion"`
+	FreshHover      Stats    `json:"fresh_hover"`
+	FreshDuringScan int      `json:"fresh_during_scan"`
+	FreshScanDone   float64  `json:"fresh_scan_done_ms"`
+	PeakRSS         int64    `json:"vmhwm_bytes"`
+	RSSEnd          int64    `json:"vmrss_bytes"`
+	HeapAfterGC     int64    `json:"heap_after_gc_bytes"` // -1: the server has no beeuni/debugMemory
+	Notes           []string `json:"notes,omitempty"`
 }

@@ -19,7 +19,7 @@ func TestRunInProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	res, err := Run(ctx, Options{
-		Tools: 10, Dir: t.TempDir(), Edits: 40, Requests: 3, ModuleEdits: 1,
+		Tools: 10, Dir: t.TempDir(), Edits: 40, Requests: 3, ModuleEdits: 1, FreshKeystrokes: 4,
 		Timeout: time.Minute,
 		Serve: func(ctx context.Context, conn io.ReadWriteCloser) int {
 			return lsp.New(lsp.Options{Log: io.Discard}).Run(ctx, conn)
@@ -30,6 +30,10 @@ func TestRunInProcess(t *testing.T) {
 	}
 	if res.Keystroke.N != 40 || res.Completion.N != 3 || res.ModuleEdit.N != 2 {
 		t.Errorf("samples: %d keystrokes, %d completions, %d module edits; want 40, 3, 2", res.Keystroke.N, res.Completion.N, res.ModuleEdit.N)
+	}
+	if res.FreshKeystroke.N != 4 || res.FreshCompletion.N != 4 || res.FreshHover.N != 4 || res.FreshScanDone <= 0 {
+		t.Errorf("fresh server: %d keystrokes, %d completions, %d hovers, scan done at %v ms; want 4, 4, 4 and a time",
+			res.FreshKeystroke.N, res.FreshCompletion.N, res.FreshHover.N, res.FreshScanDone)
 	}
 	if res.ErrorsTyped != 4 {
 		t.Errorf("%d finding-introducing keystrokes, want 4", res.ErrorsTyped)

@@ -27,6 +27,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res := &Result{Tools: ws.Tools, Files: ws.Files, WorkspaceB: ws.Bytes, ManifestB: len(ws.Content), LoadAvg: loadAvg()}
 	r := &runner{opts: opts, ws: ws, res: res}
 
+	if opts.FreshKeystrokes > 0 {
+		fmt.Fprintf(opts.Log, "fresh server, typing %s after open\n", freshDelay)
+		end := opts.phase("fresh")
+		err := r.fresh(ctx)
+		end()
+		if err != nil {
+			return res, fmt.Errorf("fresh server: %w", err)
+		}
+	}
+
 	var inits, firsts, lasts []time.Duration
 	var c *Client
 	for i := 0; i < opts.Startups; i++ {

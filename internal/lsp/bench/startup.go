@@ -15,10 +15,27 @@ type startupTimes struct{ initialize, first, last time.Duration }
 // editor does, and waits for the YAML diagnostics and then for every
 // module finding.
 func (r *runner) startup(ctx context.Context) (*Client, startupTimes, error) {
-	var st startupTimes
+	c, t0, st, err := r.open(ctx)
+	if err != nil {
+		return nil, st, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
+	defer cancel()
+	lastAt, err := r.waitModules(wctx, c)
+	if err != nil {
+		c.Kill()
+		return nil, st, fmt.Errorf("%w\nserver stderr:\n%s", err, c.Stderr())
+	}
+	st.last = lastAt.Sub(t0)
+	return c, st, nil
+}
+
+// open spawns the server cold, initializes it, opens beeuni.yaml as an
+// editor does and waits for its first diagnostics. t0 is the spawn.
+func (r *runner) open(ctx context.Context) (_ *Client, t0 time.Time, st startupTimes, _ error) {
 	ws := r.ws
 	r.manifestURI = FileURI(ws.Manifest)
-	t0 := time.Now()
+	t0 = time.Now()
 	settings := json.RawMessage(`{"inspectModules":true}`)
 	var c *Client
 	if r.opts.Serve != nil {
@@ -26,12 +43,12 @@ func (r *runner) startup(ctx context.Context) (*Client, startupTimes, error) {
 	} else {
 		var err error
 		if c, err = Spawn(ctx, r.opts.Binary, r.opts.Args, ws.Root, settings); err != nil {
-			return nil, st, err
+			return nil, t0, st, err
 		}
 	}
-	fail := func(err error) (*Client, startupTimes, error) {
+	fail := func(err error) (*Client, time.Time, startupTimes, error) {
 		c.Kill()
-		return nil, st, fmt.Errorf("%w\nserver stderr:\n%s", err, c.Stderr())
+		return nil, t0, st, fmt.Errorf("%w\nserver stderr:\n%s", err, c.Stderr())
 	}
 	wctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
 	defer cancel()
@@ -71,15 +88,19 @@ func (r *runner) startup(ctx context.Context) (*Client, startupTimes, error) {
 		return fail(fmt.Errorf("waiting for the first diagnostics of beeuni.yaml: %w", err))
 	}
 	st.first = first.At.Sub(t0)
+	return c, t0, st, nil
+}
 
-	// Every module finding: each broken module published with findings,
-	// and T11 on each of their manifest entries.
+// waitModules waits until every broken module is published with findings
+// and beeuni.yaml holds a T11 for each, and returns when that was first so.
+func (r *runner) waitModules(ctx context.Context, c *Client) (time.Time, error) {
+	ws := r.ws
 	broken := make([]string, len(ws.Broken))
 	for i, p := range ws.Broken {
 		broken[i] = FileURI(p)
 	}
 	var lastAt time.Time
-	err = c.WaitFor(wctx, func(diags map[string][]DiagEvent) bool {
+	err := c.WaitFor(ctx, func(diags map[string][]DiagEvent) bool {
 		lastAt = time.Time{}
 		for _, uri := range broken {
 			evs := diags[uri]
@@ -98,10 +119,9 @@ func (r *runner) startup(ctx context.Context) (*Client, startupTimes, error) {
 		return false
 	})
 	if err != nil {
-		return fail(fmt.Errorf("waiting for the findings of the %d broken modules (module diagnostics and T11 in beeuni.yaml): %w", len(broken), err))
+		return lastAt, fmt.Errorf("waiting for the findings of the %d broken modules (module diagnostics and T11 in beeuni.yaml): %w", len(broken), err)
 	}
-	st.last = lastAt.Sub(t0)
-	return c, st, nil
+	return lastAt, nil
 }
 
 func firstNonEmpty(evs []DiagEvent) DiagEvent {

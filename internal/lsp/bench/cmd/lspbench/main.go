@@ -45,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	requests := fs.Int("requests", 50, "samples per request kind")
 	startups := fs.Int("startups", 3, "cold starts measured per workspace")
 	moduleEdits := fs.Int("module-edits", 5, "times a tool module is broken and fixed")
+	fresh := fs.Int("fresh", 20, "keystrokes typed into a fresh server 0.5 s after open, during its initial scan (-1: skip)")
 	timeout := fs.Duration("timeout", 60*time.Second, "longest wait for any answer")
 	dir := fs.String("dir", "", "generate workspaces here and keep them (default: temporary)")
 	jsonOnly := fs.Bool("json", false, "print only the JSON lines")
@@ -87,7 +88,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, n := range ns {
 		opts := bench.Options{
 			Binary: bin, Tools: n, Startups: *startups, Edits: *edits, Interval: *interval,
-			Requests: *requests, ModuleEdits: *moduleEdits, Timeout: *timeout, Log: logw,
+			Requests: *requests, ModuleEdits: *moduleEdits, FreshKeystrokes: *fresh, Timeout: *timeout, Log: logw,
 		}
 		if *dir != "" {
 			opts.Dir = filepath.Join(*dir, fmt.Sprintf("tools-%d", n))
