@@ -18,7 +18,7 @@ local function served_root(bufnr)
   end
   local rel = name:sub(#root + 2)
   for part in vim.fs.dirname(rel):gmatch('[^/]+') do
-    if part == 'node_modules' or part:sub(1, 1) == '.' then
+    if part == 'node_modules' or (part:sub(1, 1) == '.' and part ~= '.') then
       return nil
     end
   end

@@ -50,6 +50,7 @@ H.run({
     touch(tmp .. '/lone/beeuni.yaml')
     H.eq(tmp .. '/mono/apps/shop', beeuni.served_root(tmp .. '/mono/apps/shop/tools/a.ts'), 'a module')
     H.eq(tmp .. '/mono', beeuni.served_root(tmp .. '/mono/lib/x.yaml'), 'maybe an import')
+    H.eq(tmp .. '/mono', beeuni.served_root(tmp .. '/mono/x.yaml'), 'a file beside the manifest')
     H.eq(tmp .. '/lone', beeuni.served_root(tmp .. '/lone/beeuni.yaml'), 'a lone manifest')
     H.eq(nil, beeuni.served_root(tmp .. '/mono/.github/workflows/ci.yml'), 'a CI workflow')
     H.eq(nil, beeuni.served_root(tmp .. '/mono/node_modules/zod/x.yaml'), 'a package file')
@@ -104,6 +105,10 @@ H.run({
       vim.cmd('edit ' .. tmp .. '/outside/y.ts')
       config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
       H.eq('unset', got, 'no root outside a project')
+      vim.cmd('edit ' .. tmp .. '/mono/apps/shop/shared.yaml')
+      config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
+      H.eq(tmp .. '/mono/apps/shop', got, 'a file beside the manifest')
+      got = 'unset'
       vim.cmd('edit ' .. tmp .. '/mono/.github/workflows/ci.yml')
       config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
       H.eq('unset', got, 'no root for a CI workflow')
