@@ -339,10 +339,13 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
 
   step('ejects a tool with Beeuni: Eject Tool…', async () => {
     await runCommand('Beeuni: Eject Tool');
-    const input = page.locator('.quick-input-widget input').first();
-    await input.waitFor({ state: 'visible' });
-    await input.fill('image_search');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'image_search' }).first().waitFor();
+    // The extension's quick pick, not the palette still closing (typing
+    // into that one would type into the editor).
+    const widget = page.locator('.quick-input-widget').filter({ has: page.locator('.quick-input-title', { hasText: 'Beeuni: Eject Tool' }) });
+    await widget.waitFor({ state: 'visible' });
+    await widget.locator('input').first().fill('image_search');
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'image_search' }).first().waitFor();
+    await page.waitForTimeout(300); // the widget's fade-in
     await shoot('vscode-eject');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: 'image_search' }).first().click();
     await page.locator('.tab', { hasText: 'image_search.ts' }).first().waitFor({ timeout: 30_000 });
@@ -350,6 +353,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     const ejected = path.join(project, 'tools', 'image_search.ts');
     await eventually(20_000, () => fs.existsSync(ejected) && fs.readFileSync(ejected, 'utf8').includes('export default'), 'tools/image_search.ts on disk');
     await eventually(20_000, () => /^ {2}image_search: tools\/image_search\.ts +# ejected from beeuni:image_search$/.test(manifestLines()[3]), `the rewritten line on disk (now ${JSON.stringify(manifestLines()[3])})`);
+    assert.equal(manifestLines()[2], '  web_search: beeuni:web_search', 'the line before, untouched');
   });
 
   step('shows the server state and version in the language status item', async () => {
