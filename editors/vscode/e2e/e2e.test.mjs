@@ -63,6 +63,7 @@ function validateFindings() {
   return JSON.parse(out).filter((f) => f.file === 'beeuni.yaml');
 }
 let server;
+let baseUrl;
 let browser;
 let page;
 
@@ -215,7 +216,8 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(project)}`);
+    baseUrl = `http://127.0.0.1:${port}`;
+    await page.goto(`${baseUrl}/?folder=${encodeURIComponent(project)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
     ready = true;
@@ -393,5 +395,56 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     assert.match(text, /NAME\s+KIND\s+SOURCE/);
     assert.match(text, /image_search\s+beeuni \(overridden\)\s+tools\/image_search\.ts/);
     assert.match(text, /AGENT TOOLS/);
+  });
+
+  step('serves a beeuni.yaml created later without restarting the server', async () => {
+    const serverPids = () => execFileSync('pgrep', ['-f', `^${path.join(tmp, 'extensions')}/.*/bin/beeuni-lsp`], { encoding: 'utf8' }).trim();
+    const before = serverPids();
+    fs.mkdirSync(path.join(project, 'nested'));
+    fs.writeFileSync(path.join(project, 'nested', 'beeuni.yaml'), 'tools:\n  BadName: tools/x.ts\n');
+    await page.waitForTimeout(2_000); // a restart would have begun by now
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible' });
+    await input.fill('nested/beeuni.yaml');
+    // Quick Open shows the folder beside the name.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'nested' }).first().click();
+    await page.locator('.tab.active', { hasText: 'beeuni.yaml' }).waitFor();
+    await page.keyboard.press('Control+Shift+M');
+    const problems = page.locator('.markers-panel');
+    await eventually(30_000, async () => /\bT1\b/.test(await problems.innerText()), 'the new project\'s T1 in Problems');
+    assert.equal(serverPids(), before, 'the same server process');
+  });
+
+  step('starts on a beeuni.yaml opened alone, in a window with no folder', async () => {
+    const lone = path.join(tmp, 'lone', 'beeuni.yaml');
+    fs.mkdirSync(path.dirname(lone));
+    fs.writeFileSync(lone, 'tools:\n  BadName: tools/x.ts\n');
+    const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(`${baseUrl}/?ew=true`);
+      await other.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await other.keyboard.press('F1');
+      const input = other.locator('.quick-input-widget input').first();
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>File: Open File');
+      await other.locator('.quick-input-list .monaco-list-row', { hasText: 'File: Open File' }).first().click();
+      // The simple file dialog: a path in the quick input.
+      const dialog = other.locator('.quick-input-widget').filter({ has: other.locator('.quick-input-title', { hasText: 'Open File' }) });
+      await dialog.waitFor({ state: 'visible' });
+      await dialog.locator('input').first().fill(lone);
+      await other.keyboard.press('Enter');
+      await other.locator('.tab.active', { hasText: 'beeuni.yaml' }).waitFor({ timeout: 20_000 });
+      await eventually(30_000, async () => (await other.locator('[id="status.editor.mode"]').innerText()).trim() === 'Beeuni', 'the language Beeuni');
+      await other.keyboard.press('Control+Shift+M');
+      const problems = other.locator('.markers-panel');
+      await problems.waitFor({ timeout: 30_000 });
+      await eventually(60_000, async () => /\bT1\b/.test(await problems.innerText()), "the lone manifest's T1 in Problems");
+    } catch (err) {
+      await other.screenshot({ path: path.join(tmp, 'lone.png') }).catch(() => {});
+      throw err;
+    } finally {
+      await other.close();
+    }
   });
 });
