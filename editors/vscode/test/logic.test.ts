@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import pkg from '../package.json';
 import {
   bundledBinaryName,
   CrashTracker,
@@ -9,6 +10,7 @@ import {
   formatSessionTools,
   pickProject,
   findRoot,
+  LANGUAGE_ID,
   projectRoots,
   resolveServerCommand,
   rootOf,
@@ -199,6 +201,24 @@ describe('targets', () => {
     );
     for (const t of TARGETS) {
       assert.equal(t.binary, bundledBinaryName(t.goos === 'windows' ? 'win32' : t.goos));
+    }
+  });
+});
+
+describe('package.json', () => {
+  it('contributes the beeuni language for beeuni.yaml, activates on it, keeps Red Hat YAML from validating it', () => {
+    const lang = pkg.contributes.languages.find((l) => l.id === LANGUAGE_ID);
+    assert.deepEqual(lang?.filenames, ['beeuni.yaml']);
+    assert.ok(pkg.activationEvents.includes(`onLanguage:${LANGUAGE_ID}`));
+    assert.deepEqual(pkg.contributes.grammars.map((g) => g.language), [LANGUAGE_ID]);
+    assert.equal(pkg.contributes.configurationDefaults[`[${LANGUAGE_ID}]`]['yaml.validate'], false);
+  });
+  it('shows the project commands only while the server runs in a project', () => {
+    const when = Object.fromEntries(pkg.contributes.menus.commandPalette.map((m) => [m.command, m.when]));
+    assert.equal(when['beeuni.ejectTool'], 'beeuni.serverRunning && beeuni.hasProject');
+    assert.equal(when['beeuni.showSessionTools'], 'beeuni.serverRunning && beeuni.hasProject');
+    for (const c of pkg.contributes.commands) {
+      assert.ok(when[c.command], `${c.command} has a when clause`);
     }
   });
 });
