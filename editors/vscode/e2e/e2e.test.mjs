@@ -432,9 +432,20 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
       // The simple file dialog: a path in the quick input.
       const dialog = other.locator('.quick-input-widget').filter({ has: other.locator('.quick-input-title', { hasText: 'Open File' }) });
       await dialog.waitFor({ state: 'visible' });
-      await dialog.locator('input').first().fill(lone);
-      await other.keyboard.press('Enter');
-      await other.locator('.tab.active', { hasText: 'beeuni.yaml' }).waitFor({ timeout: 20_000 });
+      const path_ = dialog.locator('input').first();
+      // The dialog fills in its start folder first, asynchronously: type
+      // the path once that is there, and again until the file opens.
+      await eventually(10_000, async () => (await path_.inputValue()) !== '', 'the dialog\'s start folder');
+      const tab = other.locator('.tab.active', { hasText: 'beeuni.yaml' });
+      await eventually(30_000, async () => {
+        if (await dialog.isVisible()) {
+          await path_.fill(lone);
+          await other.waitForTimeout(300);
+          await path_.press('Enter');
+        }
+        await tab.waitFor({ timeout: 3_000 });
+        return true;
+      }, 'the lone beeuni.yaml to open');
       await eventually(30_000, async () => (await other.locator('[id="status.editor.mode"]').innerText()).trim() === 'Beeuni', 'the language Beeuni');
       await other.keyboard.press('Control+Shift+M');
       const problems = other.locator('.markers-panel');
