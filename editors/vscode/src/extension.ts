@@ -18,14 +18,17 @@ import {
 import {
   CrashTracker,
   documentSelector,
+  findRoot,
   formatSessionTools,
+  LANGUAGE_ID,
   pickProject,
   projectRoots,
   resolveServerCommand,
+  servedFile,
+  servedMiddleware,
   type ServerState,
   type SessionTools,
   statusText,
-  WATCH_GLOB,
 } from './logic';
 
 const TOOLS_SCHEME = 'beeuni-tools';
@@ -38,7 +41,7 @@ class Extension implements vscode.Disposable {
   private readonly output = vscode.window.createOutputChannel('Beeuni', { log: true });
   private readonly traceOutput = vscode.window.createOutputChannel('Beeuni Trace', { log: true });
   // Shown on manifests: beeuni.yaml files.
-  private readonly status = vscode.languages.createLanguageStatusItem('beeuni.server', { language: 'yaml', pattern: '**/beeuni.yaml' });
+  private readonly status = vscode.languages.createLanguageStatusItem('beeuni.server', { language: LANGUAGE_ID });
   private readonly toolsViews = new Map<string, string>();
   private readonly toolsViewChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly disposables: vscode.Disposable[] = [];
@@ -67,11 +70,31 @@ class Extension implements vscode.Disposable {
         }
       }),
     );
-    // A new or deleted beeuni.yaml changes the folders the client serves.
+    // The server finds its projects itself (and registers its own file
+    // watchers): a new or deleted beeuni.yaml only changes which projects
+    // the commands offer, and never restarts it.
     const manifests = vscode.workspace.createFileSystemWatcher('**/beeuni.yaml', false, true, false);
     manifests.onDidCreate(() => this.refreshRoots());
     manifests.onDidDelete(() => this.refreshRoots());
-    this.disposables.push(manifests);
+    this.disposables.push(
+      manifests,
+      vscode.window.onDidChangeActiveTextEditor(() => this.updateContext()),
+      vscode.workspace.onDidOpenTextDocument(() => this.updateContext()),
+      vscode.workspace.onDidCloseTextDocument(() => this.updateContext()),
+    );
+    void vscode.commands.executeCommand('setContext', 'beeuni.activated', true);
+  }
+
+  /** The projects the commands may be about: the workspace's and the open manifests'. */
+  private projects(): string[] {
+    const open = vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file' && d.languageId === LANGUAGE_ID).map((d) => d.uri.fsPath);
+    return projectRoots([...this.roots.map((r) => path.join(r, 'beeuni.yaml')), ...open]);
+  }
+
+  /** Context keys of the palette's `when` clauses. */
+  private updateContext(): void {
+    void vscode.commands.executeCommand('setContext', 'beeuni.serverRunning', this.state === 'running');
+    void vscode.commands.executeCommand('setContext', 'beeuni.hasProject', this.projects().length > 0);
   }
 
   private setState(state: ServerState): void {
@@ -81,6 +104,7 @@ class Extension implements vscode.Disposable {
     this.status.detail = s.detail;
     this.status.busy = s.busy;
     this.status.severity = s.error ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
+    this.updateContext();
   }
 
   private async findRoots(): Promise<string[]> {
@@ -91,18 +115,17 @@ class Extension implements vscode.Disposable {
   private async refreshRoots(): Promise<void> {
     const roots = await this.findRoots();
     if (roots.join('\n') !== this.roots.join('\n')) {
-      this.output.info(`projects changed: ${roots.join(', ') || '(none)'}`);
-      await this.restart();
+      this.output.info(`projects in the workspace: ${roots.join(', ') || '(none)'}`);
+      this.roots = roots;
+      this.updateContext();
     }
   }
 
   async start(): Promise<void> {
+    // Activated by a beeuni.yaml in the workspace or by one opened alone:
+    // the server finds the projects of the files it is sent.
     this.roots = await this.findRoots();
-    if (this.roots.length === 0) {
-      this.output.info('no beeuni.yaml in the workspace; the server is not started');
-      this.setState('stopped');
-      return;
-    }
+    const projects = this.projects();
     const config = vscode.workspace.getConfiguration('beeuni');
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const server = resolveServerCommand({
@@ -114,17 +137,25 @@ class Extension implements vscode.Disposable {
       workspaceFolder: folder,
       exists: (f) => fs.existsSync(f),
     });
-    this.output.info(`starting ${server.command} ${server.args.join(' ')} (${server.source}) for ${this.roots.join(', ')}`);
+    this.output.info(`starting ${server.command} ${server.args.join(' ')} (${server.source}) for ${projects.join(', ') || '(no project yet)'}`);
     const serverOptions: ServerOptions = {
       command: server.command,
       args: server.args,
       transport: TransportKind.stdio,
-      options: { cwd: this.roots[0] },
+      options: { cwd: projects[0] ?? folder ?? os.homedir() },
     };
-    const watcher = vscode.workspace.createFileSystemWatcher(WATCH_GLOB);
-    this.clientDisposables.push(watcher);
+    const isFile = (f: string) => {
+      try {
+        return fs.statSync(f).isFile();
+      } catch {
+        return false;
+      }
+    };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: documentSelector(this.roots.map((r) => vscode.Uri.file(r).toString())),
+      documentSelector: documentSelector(),
+      // Only the documents the server has something to say about reach it
+      // (logic.ts, servedFile): not a CI workflow or a package's file.
+      middleware: servedMiddleware((uri) => servedFile(uri.fsPath, isFile)) as LanguageClientOptions['middleware'],
       outputChannel: this.output,
       // Failed requests go to the output, not to one notification each (a
       // crash fails every pending request); the status item and closed() speak.
@@ -132,8 +163,9 @@ class Extension implements vscode.Disposable {
       traceOutputChannel: this.traceOutput,
       initializationOptions: () => ({ inspectModules: vscode.workspace.getConfiguration('beeuni').get<boolean>('inspectModules', true) }),
       // Changes to beeuni.* reach the server (didChangeConfiguration), which
-      // then asks for its section again with workspace/configuration.
-      synchronize: { fileEvents: watcher, configurationSection: 'beeuni' },
+      // then asks for its section again with workspace/configuration. File
+      // events: the server registers its own watchers (one set, not two).
+      synchronize: { configurationSection: 'beeuni' },
       errorHandler: {
         // Write errors come with a crash, which closed() reports once: log them only.
         error: (_error, _message, count) => ({ action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown, handled: true }),
@@ -208,11 +240,14 @@ class Extension implements vscode.Disposable {
   /** The manifest URI of the project a command is about (asks when ambiguous). */
   private async projectUri(): Promise<string | undefined> {
     const active = vscode.window.activeTextEditor?.document.uri;
-    let root = pickProject(active?.scheme === 'file' ? active.fsPath : undefined, this.roots);
-    if (root === undefined && this.roots.length > 1) {
-      root = await vscode.window.showQuickPick(this.roots, { placeHolder: 'Which Beeuni project?' });
+    const file = active?.scheme === 'file' ? active.fsPath : undefined;
+    const roots = this.projects();
+    let root = pickProject(file, roots) ?? (file !== undefined ? findRoot(file, (f) => fs.existsSync(f)) : undefined);
+    if (root === undefined && roots.length > 1) {
+      root = await vscode.window.showQuickPick(roots, { placeHolder: 'Which Beeuni project?' });
     }
     if (root === undefined) {
+      void vscode.window.showInformationMessage('Beeuni: open a beeuni.yaml or a file of a Beeuni project first.');
       return undefined;
     }
     return vscode.Uri.file(path.join(root, 'beeuni.yaml')).toString();

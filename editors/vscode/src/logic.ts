@@ -91,23 +91,103 @@ export function rootOf(file: string, roots: readonly string[]): string | undefin
   return best;
 }
 
-/** The languages the server reads: manifests and imported YAML files, and tool modules. */
-export const LANGUAGES = ['yaml', 'typescript', 'javascript'] as const;
+/** The language of beeuni.yaml files (package.json's `contributes.languages`). */
+export const LANGUAGE_ID = 'beeuni';
 
-/** File globs the server needs to hear about when they change on disk. */
-export const WATCH_GLOB = '**/*.{yaml,yml,ts,js,mts,mjs,cts,cjs}';
+/** The languages the server reads: manifests, imported YAML files, tool modules. */
+export const LANGUAGES = [LANGUAGE_ID, 'yaml', 'typescript', 'javascript'] as const;
 
 /**
- * The document selector (LSP form) for a set of project roots: the three
- * languages, only for files inside a folder tree holding beeuni.yaml.
- * The server ignores the files of those trees that it does not need.
+ * The document selector (LSP form): the four languages on disk, wherever
+ * they are, so that a project created later needs no restart. The
+ * middleware then sends the server only the documents servedFile accepts.
  */
-export function documentSelector(rootUris: readonly string[]): { scheme: string; language: string; pattern: { baseUri: string; pattern: string } }[] {
-  const out = [];
-  for (const baseUri of rootUris) {
-    for (const language of LANGUAGES) {
-      out.push({ scheme: 'file', language, pattern: { baseUri, pattern: '**/*' } });
+export function documentSelector(): { scheme: string; language: string }[] {
+  return LANGUAGES.map((language) => ({ scheme: 'file', language }));
+}
+
+/**
+ * Whether the client sends the server a document (and asks it for
+ * answers): a beeuni.yaml anywhere (a lone file too); a YAML, TypeScript
+ * or JavaScript file inside a folder tree holding beeuni.yaml, unless it
+ * lies in a hidden folder (.github/workflows/...) or in node_modules under
+ * that root, where the server has nothing to say. The server answers the
+ * files of a project tree that are not its manifest, imports or modules
+ * with complete empty results.
+ */
+export function servedFile(file: string, isFile: (p: string) => boolean): boolean {
+  if (path.basename(file) === 'beeuni.yaml') {
+    return true;
+  }
+  const root = findRoot(file, isFile);
+  if (root === undefined) {
+    return false;
+  }
+  const parts = path.relative(root, path.dirname(file)).split(path.sep);
+  return !parts.some((part) => part === 'node_modules' || part.startsWith('.'));
+}
+
+/** The nearest folder at or above file's folder holding beeuni.yaml, or undefined. */
+export function findRoot(file: string, isFile: (p: string) => boolean): string | undefined {
+  let dir = path.dirname(file);
+  for (;;) {
+    if (isFile(path.join(dir, 'beeuni.yaml'))) {
+      return dir;
     }
+    const parent = path.dirname(dir);
+    if (parent === dir) {
+      return undefined;
+    }
+    dir = parent;
+  }
+}
+
+/** The middleware hooks of vscode-languageclient that carry a document (first argument) and `next` (last). */
+export const DOCUMENT_HOOKS = [
+  'didOpen', 'didChange', 'willSave', 'willSaveWaitUntil', 'didSave', 'didClose',
+  'provideCompletionItem', 'provideHover', 'provideDefinition', 'provideReferences',
+  'provideDocumentHighlights', 'provideDocumentSymbols', 'provideCodeActions', 'provideCodeLenses',
+  'provideDocumentLinks', 'provideRenameEdits', 'prepareRename', 'provideFoldingRanges', 'provideInlayHints',
+] as const;
+
+type Hook = (...args: unknown[]) => unknown;
+
+/**
+ * A middleware that passes a hook on only for the documents served(uri)
+ * accepts; the others are neither sent to the server nor asked about
+ * (the hook answers undefined: no result from this server). The
+ * decision is kept per document from the first hook until didClose, so a
+ * document is opened, changed and closed on the server consistently.
+ */
+export function servedMiddleware(served: (uri: { fsPath: string; scheme: string; toString(): string }) => boolean): Record<(typeof DOCUMENT_HOOKS)[number], Hook> {
+  const decided = new Map<string, boolean>();
+  const decide = (uri: { fsPath: string; scheme: string; toString(): string }): boolean => {
+    const key = uri.toString();
+    let ok = decided.get(key);
+    if (ok === undefined) {
+      ok = uri.scheme === 'file' && served(uri);
+      decided.set(key, ok);
+    }
+    return ok;
+  };
+  const out = {} as Record<(typeof DOCUMENT_HOOKS)[number], Hook>;
+  for (const name of DOCUMENT_HOOKS) {
+    out[name] = (...args: unknown[]) => {
+      const first = args[0] as { uri?: { fsPath: string; scheme: string }; document?: { uri: { fsPath: string; scheme: string } } };
+      const uri = (first.uri ?? first.document?.uri) as { fsPath: string; scheme: string; toString(): string };
+      const next = args[args.length - 1] as Hook;
+      const ok = decide(uri);
+      if (name === 'didClose') {
+        decided.delete(uri.toString());
+      }
+      if (!ok) {
+        if (name === 'willSaveWaitUntil') {
+          return Promise.resolve([]);
+        }
+        return name.startsWith('did') || name === 'willSave' ? Promise.resolve() : undefined;
+      }
+      return next(...args.slice(0, -1));
+    };
   }
   return out;
 }

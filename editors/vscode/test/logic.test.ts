@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, it } from 'node:test';
+import pkg from '../package.json';
 import {
   bundledBinaryName,
   CrashTracker,
@@ -8,9 +9,13 @@ import {
   expandPath,
   formatSessionTools,
   pickProject,
+  findRoot,
+  LANGUAGE_ID,
   projectRoots,
   resolveServerCommand,
   rootOf,
+  servedFile,
+  servedMiddleware,
   type ServerCommandInput,
   statusText,
   TARGETS,
@@ -68,13 +73,67 @@ describe('project roots', () => {
     assert.equal(pickProject(undefined, ['/only']), '/only');
     assert.equal(pickProject(undefined, []), undefined);
   });
-  it('documentSelector covers the three languages inside each root only', () => {
-    assert.deepEqual(documentSelector(['file:///p']), [
-      { scheme: 'file', language: 'yaml', pattern: { baseUri: 'file:///p', pattern: '**/*' } },
-      { scheme: 'file', language: 'typescript', pattern: { baseUri: 'file:///p', pattern: '**/*' } },
-      { scheme: 'file', language: 'javascript', pattern: { baseUri: 'file:///p', pattern: '**/*' } },
+  it('documentSelector: the four languages on disk, with no root in it (no restart when projects change)', () => {
+    assert.deepEqual(documentSelector(), [
+      { scheme: 'file', language: 'beeuni' },
+      { scheme: 'file', language: 'yaml' },
+      { scheme: 'file', language: 'typescript' },
+      { scheme: 'file', language: 'javascript' },
     ]);
-    assert.deepEqual(documentSelector([]), []);
+  });
+});
+
+describe('the documents the server is sent', () => {
+  const manifests = new Set(['/m/beeuni.yaml', '/m/apps/shop/beeuni.yaml']);
+  const isFile = (f: string) => manifests.has(f);
+  const cases: [string, boolean][] = [
+    ['/m/beeuni.yaml', true],
+    ['/lone/beeuni.yaml', true], // a manifest alone, no project around it yet
+    ['/m/shared.yaml', true], // maybe an import
+    ['/m/tools/a.ts', true], // maybe a tool module
+    ['/m/apps/shop/integrations/crm.mjs', true],
+    ['/m/.github/workflows/ci.yml', false],
+    ['/m/apps/shop/.config/x.yaml', false],
+    ['/m/node_modules/zod/index.js', false],
+    ['/m/apps/shop/node_modules/x/y.ts', false],
+    ['/elsewhere/notes.yaml', false],
+  ];
+  for (const [file, want] of cases) {
+    it(`${file}: ${want ? 'sent' : 'not sent'}`, () => {
+      assert.equal(servedFile(file, isFile), want);
+    });
+  }
+  it('findRoot: the nearest folder holding beeuni.yaml', () => {
+    assert.equal(findRoot('/m/apps/shop/tools/a.ts', isFile), '/m/apps/shop');
+    assert.equal(findRoot('/m/apps/x.yaml', isFile), '/m');
+    assert.equal(findRoot('/elsewhere/x.yaml', isFile), undefined);
+  });
+
+  it('the middleware passes on only the documents served() accepts, open to close', async () => {
+    const uri = (p: string) => ({ fsPath: p, scheme: 'file', toString: () => `file://${p}` });
+    let served = (u: { fsPath: string }) => u.fsPath.startsWith('/p/');
+    const m = servedMiddleware((u) => served(u));
+    const calls: string[] = [];
+    const next = (name: string) => (...args: unknown[]) => {
+      calls.push(`${name} ${(args[0] as { uri?: { fsPath: string }; document?: { uri: { fsPath: string } } }).uri?.fsPath ?? (args[0] as { document: { uri: { fsPath: string } } }).document.uri.fsPath}`);
+      return 'answer';
+    };
+    const inside = { uri: uri('/p/beeuni.yaml') };
+    const outside = { uri: uri('/q/ci.yml') };
+    await m.didOpen(inside, next('didOpen'));
+    await m.didOpen(outside, next('didOpen'));
+    assert.equal(m.provideHover(inside, {}, {}, next('hover')), 'answer');
+    assert.equal(m.provideHover(outside, {}, {}, next('hover')), undefined);
+    assert.deepEqual(await m.willSaveWaitUntil({ document: outside }, next('willSaveWaitUntil')), []);
+    // The decision holds until didClose, even if served() would now say otherwise.
+    served = () => true;
+    await m.didChange({ document: outside }, next('didChange'));
+    await m.didClose(outside, next('didClose'));
+    await m.didOpen(outside, next('didOpen'));
+    assert.deepEqual(calls, ['didOpen /p/beeuni.yaml', 'hover /p/beeuni.yaml', 'didOpen /q/ci.yml']);
+    // Not a file on disk: never sent.
+    await m.didOpen({ uri: { fsPath: '/p/x.yaml', scheme: 'untitled', toString: () => 'untitled:x' } }, next('didOpen'));
+    assert.equal(calls.length, 3);
   });
 });
 
@@ -142,6 +201,24 @@ describe('targets', () => {
     );
     for (const t of TARGETS) {
       assert.equal(t.binary, bundledBinaryName(t.goos === 'windows' ? 'win32' : t.goos));
+    }
+  });
+});
+
+describe('package.json', () => {
+  it('contributes the beeuni language for beeuni.yaml, activates on it, keeps Red Hat YAML from validating it', () => {
+    const lang = pkg.contributes.languages.find((l) => l.id === LANGUAGE_ID);
+    assert.deepEqual(lang?.filenames, ['beeuni.yaml']);
+    assert.ok(pkg.activationEvents.includes(`onLanguage:${LANGUAGE_ID}`));
+    assert.deepEqual(pkg.contributes.grammars.map((g) => g.language), [LANGUAGE_ID]);
+    assert.equal(pkg.contributes.configurationDefaults[`[${LANGUAGE_ID}]`]['yaml.validate'], false);
+  });
+  it('shows the project commands only while the server runs in a project', () => {
+    const when = Object.fromEntries(pkg.contributes.menus.commandPalette.map((m) => [m.command, m.when]));
+    assert.equal(when['beeuni.ejectTool'], 'beeuni.serverRunning && beeuni.hasProject');
+    assert.equal(when['beeuni.showSessionTools'], 'beeuni.serverRunning && beeuni.hasProject');
+    for (const c of pkg.contributes.commands) {
+      assert.ok(when[c.command], `${c.command} has a when clause`);
     }
   });
 });

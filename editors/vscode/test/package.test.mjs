@@ -89,6 +89,11 @@ describe('each .vsix holds its platform binary', () => {
       assert.ok(entries.has('extension/dist/extension.js'), 'bundle');
       const packed = JSON.parse(entries.get('extension/package.json').data().toString('utf8'));
       assert.equal(packed.main, './dist/extension.js');
+      // Every file the manifest names (icon, language, grammar, file icon) is packed.
+      const named = [packed.icon, ...packed.contributes.languages.flatMap((l) => [l.configuration, l.icon.light, l.icon.dark]), ...packed.contributes.grammars.map((g) => g.path)];
+      for (const f of named) {
+        assert.ok(entries.has(`extension/${path.posix.normalize(f)}`), `${f} named in package.json but not packed`);
+      }
       const stray = [...entries.keys()].filter((n) => /^extension\/(node_modules|src|test|scripts|e2e)\//.test(n) || n.endsWith('.map'));
       assert.deepEqual(stray, [], 'no sources, tests or node_modules');
     });

@@ -4,13 +4,15 @@
 --   Neovim 0.8 to 0.10: require('beeuni').setup({...}) starts clients with vim.lsp.start
 --   Neovim 0.7: require('beeuni').setup({...}) starts clients with vim.lsp.start_client
 --
--- Commands (plugin/beeuni.lua, also defined by setup): :BeeuniEject[!] [name], :BeeuniTools.
+-- Commands :BeeuniEject[!] [name], :BeeuniTools: buffer-local, created on attach
+-- (0.11+); global, defined by plugin/beeuni.lua and setup (0.7 to 0.10).
+-- ftdetect/beeuni.lua gives beeuni.yaml the filetype yaml.beeuni.
 local M = {}
 
 local uv = vim.uv or vim.loop
 
 M.name = 'beeuni'
-M.filetypes = { 'yaml', 'typescript', 'javascript' }
+M.filetypes = { 'yaml.beeuni', 'yaml', 'typescript', 'javascript' }
 
 local defaults = {
   cmd = { 'beeuni-lsp', 'serve' },
@@ -56,6 +58,24 @@ function M.find_root(path)
     end
     dir = parent
   end
+end
+
+--- The project root of a file the server has something to say about: a
+--- beeuni.yaml anywhere, or a file in a folder tree holding beeuni.yaml,
+--- unless it lies in a hidden folder (.github/workflows) or node_modules
+--- below that root. nil otherwise.
+function M.served_root(path)
+  local root = M.find_root(path)
+  if not root or vim.fn.fnamemodify(path, ':t') == 'beeuni.yaml' then
+    return root
+  end
+  local rel = vim.fn.fnamemodify(path, ':p'):sub(#root + 2)
+  for part in vim.fn.fnamemodify(rel, ':h'):gmatch('[^/]+') do
+    if part == 'node_modules' or (part:sub(1, 1) == '.' and part ~= '.') then
+      return nil
+    end
+  end
+  return root
 end
 
 -- Method-call syntax (client:request) arrived in 0.11 and the dot form is
@@ -123,14 +143,18 @@ local function no_client()
   notify('no beeuni-lsp client is running (open a file under a folder holding beeuni.yaml)', vim.log.levels.ERROR)
 end
 
---- Runs a server command (workspace/executeCommand); calls done(err, result).
+--- Runs a server command (client:exec_cmd() on 0.11+, else
+--- workspace/executeCommand); calls done(err, result).
 function M.execute(client, bufnr, command, args, done)
-  local params = { command = command, arguments = { args } }
-  client_request(client, 'workspace/executeCommand', params, function(err, result)
+  local function handler(err, result)
     if done then
       done(err, result)
     end
-  end, bufnr)
+  end
+  if has('nvim-0.11') then
+    return client:exec_cmd({ title = command, command = command, arguments = { args } }, { bufnr = bufnr }, handler)
+  end
+  client_request(client, 'workspace/executeCommand', { command = command, arguments = { args } }, handler, bufnr)
 end
 
 --- Applies a code action of the server: its edit with the client's offset
@@ -260,17 +284,16 @@ function M.open_float(lines, title)
   return win
 end
 
---- Defines :BeeuniEject and :BeeuniTools (idempotent).
-function M.create_commands()
-  vim.api.nvim_create_user_command('BeeuniEject', function(opts)
-    M.eject(opts.args, opts.bang)
+local function define_commands(create, bufnr)
+  create('BeeuniEject', function(opts)
+    M.eject(opts.args, opts.bang, bufnr)
   end, {
     nargs = '?',
     bang = true,
     desc = 'Eject a Beeuni tool into tools/<name>.ts (! overwrites)',
     complete = function(arglead)
       local out = {}
-      for _, name in ipairs(M.ejectable_tools()) do
+      for _, name in ipairs(M.ejectable_tools(bufnr)) do
         if name:sub(1, #arglead) == arglead then
           table.insert(out, name)
         end
@@ -278,9 +301,26 @@ function M.create_commands()
       return out
     end,
   })
-  vim.api.nvim_create_user_command('BeeuniTools', function()
-    M.show_tools()
+  create('BeeuniTools', function()
+    M.show_tools(bufnr)
   end, { nargs = 0, desc = 'Show the tools a session of this project gets' })
+end
+
+--- Defines the global :BeeuniEject and :BeeuniTools (idempotent): the
+--- 0.7 to 0.10 fallback; 0.11+ has buffer-local ones (buffer_commands).
+function M.create_commands()
+  if has('nvim-0.11') then
+    return
+  end
+  define_commands(vim.api.nvim_create_user_command, nil)
+end
+
+--- Defines :BeeuniEject and :BeeuniTools for a buffer the client attached
+--- to (lsp/beeuni.lua's on_attach, 0.11+).
+function M.buffer_commands(_, bufnr)
+  define_commands(function(name, fn, opts)
+    vim.api.nvim_buf_create_user_command(bufnr, name, fn, opts)
+  end, bufnr)
 end
 
 local server_info = {} -- client id -> initialize result's serverInfo
@@ -354,7 +394,7 @@ function M.attach(bufnr)
   if vim.bo[bufnr].buftype ~= '' then
     return nil
   end
-  local root = M.find_root(vim.api.nvim_buf_get_name(bufnr))
+  local root = M.served_root(vim.api.nvim_buf_get_name(bufnr))
   if not root then
     return nil
   end
@@ -380,13 +420,20 @@ function M.setup(opts)
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
   M.create_commands()
   if vim.lsp.config and vim.lsp.enable then
-    -- 0.11+: lsp/beeuni.lua is the base; these options win.
+    -- 0.11+: lsp/beeuni.lua is the base; these options win, and the
+    -- buffer-local commands (its on_attach) come before the user's.
+    local user = M.options.on_attach
     vim.lsp.config(M.name, {
       cmd = M.options.cmd,
       filetypes = M.options.filetypes,
       init_options = M.options.settings,
       settings = { beeuni = M.options.settings },
-      on_attach = M.options.on_attach,
+      on_attach = function(client, bufnr)
+        M.buffer_commands(client, bufnr)
+        if user then
+          user(client, bufnr)
+        end
+      end,
       capabilities = M.options.capabilities,
     })
     vim.lsp.enable(M.name)
