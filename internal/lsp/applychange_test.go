@@ -36,6 +36,10 @@ type testEditor struct {
 	applied int
 	shown   []string
 	reject  string // when set, workspace/applyEdit fails with this reason
+	// beforeApply, when set, runs as a workspace/applyEdit arrives, before
+	// the editor looks at it (a test types there, as a user would while
+	// the server prepared the edit).
+	beforeApply func()
 }
 
 type editorDoc struct {
@@ -54,8 +58,11 @@ func newTestEditor(t *testing.T, s *session) *testEditor {
 			return map[string]any{"applied": false}
 		}
 		ed.mu.Lock()
-		reject := ed.reject
+		reject, before := ed.reject, ed.beforeApply
 		ed.mu.Unlock()
+		if before != nil {
+			before()
+		}
 		if reject != "" {
 			return map[string]any{"applied": false, "failureReason": reject}
 		}
@@ -99,6 +106,30 @@ func (ed *testEditor) open(s *session, path string) {
 	s.open(path, string(data))
 }
 
+// typeAt inserts text at the start of line (0-based) of an open document,
+// as the user typing, and sends the didChange at once.
+func (ed *testEditor) typeAt(s *session, path string, line int, text string) {
+	ed.mu.Lock()
+	d := ed.docs[path]
+	off := 0
+	for i := 0; i < line; i++ {
+		j := strings.IndexByte(d.text[off:], '\n')
+		if j < 0 {
+			break
+		}
+		off += j + 1
+	}
+	at := protocol.Position{Line: uint32(strings.Count(d.text[:off], "\n"))}
+	d.text = d.text[:off] + text + d.text[off:]
+	d.version++
+	version := d.version
+	ed.mu.Unlock()
+	s.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": string(pathToURI(path)), "version": version},
+		"contentChanges": []any{map[string]any{"range": protocol.Range{Start: at, End: at}, "text": text}},
+	})
+}
+
 func (ed *testEditor) text(path string) (string, bool) {
 	ed.mu.Lock()
 	defer ed.mu.Unlock()
@@ -119,7 +150,10 @@ func (ed *testEditor) flush(s *session) {
 	}
 }
 
-// apply applies a WorkspaceEdit: changes, or documentChanges in order.
+// apply applies a WorkspaceEdit: changes, or documentChanges in order. As
+// editors do, it refuses the whole edit when a TextDocumentEdit names a
+// version that is not the open document's (or a version for a file that is
+// not open), before applying anything.
 func (ed *testEditor) apply(raw json.RawMessage) error {
 	var we struct {
 		Changes         map[protocol.DocumentURI][]protocol.TextEdit `json:"changes"`
@@ -130,7 +164,8 @@ func (ed *testEditor) apply(raw json.RawMessage) error {
 				Overwrite bool `json:"overwrite"`
 			} `json:"options"`
 			TextDocument *struct {
-				URI protocol.DocumentURI `json:"uri"`
+				URI     protocol.DocumentURI `json:"uri"`
+				Version *int                 `json:"version"`
 			} `json:"textDocument"`
 			Edits []protocol.TextEdit `json:"edits"`
 		} `json:"documentChanges"`
@@ -140,6 +175,19 @@ func (ed *testEditor) apply(raw json.RawMessage) error {
 	}
 	ed.mu.Lock()
 	defer ed.mu.Unlock()
+	for _, dc := range we.DocumentChanges {
+		if dc.TextDocument == nil || dc.TextDocument.Version == nil {
+			continue
+		}
+		path, err := uriToPath(dc.TextDocument.URI)
+		if err != nil {
+			return err
+		}
+		d := ed.docs[path]
+		if d == nil || d.version != *dc.TextDocument.Version {
+			return fmt.Errorf("%s: the edit is for version %d, the document is at another version", dc.TextDocument.URI, *dc.TextDocument.Version)
+		}
+	}
 	if we.DocumentChanges != nil {
 		for _, dc := range we.DocumentChanges {
 			var err error
