@@ -67,6 +67,13 @@ func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) [
 			continue
 		}
 		seen[c.Title] = true
+		for _, del := range c.Delete {
+			// Never offered enabled: a client with resource operations
+			// would delete the buffer's unsaved text with the file.
+			if err := unsavedIn(v, del); err != nil && c.Disabled == "" {
+				c.Disabled = fmt.Sprintf("%s: %v", proj.Rel(del), err)
+			}
+		}
 		out = append(out, c)
 	}
 	return out

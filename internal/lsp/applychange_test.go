@@ -766,10 +766,10 @@ func TestApplyChangeRefusals(t *testing.T) {
 		s.change(copyPath, 2, "export default { description: 'mine' }\n")
 		s.idle()
 		a := findAction(s.codeActions(filepath.Join(dir, "beeuni.yaml"), manifest, "memory: beeuni"), "Delete harnesses/opencode/tools/memory.ts")
-		if a == nil || a.Command == nil || a.Command.Command != CommandApplyChange {
-			t.Fatalf("no delete command: %+v", a)
+		if a == nil || a.Disabled == nil || !strings.Contains(a.Disabled.Reason, "unsaved changes") || a.Edit != nil || a.Command != nil {
+			t.Fatalf("the delete of a file with unsaved changes: %+v, want it disabled with the reason", a)
 		}
-		if e := ed.run(s, a); e == nil || !strings.Contains(e.Message, "unsaved changes") {
+		if e := call(s, string(pathToURI(filepath.Join(dir, "beeuni.yaml"))), protocol.Position{Line: 1, Character: 3}, a.Title); e == nil || !strings.Contains(e.Message, "unsaved changes") {
 			t.Errorf("deleting a file with unsaved changes: %+v, want a refusal", e)
 		}
 		if _, err := os.Stat(copyPath); err != nil {

@@ -218,3 +218,83 @@ func shownMessages(s *session) []string {
 	}
 	return out
 }
+
+// The issue's case: a module overriding a Beeuni tool without the eject's
+// marker, imported by another tool. Return keeps it (only "keep the
+// file" is offered), and the other tool still loads.
+func TestReturnKeepsAModuleThatIsNoEjectedCopy(t *testing.T) {
+	module := "export default {\n  description: 'Search.',\n  parameters: { type: 'object', properties: {} },\n  async execute() { return 'ok' },\n}\nexport const search = () => 1\n"
+	crm := "import { search } from './ws.ts'\nexport default {\n  description: 'CRM.',\n  parameters: { type: 'object', properties: {} },\n  async execute() { return search() },\n}\n"
+	manifest := "tools:\n  web_search: integrations/ws.ts\n  crm: integrations/crm.ts\n"
+	files := map[string]string{"beeuni.yaml": manifest, "integrations/ws.ts": module, "integrations/crm.ts": crm}
+	for _, cl := range actionClients {
+		t.Run(cl.name, func(t *testing.T) {
+			s, ed, dir := startActionSession(t, files, cl.resources)
+			path := filepath.Join(dir, "beeuni.yaml")
+			ed.open(s, path)
+			s.idle()
+			actions := s.codeActions(path, manifest, "web_search: integrations")
+			for _, a := range actions {
+				if a.Title == "Return to beeuni:web_search" {
+					t.Errorf("a return that deletes integrations/ws.ts is offered: %+v", a)
+				}
+			}
+			a := findAction(actions, "Return to beeuni:web_search (keep the file)")
+			if a == nil || a.Disabled != nil {
+				t.Fatalf("no return keeping the file: %v", titles(actions))
+			}
+			if e := ed.run(s, a); e != nil {
+				t.Fatalf("%s: %+v", a.Title, e)
+			}
+			if got, _ := ed.text(path); got != "tools:\n  web_search: beeuni:web_search\n  crm: integrations/crm.ts\n" {
+				t.Errorf("the manifest after the return:\n%s", got)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "integrations/ws.ts")); err != nil {
+				t.Errorf("integrations/ws.ts is gone: %v", err)
+			}
+			if cs := allCodes(s, dir); len(cs) != 0 {
+				t.Errorf("findings after the return: %v", cs)
+			}
+		})
+	}
+}
+
+// A module open with unsaved changes is never deleted: with resource
+// operations the return that deletes it is disabled (its edit would carry
+// {"kind":"delete"}), and the one keeping it is offered.
+func TestReturnNeverDeletesAModuleWithUnsavedChanges(t *testing.T) {
+	module := "export default {\n  description: 'Search.',\n  parameters: { type: 'object', properties: {} },\n  async execute() { return 'ok' },\n}\n"
+	for _, cl := range actionClients {
+		t.Run(cl.name, func(t *testing.T) {
+			s, ed, dir := startActionSession(t, map[string]string{"beeuni.yaml": returnManifest, "tools/web_search.ts": module}, cl.resources)
+			path := filepath.Join(dir, "beeuni.yaml")
+			modPath := filepath.Join(dir, "tools/web_search.ts")
+			ed.open(s, path)
+			ed.open(s, modPath)
+			ed.typeAt(s, modPath, 0, "// my unsaved notes\n")
+			s.idle()
+			actions := s.codeActions(path, returnManifest, "web_search: tools")
+			del := findAction(actions, "Return to beeuni:web_search")
+			if del == nil || del.Title != "Return to beeuni:web_search" {
+				t.Fatalf("no return action: %v", titles(actions))
+			}
+			data, _ := json.Marshal(del)
+			if del.Disabled == nil || !strings.Contains(del.Disabled.Reason, "unsaved changes") || strings.Contains(string(data), `"delete"`) {
+				t.Errorf("the return deleting a module with unsaved changes: %s, want it disabled, with no delete in it", data)
+			}
+			keep := findAction(actions, "(keep the file)")
+			if keep == nil || keep.Disabled != nil {
+				t.Fatalf("no return keeping the file: %v", titles(actions))
+			}
+			if e := ed.run(s, keep); e != nil {
+				t.Fatalf("%s: %+v", keep.Title, e)
+			}
+			if got, _ := ed.text(path); got != "tools:\n  web_search: beeuni:web_search\n" {
+				t.Errorf("the manifest after the return:\n%s", got)
+			}
+			if _, err := os.Stat(modPath); err != nil {
+				t.Errorf("the module with unsaved changes is gone: %v", err)
+			}
+		})
+	}
+}
