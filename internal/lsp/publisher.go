@@ -47,6 +47,9 @@ type fileState struct {
 	last     []byte // the last params sent, as JSON (never modified)
 	nonEmpty bool   // the last publish had diagnostics
 	gen      uint64 // the generation of the last publish
+	// uri is the URI of the last publish: the client's spelling while the
+	// file is open, the server's otherwise.
+	uri protocol.DocumentURI
 }
 
 // publisher merges the finding sets of every project and pass into one
@@ -275,7 +278,13 @@ func (pb *publisher) publishLocked(paths []string) {
 				newest = set
 			}
 		}
-		params := protocol.PublishDiagnosticsParams{URI: pathToURI(path), Diagnostics: []protocol.Diagnostic{}}
+		params := protocol.PublishDiagnosticsParams{URI: pb.s.uriOf(v, path), Diagnostics: []protocol.Diagnostic{}}
+		if st.nonEmpty && st.uri != params.URI {
+			// The file was opened or closed under another spelling of
+			// its URI: a client that compares URI strings would keep
+			// showing what was published under the old one.
+			pb.clearLocked(st)
+		}
 		var findings []diag.Finding
 		if newest != nil {
 			if newest.gen < st.gen {
@@ -318,6 +327,7 @@ func (pb *publisher) publishLocked(paths []string) {
 			continue
 		}
 		st.last = data
+		st.uri = params.URI
 		st.nonEmpty = len(params.Diagnostics) > 0
 		if newest != nil {
 			st.gen = newest.gen
@@ -327,6 +337,16 @@ func (pb *publisher) publishLocked(paths []string) {
 			delete(pb.files, path)
 		}
 	}
+}
+
+// clearLocked publishes no diagnostics under the URI of st's last publish.
+func (pb *publisher) clearLocked(st *fileState) {
+	data, err := json.Marshal(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}})
+	if err != nil {
+		return
+	}
+	pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
+	st.last, st.nonEmpty = nil, false
 }
 
 // relatedMapperLocked returns what s.mapperFor(v, path) returns, the
@@ -376,7 +396,7 @@ func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, mapperOf f
 			}
 		}
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: pathToURI(r.File), Range: rm.Range(r.Range.Start.Offset, r.Range.End.Offset)},
+			Location: protocol.Location{URI: s.uriOf(v, r.File), Range: rm.Range(r.Range.Start.Offset, r.Range.End.Offset)},
 			Message:  r.Message,
 		})
 	}
