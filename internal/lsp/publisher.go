@@ -147,6 +147,9 @@ func (pb *publisher) setYAMLAndModules(v *view, proj *analysis.Project, insp *an
 	modGroups := pb.moduleGroups(v, insp)
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
+	if !pb.s.ws.isLive(proj.Root) {
+		return // removed while it was analysed (see replace)
+	}
 	touched := map[string]bool{}
 	pb.replaceLocked(setKey{proj.Root, sourceYAML}, v, proj, yamlGroups, touched)
 	pb.replaceLocked(setKey{proj.Root, sourceModules}, v, proj, modGroups, touched)
@@ -156,6 +159,12 @@ func (pb *publisher) setYAMLAndModules(v *view, proj *analysis.Project, insp *an
 func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding) {
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
+	// A project removed while it was analysed publishes nothing: removal
+	// unregisters the project, then clears its sets under pb.mu, so either
+	// this sees it gone or the clearing comes after.
+	if !pb.s.ws.isLive(key.root) {
+		return
+	}
 	touched := map[string]bool{}
 	pb.replaceLocked(key, v, proj, groups, touched)
 	pb.publishLocked(sortedKeys(touched))
