@@ -118,8 +118,16 @@ const maxReplans = 3
 // document the change edits moved on before the edit was sent (the user
 // typed meanwhile), the change is planned again on the current documents,
 // a few times at most. plan returns the project, the change and carryOut's
-// hint.
+// hint. Commands carry out their changes one at a time: a return planned
+// while an eject's module is not written yet would delete nothing, and the
+// eject would then write the module the manifest no longer names.
 func (s *Server) planAndCarryOut(ctx context.Context, v *view, plan func(v *view) (*analysis.Project, *edit.Change, string, error)) error {
+	select {
+	case s.changing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.changing }()
 	for attempt := 1; ; attempt++ {
 		proj, c, hint, err := plan(v)
 		if err != nil {

@@ -40,6 +40,11 @@ type testEditor struct {
 	// the editor looks at it (a test types there, as a user would while
 	// the server prepared the edit).
 	beforeApply func()
+	// immediate: an applied edit's didChange goes to the server at once,
+	// before the editor answers workspace/applyEdit (as editors do), not
+	// when the test flushes.
+	immediate bool
+	s         *session
 }
 
 type editorDoc struct {
@@ -48,7 +53,7 @@ type editorDoc struct {
 }
 
 func newTestEditor(t *testing.T, s *session) *testEditor {
-	ed := &testEditor{t: t, docs: map[string]*editorDoc{}}
+	ed := &testEditor{t: t, docs: map[string]*editorDoc{}, s: s}
 	s.serverCalls["workspace/applyEdit"] = func(p json.RawMessage) any {
 		var params struct {
 			Edit json.RawMessage `json:"edit"`
@@ -122,10 +127,11 @@ func (ed *testEditor) typeAt(s *session, path string, line int, text string) {
 	at := protocol.Position{Line: uint32(strings.Count(d.text[:off], "\n"))}
 	d.text = d.text[:off] + text + d.text[off:]
 	d.version++
-	version := d.version
-	ed.mu.Unlock()
+	// Sent before the editor changes again: the server sees the versions
+	// in order.
+	defer ed.mu.Unlock()
 	s.notify("textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": string(pathToURI(path)), "version": version},
+		"textDocument":   map[string]any{"uri": string(pathToURI(path)), "version": d.version},
 		"contentChanges": []any{map[string]any{"range": protocol.Range{Start: at, End: at}, "text": text}},
 	})
 }
@@ -275,10 +281,15 @@ func (ed *testEditor) editText(uri protocol.DocumentURI, edits []protocol.TextEd
 	if d != nil {
 		d.text = out
 		d.version++
-		ed.notes = append(ed.notes, [2]any{"textDocument/didChange", map[string]any{
+		note := [2]any{"textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": string(uri), "version": d.version},
 			"contentChanges": []any{map[string]any{"text": out}},
-		}})
+		}}
+		if ed.immediate {
+			ed.s.notify(note[0].(string), note[1])
+		} else {
+			ed.notes = append(ed.notes, note)
+		}
 		return nil
 	}
 	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
