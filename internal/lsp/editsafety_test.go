@@ -298,3 +298,22 @@ func TestReturnNeverDeletesAModuleWithUnsavedChanges(t *testing.T) {
 		})
 	}
 }
+
+// The residual window of a client that takes only `changes`: the user
+// types after the server checked the document and before the editor
+// applies the edit. Nothing names a version, so the edit lands where the
+// editor puts it; the server sees the document hold neither its old text
+// nor the edited one, and tells the user to check it.
+func TestChangesOnlyClientIsWarnedWhenTheEditLandedOnMovedText(t *testing.T) {
+	s, ed, dir := startEditSession(t, map[string]string{"beeuni.yaml": typingManifest}, map[string]any{}, nil)
+	manifest := filepath.Join(dir, "beeuni.yaml")
+	ed.open(s, manifest)
+	s.idle()
+	var once sync.Once
+	ed.beforeApply = func() { once.Do(func() { ed.typeAt(s, manifest, 0, "# typed\n") }) }
+	_ = s.callErr("workspace/executeCommand", ejectCommand(pathToURI(manifest), "memory"))
+	msgs := shownMessages(s)
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "changed while the editor applied the edit") {
+		t.Errorf("window/showMessage %q, want a warning to check beeuni.yaml", msgs)
+	}
+}
