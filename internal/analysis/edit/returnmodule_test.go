@@ -1,9 +1,11 @@
 package edit
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/beeunitools"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -71,5 +73,30 @@ func TestReturnDeletesOnlyUnusedEjectedCopies(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkReturnActions plans the return of an ejected tool in a project
+// of 1,000 tools whose modules import a helper each (the import search
+// reads every module): the cost of a code action request on that entry.
+func BenchmarkReturnActions(b *testing.B) {
+	files := map[string]string{}
+	manifest := "tools:\n  web_search: tools/web_search.ts  # ejected from beeuni:web_search\n"
+	for i := range 1000 {
+		manifest += fmt.Sprintf("  tool_%d: tools/tool_%d.ts\n", i, i)
+		files[fmt.Sprintf("tools/tool_%d.ts", i)] = fmt.Sprintf("import { h } from '../lib/helper_%d.ts'\nexport default { description: 'd', parameters: { type: 'object', properties: {} }, execute() { return h() } }\n", i)
+		files[fmt.Sprintf("lib/helper_%d.ts", i)] = "export const h = () => 1\n"
+	}
+	files["beeuni.yaml"] = manifest
+	files["tools/web_search.ts"] = "export default {}\n"
+	m := memFrom(files)
+	p, err := analysis.Load(b.Context(), m, testRoot)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if cs := ReturnActions(p, m, "web_search"); len(cs) != 2 {
+			b.Fatalf("%d actions, want the deleting return and the keeping one", len(cs))
+		}
 	}
 }
