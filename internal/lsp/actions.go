@@ -123,14 +123,24 @@ func (s *Server) codeActionOf(v *view, a *at, c *edit.Change, ci clientInfo, rng
 	if c.Fixes != nil {
 		ca.Diagnostics = []protocol.Diagnostic{s.toDiagnostic(v, s.mapperIn(v, proj, c.Fixes.File), *c.Fixes)}
 	}
-	switch {
-	case c.Disabled != "":
+	disable := func(reason string) {
 		ca.Disabled = &struct {
 			Reason string `json:"reason"`
-		}{c.Disabled}
+		}{reason}
+	}
+	editOf := func(resources bool) *workspaceEditJSON {
+		we, err := s.workspaceEdit(v, proj, c, ci, resources)
+		if err != nil {
+			disable(err.Error() + ": ask for the code actions again")
+		}
+		return we
+	}
+	switch {
+	case c.Disabled != "":
+		disable(c.Disabled)
 	case len(c.Create) > 0 || len(c.Delete) > 0:
 		if ci.supportsResourceOps(len(c.Delete) > 0) {
-			ca.Edit = s.workspaceEdit(v, proj, c, true)
+			ca.Edit = editOf(true)
 			if c.Show != "" && ci.showDocument {
 				// The client applies the edit, then runs the command: the
 				// server asks it to open the file the edit created.
@@ -146,7 +156,7 @@ func (s *Server) codeActionOf(v *view, a *at, c *edit.Change, ci clientInfo, rng
 			ca.Command = &protocol.Command{Title: c.Title, Command: CommandApplyChange, Arguments: []any{json.RawMessage(arg)}}
 		}
 	default:
-		ca.Edit = s.workspaceEdit(v, proj, c, false)
+		ca.Edit = editOf(false)
 	}
 	return ca
 }
@@ -226,30 +236,24 @@ func kindWanted(kind string, only []string) bool {
 	return false
 }
 
-// workspaceEdit converts a change. With resources, files are created and
-// deleted by the client (documentChanges); otherwise only text edits.
-func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, resources bool) *workspaceEditJSON {
-	we := &workspaceEditJSON{}
-	textEdits := map[string][]protocol.TextEdit{}
-	var order []string
+// workspaceEdit converts a change planned on proj as loaded from v. With
+// resources, files are created and deleted by the client; otherwise only
+// the text edits are in it. Every text edit names the document version it
+// was computed on (documentChanges) when the client takes documentChanges,
+// so that it rejects an edit the user's typing made stale; a client that
+// takes only `changes` gets those (see versionedEdit).
+func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, ci clientInfo, resources bool) (*workspaceEditJSON, error) {
+	te := &textEdits{}
 	for _, file := range c.Files() {
-		edits := c.EditsOf(file)
-		if len(edits) == 0 {
-			continue
-		}
 		m := s.mapperIn(v, proj, file)
-		for _, e := range edits {
-			textEdits[file] = append(textEdits[file], protocol.TextEdit{Range: m.Range(e.Start, e.End), NewText: e.NewText})
+		for _, e := range c.EditsOf(file) {
+			te.add(file, protocol.TextEdit{Range: m.Range(e.Start, e.End), NewText: e.NewText})
 		}
-		order = append(order, file)
 	}
 	if !resources {
-		we.Changes = map[protocol.DocumentURI][]protocol.TextEdit{}
-		for file, edits := range textEdits {
-			we.Changes[pathToURI(file)] = edits
-		}
-		return we
+		return s.versionedEdit(v, proj, ci, te)
 	}
+	we := &workspaceEditJSON{}
 	for _, nf := range c.Create {
 		cf := createFileJSON{Kind: "create", URI: string(pathToURI(nf.Path))}
 		if nf.Overwrite {
@@ -264,19 +268,25 @@ func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, 
 			we.DocumentChanges = append(we.DocumentChanges, te)
 		}
 	}
-	for _, file := range order {
-		te := textDocumentEditJSON{Edits: textEdits[file]}
-		te.TextDocument.URI = pathToURI(file)
-		if d := v.docs[file]; d != nil {
+	texts, err := s.versionedEdit(v, proj, clientInfo{documentChanges: true}, te)
+	if err != nil {
+		return nil, err
+	}
+	we.DocumentChanges = append(we.DocumentChanges, texts.DocumentChanges...)
+	for _, del := range c.Delete {
+		if d := v.docs[del]; d != nil {
+			// An empty edit naming the version of the open file: a
+			// client that checks versions refuses the whole edit, delete
+			// included, once the user has typed in the file.
+			te := textDocumentEditJSON{Edits: []protocol.TextEdit{}}
+			te.TextDocument.URI = d.uri
 			version := d.version
 			te.TextDocument.Version = &version
+			we.DocumentChanges = append(we.DocumentChanges, te)
 		}
-		we.DocumentChanges = append(we.DocumentChanges, te)
+		we.DocumentChanges = append(we.DocumentChanges, deleteFileJSON{Kind: "delete", URI: string(s.uriOf(v, del))})
 	}
-	for _, del := range c.Delete {
-		we.DocumentChanges = append(we.DocumentChanges, deleteFileJSON{Kind: "delete", URI: string(pathToURI(del))})
-	}
-	return we
+	return we, nil
 }
 
 func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -328,7 +338,7 @@ func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMess
 		}
 		return out, nil
 	case CommandEject:
-		return nil, s.eject(ctx, v, a, arg)
+		return nil, s.eject(ctx, v, arg)
 	case CommandApplyChange:
 		return nil, s.applyChange(ctx, v, p.Arguments[0])
 	}
@@ -367,14 +377,23 @@ func sessionTools(proj *analysis.Project) any {
 }
 
 // eject runs beeuni.eject through carryOut: the client applies the whole
-// change when it can create files; otherwise the server writes the new
-// module itself and the client applies the YAML edit.
-func (s *Server) eject(ctx context.Context, v *view, a *at, arg ejectArgs) error {
-	c, err := edit.Eject(a.proj, v.fs, arg.Name, arg.Force)
-	if err != nil {
-		return jsonrpc2.NewError(codeRequestFailed, err.Error())
-	}
-	return s.carryOut(ctx, v, a.proj, c, ": run `beeuni-lsp tools eject "+arg.Name+"` instead")
+// change when it can create files; otherwise the client applies the YAML
+// edit and then the server writes the new module.
+func (s *Server) eject(ctx context.Context, v *view, arg ejectArgs) error {
+	return s.planAndCarryOut(ctx, v, func(v *view) (*analysis.Project, *edit.Change, string, error) {
+		a, err := s.locate(ctx, v, arg.URI, nil)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		if a.p == nil || a.proj == nil {
+			return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
+		}
+		c, err := edit.Eject(a.proj, v.fs, arg.Name, arg.Force)
+		if err != nil {
+			return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, err.Error())
+		}
+		return a.proj, c, ": run `beeuni-lsp tools eject " + arg.Name + "` instead", nil
+	})
 }
 
 // joinRoot joins a repository-relative slash path to root.

@@ -66,7 +66,8 @@ func TestQuickFixAndEjectActions(t *testing.T) {
 	if fix == nil || fix.Kind != "quickfix" || fix.Edit == nil {
 		t.Fatalf("no quick fix for the typo; got %v", titles(fixes))
 	}
-	edits := fix.Edit.Changes[pathToURI("/ws/beeuni.yaml")]
+	byURI, _ := textEditsOf(t, fix.Edit)
+	edits := byURI[pathToURI("/ws/beeuni.yaml")]
 	if len(edits) != 1 || edits[0].NewText != "web_search" {
 		t.Errorf("quick fix edits %+v, want web_serch replaced by web_search", edits)
 	}

@@ -67,6 +67,13 @@ func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) [
 			continue
 		}
 		seen[c.Title] = true
+		for _, del := range c.Delete {
+			// Never offered enabled: a client with resource operations
+			// would delete the buffer's unsaved text with the file.
+			if err := unsavedIn(v, del); err != nil && c.Disabled == "" {
+				c.Disabled = fmt.Sprintf("%s: %v", proj.Rel(del), err)
+			}
+		}
 		out = append(out, c)
 	}
 	return out
@@ -81,39 +88,79 @@ func (s *Server) applyChange(ctx context.Context, v *view, raw json.RawMessage) 
 	if arg.Title == "" {
 		return jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the argument needs a title", CommandApplyChange))
 	}
-	a, err := s.locate(ctx, v, arg.URI, &arg.Range.Start)
-	if err != nil {
-		return err
-	}
-	if a.p == nil || a.proj == nil {
-		return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
-	}
-	start, end := a.mapper.Offsets(arg.Range)
-	for _, c := range s.changesAt(v, a, start, end) {
-		if c.Title != arg.Title {
-			continue
+	return s.planAndCarryOut(ctx, v, func(v *view) (*analysis.Project, *edit.Change, string, error) {
+		a, err := s.locate(ctx, v, arg.URI, &arg.Range.Start)
+		if err != nil {
+			return nil, nil, "", err
 		}
-		if c.Disabled != "" {
-			return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s", c.Title, c.Disabled))
+		if a.p == nil || a.proj == nil {
+			return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
 		}
-		return s.carryOut(ctx, v, a.proj, c, "")
-	}
-	return jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%q is no longer offered there (the project changed): ask for the code actions again", arg.Title))
+		start, end := a.mapper.Offsets(arg.Range)
+		for _, c := range s.changesAt(v, a, start, end) {
+			if c.Title != arg.Title {
+				continue
+			}
+			if c.Disabled != "" {
+				return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: %s", c.Title, c.Disabled))
+			}
+			return a.proj, c, "", nil
+		}
+		return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%q is no longer offered there (the project changed): ask for the code actions again", arg.Title))
+	})
 }
 
-// carryOut makes a change happen in the editor and on disk, the one path
-// for every action run as a command (beeuni.eject, beeuni.applyChange).
+// maxReplans bounds how often a command plans its change again because the
+// user typed in a document it edits while it was being prepared.
+const maxReplans = 3
+
+// planAndCarryOut plans a change on v and carries it out; when an open
+// document the change edits moved on before the edit was sent (the user
+// typed meanwhile), the change is planned again on the current documents,
+// a few times at most. plan returns the project, the change and carryOut's
+// hint. Commands carry out their changes one at a time: a return planned
+// while an eject's module is not written yet would delete nothing, and the
+// eject would then write the module the manifest no longer names.
+func (s *Server) planAndCarryOut(ctx context.Context, v *view, plan func(v *view) (*analysis.Project, *edit.Change, string, error)) error {
+	select {
+	case s.changing <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-s.changing }()
+	for attempt := 1; ; attempt++ {
+		proj, c, hint, err := plan(v)
+		if err != nil {
+			return err
+		}
+		err = s.carryOut(ctx, v, proj, c, hint)
+		if !errors.Is(err, errDocumentMoved) {
+			return err
+		}
+		if attempt == maxReplans {
+			return jsonrpc2.NewError(codeContentModified, fmt.Sprintf("%s: %v, %d times: try again when the typing stops", c.Title, errDocumentMoved, attempt))
+		}
+		v = s.currentView()
+	}
+}
+
+// carryOut makes a change planned on proj (loaded from v) happen in the
+// editor and on disk, the one path for every action run as a command
+// (beeuni.eject, beeuni.applyChange).
 //
-// A client that creates (and, when needed, deletes) files in workspace
-// edits gets the whole change through workspace/applyEdit. Otherwise the
-// server creates the files itself (edit.Apply: inside the repository only,
-// never through a symbolic link out of it), the client applies the text
-// edits through workspace/applyEdit (so that open documents keep their
-// unsaved text and undo history), and the server deletes files last, once
-// nothing names them; a file open with unsaved changes is not deleted.
-// When the client does not apply the text edits, the files just created
-// are removed again. Then the client is asked to show c.Show.
-// hint ends the error given when the client cannot apply edits at all.
+// Every text edit names the version of the document it was computed on
+// (versionedEdit). Before anything is sent, an edited document that moved
+// on since v gives errDocumentMoved (planAndCarryOut plans again). A client
+// that creates (and, when needed, deletes) files in workspace edits gets
+// the whole change in one workspace/applyEdit: it applies all of it or
+// none. Otherwise the client first applies the text edits, and only once
+// it has applied them does the server write the new files (edit.Apply:
+// inside the repository only, never through a symbolic link out of it)
+// and delete files (never one open with unsaved changes): an edit the
+// client rejects leaves the disk untouched. A rejected edit is shown to
+// the user (window/showMessage, with the client's reason) and fails the
+// command. Then the client is asked to show c.Show. hint ends the error
+// given when the client cannot apply edits at all.
 func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, c *edit.Change, hint string) error {
 	s.mu.Lock()
 	ci := s.client
@@ -124,9 +171,23 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 	if len(c.Edits) > 0 && !ci.applyEdit {
 		return fail("the editor cannot apply workspace edits (workspace.applyEdit)%s", hint)
 	}
-	if ci.applyEdit && ci.supportsResourceOps(len(c.Delete) > 0) {
-		if err := s.sendEdit(ctx, c.Title, s.workspaceEdit(v, proj, c, true)); err != nil {
+	send := func(resources bool) error {
+		we, err := s.workspaceEdit(v, proj, c, ci, resources)
+		if err != nil {
+			return err
+		}
+		if moved := s.movedSince(v, c); moved != "" {
+			return fmt.Errorf("%s: %w", proj.Rel(moved), errDocumentMoved)
+		}
+		if err := s.sendEdit(ctx, c.Title, we); err != nil {
+			s.showMessage(protocol.MessageTypeError, fmt.Sprintf("Beeuni: %s: the editor did not apply the edit: %v. Nothing was changed on disk.", c.Title, err))
 			return fail("%v", err)
+		}
+		return nil
+	}
+	if ci.applyEdit && ci.supportsResourceOps(len(c.Delete) > 0) {
+		if err := send(true); err != nil {
+			return err
 		}
 		s.show(ctx, ci, c.Show)
 		return nil
@@ -136,14 +197,24 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 			return fail("%s: %v", proj.Rel(del), err)
 		}
 	}
-	var fresh []string // created here, removed again if the edit fails
-	if len(c.Create) > 0 {
-		for _, nf := range c.Create {
-			if _, err := os.Lstat(nf.Path); errors.Is(err, fs.ErrNotExist) {
-				fresh = append(fresh, nf.Path)
-			}
+	for _, nf := range c.Create {
+		if _, err := os.Lstat(nf.Path); err == nil && !nf.Overwrite {
+			return fail("%s exists: not overwriting it", proj.Rel(nf.Path))
 		}
+	}
+	if len(c.Edits) > 0 {
+		if err := send(false); err != nil {
+			return err
+		}
+		if !ci.documentChanges {
+			s.checkApplied(v, proj, c)
+		}
+	}
+	if len(c.Create) > 0 {
 		if err := edit.Apply(ctx, proj.Root, &edit.Change{Title: c.Title, Kind: c.Kind, Create: c.Create}); err != nil {
+			if len(c.Edits) > 0 {
+				s.showMessage(protocol.MessageTypeError, fmt.Sprintf("Beeuni: %s: the editor applied the edit, but writing the new file failed: %v. Undo the edit, or fix the cause and run the action again.", c.Title, err))
+			}
 			return fail("%v", err)
 		}
 		var created []string
@@ -152,18 +223,13 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 		}
 		s.filesChanged(created, changeCreated)
 	}
-	if len(c.Edits) > 0 {
-		if err := s.sendEdit(ctx, c.Title, s.workspaceEdit(v, proj, c, false)); err != nil {
-			if len(fresh) > 0 {
-				if rerr := edit.Apply(context.WithoutCancel(ctx), proj.Root, &edit.Change{Title: c.Title, Delete: fresh}); rerr != nil {
-					s.tracef("%s: removing the files created for an edit the editor did not apply: %v", c.Title, rerr)
-				}
-				s.filesChanged(fresh, changeDeleted)
-			}
-			return fail("%v", err)
-		}
-	}
 	if len(c.Delete) > 0 {
+		cur := s.currentView()
+		for _, del := range c.Delete {
+			if err := unsavedIn(cur, del); err != nil {
+				return fail("%s: %v (the file is kept)", proj.Rel(del), err)
+			}
+		}
 		if err := edit.Apply(ctx, proj.Root, &edit.Change{Title: c.Title, Kind: c.Kind, Delete: c.Delete}); err != nil {
 			return fail("%v", err)
 		}

@@ -36,6 +36,15 @@ type testEditor struct {
 	applied int
 	shown   []string
 	reject  string // when set, workspace/applyEdit fails with this reason
+	// beforeApply, when set, runs as a workspace/applyEdit arrives, before
+	// the editor looks at it (a test types there, as a user would while
+	// the server prepared the edit).
+	beforeApply func()
+	// immediate: an applied edit's didChange goes to the server at once,
+	// before the editor answers workspace/applyEdit (as editors do), not
+	// when the test flushes.
+	immediate bool
+	s         *session
 }
 
 type editorDoc struct {
@@ -44,7 +53,7 @@ type editorDoc struct {
 }
 
 func newTestEditor(t *testing.T, s *session) *testEditor {
-	ed := &testEditor{t: t, docs: map[string]*editorDoc{}}
+	ed := &testEditor{t: t, docs: map[string]*editorDoc{}, s: s}
 	s.serverCalls["workspace/applyEdit"] = func(p json.RawMessage) any {
 		var params struct {
 			Edit json.RawMessage `json:"edit"`
@@ -54,8 +63,11 @@ func newTestEditor(t *testing.T, s *session) *testEditor {
 			return map[string]any{"applied": false}
 		}
 		ed.mu.Lock()
-		reject := ed.reject
+		reject, before := ed.reject, ed.beforeApply
 		ed.mu.Unlock()
+		if before != nil {
+			before()
+		}
 		if reject != "" {
 			return map[string]any{"applied": false, "failureReason": reject}
 		}
@@ -99,6 +111,31 @@ func (ed *testEditor) open(s *session, path string) {
 	s.open(path, string(data))
 }
 
+// typeAt inserts text at the start of line (0-based) of an open document,
+// as the user typing, and sends the didChange at once.
+func (ed *testEditor) typeAt(s *session, path string, line int, text string) {
+	ed.mu.Lock()
+	d := ed.docs[path]
+	off := 0
+	for i := 0; i < line; i++ {
+		j := strings.IndexByte(d.text[off:], '\n')
+		if j < 0 {
+			break
+		}
+		off += j + 1
+	}
+	at := protocol.Position{Line: uint32(strings.Count(d.text[:off], "\n"))}
+	d.text = d.text[:off] + text + d.text[off:]
+	d.version++
+	// Sent before the editor changes again: the server sees the versions
+	// in order.
+	defer ed.mu.Unlock()
+	s.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": string(pathToURI(path)), "version": d.version},
+		"contentChanges": []any{map[string]any{"range": protocol.Range{Start: at, End: at}, "text": text}},
+	})
+}
+
 func (ed *testEditor) text(path string) (string, bool) {
 	ed.mu.Lock()
 	defer ed.mu.Unlock()
@@ -119,7 +156,10 @@ func (ed *testEditor) flush(s *session) {
 	}
 }
 
-// apply applies a WorkspaceEdit: changes, or documentChanges in order.
+// apply applies a WorkspaceEdit: changes, or documentChanges in order. As
+// editors do, it refuses the whole edit when a TextDocumentEdit names a
+// version that is not the open document's (or a version for a file that is
+// not open), before applying anything.
 func (ed *testEditor) apply(raw json.RawMessage) error {
 	var we struct {
 		Changes         map[protocol.DocumentURI][]protocol.TextEdit `json:"changes"`
@@ -130,7 +170,8 @@ func (ed *testEditor) apply(raw json.RawMessage) error {
 				Overwrite bool `json:"overwrite"`
 			} `json:"options"`
 			TextDocument *struct {
-				URI protocol.DocumentURI `json:"uri"`
+				URI     protocol.DocumentURI `json:"uri"`
+				Version *int                 `json:"version"`
 			} `json:"textDocument"`
 			Edits []protocol.TextEdit `json:"edits"`
 		} `json:"documentChanges"`
@@ -140,6 +181,19 @@ func (ed *testEditor) apply(raw json.RawMessage) error {
 	}
 	ed.mu.Lock()
 	defer ed.mu.Unlock()
+	for _, dc := range we.DocumentChanges {
+		if dc.TextDocument == nil || dc.TextDocument.Version == nil {
+			continue
+		}
+		path, err := uriToPath(dc.TextDocument.URI)
+		if err != nil {
+			return err
+		}
+		d := ed.docs[path]
+		if d == nil || d.version != *dc.TextDocument.Version {
+			return fmt.Errorf("%s: the edit is for version %d, the document is at another version", dc.TextDocument.URI, *dc.TextDocument.Version)
+		}
+	}
 	if we.DocumentChanges != nil {
 		for _, dc := range we.DocumentChanges {
 			var err error
@@ -227,10 +281,15 @@ func (ed *testEditor) editText(uri protocol.DocumentURI, edits []protocol.TextEd
 	if d != nil {
 		d.text = out
 		d.version++
-		ed.notes = append(ed.notes, [2]any{"textDocument/didChange", map[string]any{
+		note := [2]any{"textDocument/didChange", map[string]any{
 			"textDocument":   map[string]any{"uri": string(uri), "version": d.version},
 			"contentChanges": []any{map[string]any{"text": out}},
-		}})
+		}}
+		if ed.immediate {
+			ed.s.notify(note[0].(string), note[1])
+		} else {
+			ed.notes = append(ed.notes, note)
+		}
 		return nil
 	}
 	if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
@@ -718,10 +777,10 @@ func TestApplyChangeRefusals(t *testing.T) {
 		s.change(copyPath, 2, "export default { description: 'mine' }\n")
 		s.idle()
 		a := findAction(s.codeActions(filepath.Join(dir, "beeuni.yaml"), manifest, "memory: beeuni"), "Delete harnesses/opencode/tools/memory.ts")
-		if a == nil || a.Command == nil || a.Command.Command != CommandApplyChange {
-			t.Fatalf("no delete command: %+v", a)
+		if a == nil || a.Disabled == nil || !strings.Contains(a.Disabled.Reason, "unsaved changes") || a.Edit != nil || a.Command != nil {
+			t.Fatalf("the delete of a file with unsaved changes: %+v, want it disabled with the reason", a)
 		}
-		if e := ed.run(s, a); e == nil || !strings.Contains(e.Message, "unsaved changes") {
+		if e := call(s, string(pathToURI(filepath.Join(dir, "beeuni.yaml"))), protocol.Position{Line: 1, Character: 3}, a.Title); e == nil || !strings.Contains(e.Message, "unsaved changes") {
 			t.Errorf("deleting a file with unsaved changes: %+v, want a refusal", e)
 		}
 		if _, err := os.Stat(copyPath); err != nil {

@@ -500,7 +500,7 @@ func rename(ctx context.Context, s *Server, v *view, params json.RawMessage) (an
 	if err != nil {
 		return nil, renameError(err)
 	}
-	changes := map[protocol.DocumentURI][]protocol.TextEdit{}
+	te := &textEdits{}
 	mappers := map[string]*Mapper{}
 	for _, e := range edits {
 		m := mappers[e.File]
@@ -508,10 +508,16 @@ func rename(ctx context.Context, s *Server, v *view, params json.RawMessage) (an
 			m = s.mapperIn(v, a.proj, e.File)
 			mappers[e.File] = m
 		}
-		uri := pathToURI(e.File)
-		changes[uri] = append(changes[uri], protocol.TextEdit{Range: m.Range(e.Start, e.End), NewText: e.NewText})
+		te.add(e.File, protocol.TextEdit{Range: m.Range(e.Start, e.End), NewText: e.NewText})
 	}
-	return &protocol.WorkspaceEdit{Changes: changes}, nil
+	s.mu.Lock()
+	ci := s.client
+	s.mu.Unlock()
+	we, err := s.versionedEdit(v, a.proj, ci, te)
+	if err != nil {
+		return nil, jsonrpc2.NewError(codeContentModified, "rename: "+err.Error()+": try again")
+	}
+	return we, nil
 }
 
 // inlayHintJSON is the protocol's InlayHint (absent from v0.12.0).

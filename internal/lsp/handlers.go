@@ -7,8 +7,6 @@ import (
 	"sync"
 
 	"go.lsp.dev/protocol"
-
-	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // registerHandlers fills the method tables.
@@ -47,6 +45,7 @@ func initialized(ctx context.Context, s *Server, params json.RawMessage) error {
 	s.state = stateRunning
 	ci := s.client
 	s.mu.Unlock()
+	s.ws.setFolders(ci.folders)
 	// Calls to the client wait for answers read on this goroutine: run
 	// them on another.
 	s.ws.scanStarted()
@@ -132,7 +131,9 @@ func (s *Server) firstScan(ctx context.Context, ci clientInfo) {
 	}
 	prog.report(fmt.Sprintf("%d project(s) found", len(roots)))
 	for _, root := range roots {
-		s.ws.addProject(root)
+		if s.ws.inWorkspace(root) { // not removed while the scan ran
+			s.ws.addProject(root)
+		}
 	}
 	scanned()
 	if err := s.ws.waitIdle(ctx, false); err != nil {
@@ -251,27 +252,14 @@ func didChangeWorkspaceFolders(ctx context.Context, s *Server, params json.RawMe
 			added = append(added, path)
 		}
 	}
+	var removed []string
 	for _, f := range p.Event.Removed {
-		path, err := uriToPath(protocol.DocumentURI(f.URI))
-		if err != nil {
-			continue
-		}
-		v := s.currentView()
-		for _, proj := range s.ws.allProjects() {
-			if !vfs.Within(path, proj.root) {
-				continue
-			}
-			open := false
-			for docPath := range v.docs {
-				if proj.owns(docPath) {
-					open = true
-				}
-			}
-			if !open {
-				s.ws.removeProject(proj.root)
-			}
+		if path, err := uriToPath(protocol.DocumentURI(f.URI)); err == nil {
+			removed = append(removed, path)
 		}
 	}
+	s.ws.changeFolders(added, removed)
+	s.ws.dropOutside(s.currentView())
 	if len(added) > 0 {
 		s.ws.scanStarted()
 		s.goBackground("scan added folders", func(ctx context.Context) {

@@ -442,14 +442,15 @@ func (r *markerRun) check(args []string, versions map[string]int) {
 		}
 		r.s.call("textDocument/prepareRename", params, &prep)
 		params["newName"] = args[3]
-		var we protocol.WorkspaceEdit
+		var we json.RawMessage
 		r.s.call("textDocument/rename", params, &we)
+		byURI, _ := textEditsOf(t, we)
 		n := 0
-		for _, edits := range we.Changes {
+		for _, edits := range byURI {
 			n += len(edits)
 		}
 		if want, _ := strconv.Atoi(args[4]); n != want {
-			t.Errorf("%d rename edits, want %d: %v", n, want, we.Changes)
+			t.Errorf("%d rename edits, want %d: %s", n, want, we)
 		}
 	case "norename":
 		need(4)

@@ -48,6 +48,9 @@ type fileState struct {
 	last     []byte // the last params sent, as JSON (never modified)
 	nonEmpty bool   // the last publish had diagnostics
 	gen      uint64 // the generation of the last publish
+	// uri is the URI of the last publish: the client's spelling while the
+	// file is open, the server's otherwise.
+	uri protocol.DocumentURI
 }
 
 // publisher merges the finding sets of every project and pass into one
@@ -145,6 +148,9 @@ func (pb *publisher) setYAMLAndModules(v *view, proj *analysis.Project, insp *an
 	modGroups := pb.moduleGroups(v, insp)
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
+	if !pb.s.ws.isLive(proj.Root) {
+		return // removed while it was analysed (see replace)
+	}
 	touched := map[string]bool{}
 	pb.replaceLocked(setKey{proj.Root, sourceYAML}, v, proj, yamlGroups, touched)
 	pb.replaceLocked(setKey{proj.Root, sourceModules}, v, proj, modGroups, touched)
@@ -154,6 +160,12 @@ func (pb *publisher) setYAMLAndModules(v *view, proj *analysis.Project, insp *an
 func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding) {
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
+	// A project removed while it was analysed publishes nothing: removal
+	// unregisters the project, then clears its sets under pb.mu, so either
+	// this sees it gone or the clearing comes after.
+	if !pb.s.ws.isLive(key.root) {
+		return
+	}
 	touched := map[string]bool{}
 	pb.replaceLocked(key, v, proj, groups, touched)
 	pb.publishLocked(sortedKeys(touched))
@@ -276,7 +288,13 @@ func (pb *publisher) publishLocked(paths []string) {
 				newest = set
 			}
 		}
-		params := protocol.PublishDiagnosticsParams{URI: pathToURI(path), Diagnostics: []protocol.Diagnostic{}}
+		params := protocol.PublishDiagnosticsParams{URI: pb.s.uriOf(v, path), Diagnostics: []protocol.Diagnostic{}}
+		if st.nonEmpty && st.uri != params.URI {
+			// The file was opened or closed under another spelling of
+			// its URI: a client that compares URI strings would keep
+			// showing what was published under the old one.
+			pb.clearLocked(st)
+		}
 		var findings []diag.Finding
 		if newest != nil {
 			if newest.gen < st.gen {
@@ -319,6 +337,7 @@ func (pb *publisher) publishLocked(paths []string) {
 			continue
 		}
 		st.last = data
+		st.uri = params.URI
 		st.nonEmpty = len(params.Diagnostics) > 0
 		if newest != nil {
 			st.gen = newest.gen
@@ -328,6 +347,16 @@ func (pb *publisher) publishLocked(paths []string) {
 			delete(pb.files, path)
 		}
 	}
+}
+
+// clearLocked publishes no diagnostics under the URI of st's last publish.
+func (pb *publisher) clearLocked(st *fileState) {
+	data, err := json.Marshal(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}})
+	if err != nil {
+		return
+	}
+	pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
+	st.last, st.nonEmpty = nil, false
 }
 
 // relatedMapperLocked returns what s.mapperFor(v, path) returns, the
@@ -380,7 +409,7 @@ func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, mapperOf f
 			}
 		}
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
-			Location: protocol.Location{URI: pathToURI(r.File), Range: rm.Range(r.Range.Start.Offset, r.Range.End.Offset)},
+			Location: protocol.Location{URI: s.uriOf(v, r.File), Range: rm.Range(r.Range.Start.Offset, r.Range.End.Offset)},
 			Message:  r.Message,
 		})
 	}

@@ -84,6 +84,10 @@ type Server struct {
 	// items by label, for completionItem/resolve.
 	completionDocs map[string]string
 
+	// changing is held by the command carrying out a change (one at a
+	// time: see planAndCarryOut).
+	changing chan struct{}
+
 	// bg is cancelled when the server stops; background work watches it.
 	bg       context.Context
 	stopBg   context.CancelFunc
@@ -107,6 +111,7 @@ func New(opts Options) *Server {
 		settings: defaultSettings(),
 		inflight: map[string]context.CancelFunc{},
 		exited:   make(chan struct{}),
+		changing: make(chan struct{}, 1),
 		exitCode: 1,
 		requests: map[string]requestHandler{},
 		notifies: map[string]notificationHandler{},

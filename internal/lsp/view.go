@@ -141,10 +141,13 @@ func didClose(ctx context.Context, s *Server, params json.RawMessage) error {
 		return err
 	}
 	var closed *document
-	s.updateDocs(func(docs map[string]*document) {
+	v := s.updateDocs(func(docs map[string]*document) {
 		closed = docs[path]
 		delete(docs, path)
 	})
+	// A project outside the workspace folders lives while a file of it is
+	// open.
+	s.ws.dropOutside(v)
 	if closed != nil {
 		if disk, err := s.disk.ReadFile(path); err == nil && bytes.Equal(disk, closed.content()) {
 			// The file reads the same from the disk as from the buffer

@@ -164,6 +164,10 @@ type workspace struct {
 	yamlKick chan struct{}
 	modKick  chan struct{}
 	started  bool
+
+	// foldersSet: the client named workspace folders (or changed them);
+	// folders are then the projects' bounds (folders.go).
+	foldersSet bool
 }
 
 type moduleJob struct {
@@ -353,7 +357,7 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 				marked = true
 			}
 		}
-		if filepath.Base(path) == analysis.ManifestName && kind != changeDeleted && !skippedByScan(path) {
+		if filepath.Base(path) == analysis.ManifestName && kind != changeDeleted && !skippedByScan(path) && (kind == changeBuffer || w.inWorkspace(filepath.Dir(path))) {
 			if _, err := v.fs.Stat(path); err == nil {
 				w.addProject(filepath.Dir(path))
 				marked = true

@@ -69,7 +69,7 @@ func TestApplyEjectWritesModuleAndManifest(t *testing.T) {
 		}
 	}
 	// Return to beeuni: sets the line back and deletes the file.
-	r, err := ReturnToBeeuni(loadDisk(t, dir), "web_search")
+	r, err := ReturnToBeeuni(loadDisk(t, dir), vfs.NewDisk(), "web_search")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +104,7 @@ func TestApplyRollsBackHalfWay(t *testing.T) {
 			if action == "eject" {
 				c, err = Eject(p, vfs.NewDisk(), "web_search", false)
 			} else {
-				c, err = ReturnToBeeuni(p, "web_search")
+				c, err = ReturnToBeeuni(p, vfs.NewDisk(), "web_search")
 			}
 			if err != nil {
 				t.Fatal(err)

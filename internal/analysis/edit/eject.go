@@ -269,10 +269,27 @@ func setValueWithComment(f *yfile, d decl, value, comment string) ([]TextEdit, e
 // ReturnTitle is the menu title of the return action.
 func ReturnTitle(name string) string { return "Return to beeuni:" + name }
 
+// ReturnActions are the return actions of name: ReturnToBeeuni's change
+// and, when it deletes the module, the same change keeping the file.
+func ReturnActions(p *analysis.Project, fsys vfs.FS, name string) []*Change {
+	c, err := ReturnToBeeuni(p, fsys, name)
+	if err != nil {
+		return nil
+	}
+	if len(c.Delete) == 0 {
+		return []*Change{c}
+	}
+	keep := *c
+	keep.Title, keep.Delete = ReturnKeepTitle(name), nil
+	return []*Change{c, &keep}
+}
+
 // ReturnToBeeuni plans going back to the maintained tool (SPEC section 7):
 // the entry becomes `<name>: beeuni:<name>` (dropping the `# ejected from`
-// comment) and the module file is deleted, unless another entry uses it.
-func ReturnToBeeuni(p *analysis.Project, name string) (*Change, error) {
+// comment) and the module file is deleted when it is an ejected copy that
+// nothing else uses (keepReason; no other entry names it). Otherwise the
+// change keeps the file and is titled ReturnKeepTitle.
+func ReturnToBeeuni(p *analysis.Project, fsys vfs.FS, name string) (*Change, error) {
 	if !analysis.IsBeeuniTool(name) {
 		return nil, refuse("%q is not a Beeuni tool: only %s can return to beeuni:", name, strings.Join(analysis.BeeuniTools(), ", "))
 	}
@@ -302,11 +319,14 @@ func ReturnToBeeuni(p *analysis.Project, name string) (*Change, error) {
 		return nil, refuse("cannot rewrite tools.%s in %s safely", name, d.rel)
 	}
 	edits := []TextEdit{{File: f.path, Start: s, End: e, NewText: requote(d.value, target)}}
-	if cs, ce, found, ok := f.commentAfter(e); ok && found {
+	cs, ce, found, ok := f.commentAfter(e)
+	marked := false
+	if ok && found {
 		// Remove the marker eject added, and only it: a user's comment
 		// before it stays.
 		text := strings.TrimRight(string(f.content[cs:ce]), " \t")
 		if marker := EjectedComment(name); text == marker || strings.HasSuffix(text, " "+marker) {
+			marked = true
 			ms := cs + len(text) - len(marker)
 			for ms > e && isBlank(f.content[ms-1]) {
 				ms--
@@ -329,8 +349,20 @@ func ReturnToBeeuni(p *analysis.Project, name string) (*Change, error) {
 		Edits: edits,
 		Base:  map[string]string{f.path: digest(f.content)},
 	}
-	if abs := repoPath(p.Root, module); abs != "" && !m.moduleUsedElsewhere(module, d) {
+	abs := repoPath(p.Root, module)
+	why := ""
+	switch {
+	case abs == "":
+		why = fmt.Sprintf("%s is not a path inside the repository", module)
+	case m.moduleUsedElsewhere(module, d):
+		why = fmt.Sprintf("another entry names %s", module)
+	default:
+		why = keepReason(p, fsys, name, abs, marked)
+	}
+	if why == "" {
 		c.Delete = []string{abs}
+	} else {
+		c.Title = ReturnKeepTitle(name)
 	}
 	return c, nil
 }

@@ -86,7 +86,7 @@ func checkEveryAction(t *testing.T, m *vfs.Mem) {
 			}
 			check("eject "+name, c)
 		}
-		if c, err := ReturnToBeeuni(p, name); err == nil {
+		if c, err := ReturnToBeeuni(p, m, name); err == nil {
 			check("return "+name, c)
 		}
 	}

@@ -142,7 +142,7 @@ func runAction(t *testing.T, p *analysis.Project, fsys vfs.FS, action string) *C
 		}
 		return c
 	case "return":
-		c, err := ReturnToBeeuni(p, fields[1])
+		c, err := ReturnToBeeuni(p, fsys, fields[1])
 		if err != nil {
 			t.Fatalf("return refused: %v", err)
 		}

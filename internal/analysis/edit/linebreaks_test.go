@@ -148,7 +148,7 @@ func TestReturnKeepsTheUserComment(t *testing.T) {
 	m := vfs.NewMem()
 	m.WriteFile(manifest, []byte(before))
 	m.WriteFile(filepath.Join(testRoot, "tools", "scrape_webpage.ts"), []byte("export default {}\n"))
-	c, err := ReturnToBeeuni(load(t, m), "scrape_webpage")
+	c, err := ReturnToBeeuni(load(t, m), m, "scrape_webpage")
 	if err != nil {
 		t.Fatalf("ReturnToBeeuni: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -98,6 +99,10 @@ type client struct {
 	exited   chan struct{}
 	exitCode int
 	nextID   int
+
+	// acceptEdits: workspace/applyEdit is answered applied (nothing is
+	// applied: a test that needs the server to go on after the edit).
+	acceptEdits atomic.Bool
 }
 
 // startServer starts the binary in dir with extra arguments ("serve" by
@@ -231,7 +236,8 @@ func (c *client) readLoop(r io.Reader) {
 
 // answerServerRequest answers what a server asks of a client: settings
 // (an empty object per item, so defaults apply), and null for the rest
-// (registrations, progress tokens, applyEdit is refused).
+// (registrations, progress tokens; applyEdit is refused unless
+// acceptEdits).
 func (c *client) answerServerRequest(m message) {
 	var result any
 	switch m.Method {
@@ -247,6 +253,9 @@ func (c *client) answerServerRequest(m message) {
 		result = items
 	case "workspace/applyEdit":
 		result = map[string]any{"applied": false, "failureReason": "the test client applies nothing"}
+		if c.acceptEdits.Load() {
+			result = map[string]any{"applied": true}
+		}
 	}
 	// This runs on the reading goroutine: it must not use c.t, which the
 	// test goroutine may be switching to a subtest's.

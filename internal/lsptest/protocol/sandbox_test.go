@@ -66,6 +66,9 @@ agents:
 		"range":   map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 20, "character": 0}},
 		"context": map[string]any{"diagnostics": []any{}}})
 	s.call("workspace/executeCommand", map[string]any{"command": "beeuni.sessionTools", "arguments": []any{map[string]any{"uri": uri}}})
+	// The client says it applied the manifest edit: only then does the
+	// server write the module.
+	s.acceptEdits.Store(true)
 	s.call("workspace/executeCommand", map[string]any{"command": "beeuni.eject", "arguments": []any{map[string]any{"uri": uri, "name": "image_search", "force": false}}})
 	s.checkAlive()
 	s.call("shutdown", nil)
@@ -80,8 +83,8 @@ agents:
 	for _, v := range violations {
 		t.Error(v)
 	}
-	// The eject wrote the module (the client then refused the manifest
-	// edit): the trace must show that write, proving it sees writes.
+	// The eject wrote the module once the client applied the manifest
+	// edit: the trace must show that write, proving it sees writes.
 	ejected := filepath.Join(root, "tools", "image_search.ts")
 	if !slices.ContainsFunc(writes, func(w string) bool { return strings.Contains(w, ejected) }) {
 		t.Errorf("the trace shows no write of %s; writes seen:\n%s", ejected, strings.Join(writes, "\n"))
