@@ -24,8 +24,9 @@ const repo = path.resolve(here, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(here, 'package.json'), 'utf8'));
 const TARGETS = JSON.parse(fs.readFileSync(path.join(here, 'targets.json'), 'utf8'));
 
-/** vsce's name for the platform this runs on (alpine: Linux with musl, not glibc). */
-export function hostTarget(platform = process.platform, arch = process.arch, glibc = process.report?.getReport().header.glibcVersionRuntime) {
+/** vsce's name for a platform, by default the one this runs on (alpine: Linux without glibc, i.e. musl). */
+export function hostTarget(...host) {
+  const [platform, arch, glibc] = host.length ? host : [process.platform, process.arch, process.report?.getReport().header.glibcVersionRuntime];
   const osName = { linux: glibc ? 'linux' : 'alpine', darwin: 'darwin', win32: 'win32' }[platform];
   const cpu = { x64: 'x64', arm64: 'arm64' }[arch];
   if (!osName || !cpu) throw new Error(`no VS Code target for ${platform}-${arch}; one of ${TARGETS.map((t) => t.vsce).join(', ')} with --target`);
