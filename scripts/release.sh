@@ -48,6 +48,8 @@ if [[ $mode == snapshot ]]; then
   version=$next-snapshot+$short
   [[ -z $(git status --porcelain) ]] || version=$version.dirty
 else
+  [[ $version =~ ^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-[0-9A-Za-z.-]+)?$ ]] ||
+    die "--version $version: want a tag's version, X.Y.Z or X.Y.Z-pre (a leading v is dropped)"
   [[ -z $(git status --porcelain) ]] || die "the work tree has changes: a release is built from a clean checkout of its tag"
 fi
 [[ -x editors/vscode/node_modules/.bin/vsce ]] || die "editors/vscode/node_modules missing: run (cd editors/vscode && npm ci)"
