@@ -36,12 +36,17 @@ done
 commit=$(git rev-parse HEAD)
 short=${commit:0:12}
 if [[ $mode == snapshot ]]; then
-  # The next patch release after the latest v* tag (0.1.0 before any), and
-  # the commit, with .dirty for a modified work tree.
+  # The next release after the latest v* tag: the next patch after
+  # v1.2.3, 1.3.0 itself after v1.3.0-rc.1, 0.1.0 before any tag; then the
+  # commit, with .dirty for a modified work tree.
   last=$(git describe --tags --abbrev=0 --match 'v[0-9]*' 2>/dev/null || true)
   if [[ -n $last ]]; then
     IFS=. read -r major minor patch <<<"${last#v}"
-    next=$major.$minor.$((${patch%%[-+]*} + 1))
+    if [[ $patch == *-* ]]; then
+      next=$major.$minor.${patch%%-*}
+    else
+      next=$major.$minor.$((patch + 1))
+    fi
   else
     next=0.1.0
   fi
