@@ -69,15 +69,21 @@ go build -o "$work/dist" ./internal/release/cmd/dist
 rm -rf "$out"
 mkdir -p "$out"
 
+phase() { echo "release: $1 in $((SECONDS - phase_start)) s"; phase_start=$SECONDS; }
+phase_start=$SECONDS
+
 # The binaries, once per platform: the archives and the .vsix files share them.
 while read -r goos goarch binary; do
   CGO_ENABLED=0 GOOS=$goos GOARCH=$goarch go build -trimpath -buildvcs=false \
     -ldflags "-s -w -buildid= -X github.com/beeuni/beeuni-lsp/internal/version.Linked=$version" \
     -o "$work/bin/${goos}_$goarch/$binary" ./cmd/beeuni-lsp
 done < <("$work/dist" platforms)
+phase "binaries built"
 
 "$work/dist" archives -version "$version" -bins "$work/bin" -root "$repo" -out "$out"
+phase "archives written"
 node editors/vscode/scripts/package.mjs --all --version "$version" --binaries "$work/bin" --out "$out" >/dev/null
+phase ".vsix files packaged"
 
 # The SBOM of the modules linked into the server, by CycloneDX's Go tool
 # (offline: it reads the module cache). It takes the module's version from
@@ -90,6 +96,7 @@ git ls-files -z --deleted | (cd "$src" && xargs -0 -r rm -f)
 (cd "$src" && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go run github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0 \
   app -json -licenses -noserial -notimestamp -main cmd/beeuni-lsp -output "$out/beeuni-lsp_$version.sbom.cdx.json" . 2>"$work/sbom.log") ||
   { cat "$work/sbom.log" >&2; die "the SBOM could not be made"; }
+phase "SBOM made"
 
 "$work/dist" checksums "$out"
 "$work/dist" check -version "$version" -root "$repo" -sbom "$out"

@@ -11,8 +11,10 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+head=$(git rev-parse HEAD)
 bash scripts/release.sh --snapshot --out "$work/a"
-bash scripts/release.sh --snapshot --out "$work/b" >/dev/null
+bash scripts/release.sh --snapshot --out "$work/b" | grep '^release: .* in [0-9]* s$' | sed 's/^release: /release (again): /'
+[[ $(git rev-parse HEAD) == "$head" ]] || { echo "test-release: HEAD moved during the test: run it again" >&2; exit 1; }
 version=$(sed -n 's/^beeuni-lsp_\(.*\)_linux_amd64\.tar\.gz$/\1/p' < <(ls "$work/a"))
 SOURCE_DATE_EPOCH=$(git log -1 --format=%ct) go run ./internal/release/cmd/dist check \
   -version "$version" -root . -sbom -same "$work/b" "$work/a"
