@@ -32,7 +32,7 @@ while (($#)); do
   shift
 done
 [[ -n $mode ]] || die "say --snapshot or --version X.Y.Z"
-case $repo/ in "$out"/*) die "--out $out would empty the repository: name a folder of its own" ;; esac
+case $repo/ in "${out%/}"/*) die "--out $out would empty the repository: name a folder of its own" ;; esac
 
 commit=$(git rev-parse HEAD)
 short=${commit:0:12}
