@@ -32,7 +32,13 @@ while (($#)); do
   shift
 done
 [[ -n $mode ]] || die "say --snapshot or --version X.Y.Z"
-case $repo/ in "${out%/}"/*) die "--out $out would empty the repository: name a folder of its own" ;; esac
+# $out is emptied first: only a folder of its own, new, empty or an earlier dist.
+if [[ $out == / || $repo/ == "$out"/* ]]; then
+  die "--out $out would empty the repository: name a folder of its own"
+fi
+if [[ -d $out && -n $(ls -A "$out") && ! -f $out/checksums.txt && $out != "$repo/dist" ]]; then
+  die "--out $out holds files and is no earlier dist folder: name a new or empty folder"
+fi
 
 commit=$(git rev-parse HEAD)
 short=${commit:0:12}
