@@ -90,9 +90,9 @@ func TestMasonEntryIsValid(t *testing.T) {
 	// The schema does reject what mason would: a broken entry is refused.
 	broken := map[string][2]string{
 		"a platform mason does not know": {"target: win_arm64", "target: windows_arm64"},
-		"a license that is not SPDX":      {"- Apache-2.0", "- Apache 2"},
-		"a source that is no purl":        {"id: pkg:github/beeuni/beeuni-lsp@", "id: github.com/beeuni/beeuni-lsp@"},
-		"an unknown category":             {"- LSP", "- Server"},
+		"a license that is not SPDX":     {"- Apache-2.0", "- Apache 2"},
+		"a source that is no purl":       {"id: pkg:github/beeuni/beeuni-lsp@", "id: github.com/beeuni/beeuni-lsp@"},
+		"an unknown category":            {"- LSP", "- Server"},
 	}
 	for name, edit := range broken {
 		changed := strings.Replace(string(content), edit[0], edit[1], 1)
