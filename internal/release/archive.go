@@ -37,7 +37,7 @@ func WriteArchive(w io.Writer, name string, entries []Entry, modTime time.Time) 
 }
 
 func writeTarGz(w io.Writer, entries []Entry, modTime time.Time) error {
-	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return fmt.Errorf("gzip: %w", err)
 	}
