@@ -6,5 +6,6 @@
 # scripts is off, so that the result does not depend on what is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+workflows=(.github/workflows/*.yml)
 go run github.com/rhysd/actionlint/cmd/actionlint@v1.7.12 -color=false -shellcheck= -pyflakes= "$@"
-echo "actionlint: $(ls .github/workflows/*.yml | wc -l) workflows are well-formed"
+echo "actionlint: ${#workflows[@]} workflows are well-formed"

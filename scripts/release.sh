@@ -21,7 +21,7 @@ repo=$PWD
 
 die() { echo "release: $*" >&2; exit 2; }
 
-mode= version= out=$repo/dist
+mode='' version='' out=$repo/dist
 while (($#)); do
   case $1 in
     --snapshot) mode=snapshot ;;

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Each stage is timed; the times are printed at the end, also after a failure.
-stage= stage_start=0 times=()
+stage='' stage_start=0 times=()
 end_stage() {
   [[ -n $stage ]] || return 0
   times+=("$(printf '%6d s  %s' $((SECONDS - stage_start)) "$stage")")
