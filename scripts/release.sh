@@ -64,7 +64,7 @@ else
     die "--version $version: want a tag's version, X.Y.Z or X.Y.Z-pre (a leading v is dropped)"
   [[ -z $(git status --porcelain) ]] || die "the work tree has changes: a release is built from a clean checkout of its tag"
 fi
-[[ -x editors/vscode/node_modules/.bin/vsce ]] || die "editors/vscode/node_modules missing: run (cd editors/vscode && npm ci)"
+[[ -f editors/vscode/node_modules/@vscode/vsce/vsce ]] || die "editors/vscode/node_modules missing: run (cd editors/vscode && npm ci)"
 
 SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)
 export SOURCE_DATE_EPOCH

@@ -80,14 +80,15 @@ function binaryFor(t, o, dir) {
 function stage(dir) {
   const skip = new Set(['node_modules', 'out', 'bin', 'dist', '.vscode-test']);
   fs.cpSync(here, dir, { recursive: true, filter: (src) => !skip.has(path.basename(src)) || path.dirname(src) !== here });
-  fs.symlinkSync(path.join(here, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.symlinkSync(path.join(here, 'node_modules'), path.join(dir, 'node_modules'), process.platform === 'win32' ? 'junction' : 'dir');
   fs.copyFileSync(path.join(repo, 'LICENSE'), path.join(dir, 'LICENSE'));
 }
 
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const targets = selectTargets(o);
-  const vsce = path.join(here, 'node_modules', '.bin', 'vsce');
+  // vsce's own script, run by this Node (node_modules/.bin/vsce is a .cmd on Windows).
+  const vsce = path.join(here, 'node_modules', '@vscode', 'vsce', 'vsce');
   if (!fs.existsSync(vsce)) throw new Error(`${vsce} missing: run npm ci in editors/vscode`);
   fs.mkdirSync(o.out, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'beeuni-vsix-'));
@@ -104,7 +105,7 @@ function main() {
       fs.chmodSync(bin, 0o755);
       const out = path.join(o.out, `${pkg.name}-${t.vsce}-${o.version}.vsix`);
       const version = o.version === pkg.version ? [] : [o.version, '--no-update-package-json', '--no-git-tag-version'];
-      execFileSync(vsce, ['package', ...version, '--target', t.vsce, '--out', out, '--no-dependencies'], { cwd: ext, stdio: ['ignore', 'inherit', 'inherit'] });
+      execFileSync(process.execPath, [vsce, 'package', ...version, '--target', t.vsce, '--out', out, '--no-dependencies'], { cwd: ext, stdio: ['ignore', 'inherit', 'inherit'] });
       console.log(`packaged ${path.relative(process.cwd(), out)} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     }
   } finally {
