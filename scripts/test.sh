@@ -1,12 +1,25 @@
 #!/usr/bin/env bash
-# Runs every test of the project: Go (race detector on), a short run of each
+# Runs every test of the project: Go (race detector on), the workflows'
+# lint, the release snapshot and its packaging test, a short run of each
 # fuzz target, the latency benchmark on the small workspace, and the editor
 # clients in real editors. Installs what the editor tests need first (Debian
 # packages and npm modules; needs root for apt-get, as CI has).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+# Each stage is timed; the times are printed at the end, also after a failure.
+stage='' stage_start=0 times=()
+end_stage() {
+  [[ -n $stage ]] || return 0
+  times+=("$(printf '%6d s  %s' $((SECONDS - stage_start)) "$stage")")
+  stage=
+}
+step() {
+  end_stage
+  stage=$* stage_start=$SECONDS
+  printf '\n=== %s\n' "$*"
+}
+trap 'end_stage; printf "\n=== stage times (total %d s)\n" "$SECONDS"; printf "%s\n" "${times[@]}"' EXIT
 
 step "install test dependencies"
 # strace: the test that proves the server opens no network connection,
@@ -28,8 +41,14 @@ if [ -n "$unformatted" ]; then
 fi
 go vet ./...
 
+step "GitHub workflows (actionlint)"
+bash scripts/lint-workflows.sh
+
 step "go test -race"
 go test -race -count=1 ./...
+
+step "release snapshot, built twice, and the packaging test"
+bash scripts/test-release.sh
 
 step "fuzz targets, briefly"
 bash scripts/fuzz-smoke.sh

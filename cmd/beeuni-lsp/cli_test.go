@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/beeuni/beeuni-lsp/internal/version"
+
 	"golang.org/x/tools/txtar"
 )
 
@@ -71,6 +73,8 @@ func TestCLIGolden(t *testing.T) {
 				fmt.Fprintf(&b, "$ beeuni-lsp %s\nexit %d\n-- stdout --\n%s-- stderr --\n%s", strings.Join(args, " "), code, stdout, stderr)
 			}
 			got := strings.ReplaceAll(b.String(), dir, "$DIR")
+			// SARIF names the build; the golden files hold a placeholder.
+			got = strings.ReplaceAll(got, fmt.Sprintf(`"version": %q`, version.String()), `"version": "$VERSION"`)
 			golden := filepath.Join("testdata", "cli", c.workspace+".golden")
 			if *updateCLI {
 				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {

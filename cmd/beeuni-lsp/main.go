@@ -1,5 +1,3 @@
-// Command beeuni-lsp is the language server for beeuni.yaml and a command
-// line on the same engine: validate, tools ls, tools eject, version.
 package main
 
 import (
@@ -90,7 +88,7 @@ func run(ctx context.Context, e env, args []string) int {
 		}
 		return usageError(e, fmt.Sprintf("unknown tools subcommand %q", args[1]))
 	case "version", "--version", "-v":
-		fmt.Fprintf(e.stdout, "beeuni-lsp %s\n", version.Version)
+		fmt.Fprintf(e.stdout, "beeuni-lsp %s\n", version.String())
 		return 0
 	case "help", "--help", "-h":
 		fmt.Fprint(e.stdout, usage)

@@ -100,7 +100,7 @@ func sarifLevel(s diag.Severity) string {
 
 // formatSARIFLog is `validate --format sarif`.
 func formatSARIFLog(fs []finding) (string, error) {
-	driver := sarifDriver{Name: "beeuni-lsp", Version: version.Version, InformationURI: projectHome, Rules: []sarifRule{}}
+	driver := sarifDriver{Name: "beeuni-lsp", Version: version.String(), InformationURI: projectHome, Rules: []sarifRule{}}
 	// One rule per code reported, in the catalog's order.
 	reported := map[string]bool{}
 	for _, f := range fs {

@@ -239,7 +239,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	}
 	result := &initializeResult{
 		Capabilities: serverCapabilities{ServerCapabilities: caps, PositionEncoding: s.client.encoding},
-		ServerInfo:   &protocol.ServerInfo{Name: "beeuni-lsp", Version: version.Version},
+		ServerInfo:   &protocol.ServerInfo{Name: "beeuni-lsp", Version: version.String()},
 	}
 	addFeatureCapabilities(&result.Capabilities, s.client)
 	return result, nil

@@ -194,10 +194,10 @@ describe('formatSessionTools', () => {
 });
 
 describe('targets', () => {
-  it('cover the five platforms, with .exe only on Windows', () => {
+  it('cover the eight platforms, with .exe only on Windows', () => {
     assert.deepEqual(
       TARGETS.map((t) => t.vsce),
-      ['linux-x64', 'linux-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64'],
+      ['linux-x64', 'linux-arm64', 'alpine-x64', 'alpine-arm64', 'darwin-x64', 'darwin-arm64', 'win32-x64', 'win32-arm64'],
     );
     for (const t of TARGETS) {
       assert.equal(t.binary, bundledBinaryName(t.goos === 'windows' ? 'win32' : t.goos));
