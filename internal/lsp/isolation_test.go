@@ -91,7 +91,7 @@ func TestOneProjectsAnalysisNeverDelaysAnothers(t *testing.T) {
 	for _, tc := range []struct {
 		name, held, bCode string
 	}{
-		{"YAML worker", "/ws/a/slow.yaml", "A1"},    // B's YAML finding
+		{"YAML worker", "/ws/a/slow.yaml", "A1"},     // B's YAML finding
 		{"module worker", "/ws/a/tools/x.ts", "T11"}, // B's module finding
 	} {
 		t.Run(tc.name, func(t *testing.T) {
