@@ -425,6 +425,7 @@ func positionsOfLines(content []byte, fileLines []lineInfo) *positions {
 		p.starts = append(p.starts, len(content))
 	}
 	p.lines = diag.NewLinesFromStarts(content, p.starts)
+	p.indexColumns()
 	return p
 }
 

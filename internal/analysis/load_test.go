@@ -198,23 +198,6 @@ func TestCatalog(t *testing.T) {
 	}
 }
 
-func TestEditDistance(t *testing.T) {
-	for _, c := range []struct {
-		a, b string
-		want int
-	}{
-		{"bash", "bash", 0}, {"Bash", "bash", 0}, {"bsh", "bash", 1}, {"grpe", "grep", 1},
-		{"web_serch", "web_search", 1}, {"kitten", "sitting", 3}, {"", "abc", 3}, {"ツール", "ツーノ", 1},
-	} {
-		if got := editDistance(c.a, c.b, 10); got != c.want {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
-		}
-	}
-	if got := editDistance("abcdefgh", "zzzzzzzz", 2); got != 2 {
-		t.Errorf("a distance over the limit = %d, want the limit", got)
-	}
-}
-
 // YAML breaks lines at a lone "\r" too (and yaml.v3 at NEL, LS, PS):
 // marks after such a break must still land on the right byte.
 func TestPositionsFollowYAMLLineBreaks(t *testing.T) {

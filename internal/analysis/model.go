@@ -41,7 +41,12 @@ type File struct {
 	// byChunks is set when that parse was made by chunks (one document).
 	chunks   chunkSet
 	byChunks bool
+	marks    *YAMLMarks // the parse's conversion of yaml.v3 marks
 }
+
+// Marks converts the yaml.v3 marks of f's nodes into byte offsets of
+// f.Content, as the engine's own ranges do (shared: read-only).
+func (f *File) Marks() *YAMLMarks { return f.marks }
 
 // ToolKind is the KIND column of `tools ls`.
 type ToolKind int

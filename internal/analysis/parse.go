@@ -71,13 +71,15 @@ func parseFile(path string, content []byte) *parsed {
 	// A second document: the manifest is one document.
 	var next yaml.Node
 	if err := dec.Decode(&next); err == nil {
-		start := p.pos.lineStart(next.Line)
-		// The `---` marker is on the line before the document's first node,
-		// or on the same line; find it backwards.
-		if i := bytes.LastIndex(content[:start], []byte("---")); i >= 0 {
-			start = i
+		// yaml.v3 marks a document after the first at its `---` marker
+		// (the first document may have one too: it is not the one to
+		// remove).
+		start := p.pos.offset(next.Line, next.Column)
+		end := start
+		if bytes.HasPrefix(content[start:], []byte("---")) {
+			end = start + 3
 		}
-		p.addFinding(start, start+3, diag.Error, CodeSyntax, msgSecondDocument(), nil)
+		p.addFinding(start, end, diag.Error, CodeSyntax, msgSecondDocument(), nil)
 	} else if !errors.Is(err, io.EOF) {
 		p.syntaxError(err)
 	}

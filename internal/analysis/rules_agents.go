@@ -3,7 +3,6 @@ package analysis
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -317,63 +316,14 @@ func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *
 // closestTool returns the real tool name nearest to name by edit distance,
 // within suggestMaxDistance, or "". Harness tools come first, then Beeuni
 // tools, then project tools in declaration order; the first of equals wins.
+// The names are indexed once per load, on the first suggestion.
 func closestTool(name string, st *toolState) string {
-	best, bestD := "", suggestMaxDistance(name)+1
-	try := func(c string) {
-		if c == name {
-			return
-		}
-		if d := editDistance(name, c, bestD); d < bestD {
-			best, bestD = c, d
-		}
+	if st.suggest == nil {
+		names := append(append(HarnessTools(), beeuniTools[:]...), st.order()...)
+		st.suggest = newNameIndex(names)
 	}
-	for _, h := range HarnessTools() {
-		try(h)
-	}
-	for _, b := range beeuniTools {
-		try(b)
-	}
-	for _, n := range st.order() {
-		try(n)
-	}
+	best, _ := st.suggest.closest(name, suggestMaxDistance(name))
 	return best
-}
-
-// editDistance is the optimal-string-alignment distance between a and b
-// over runes (insertions, deletions, substitutions and swaps of two adjacent
-// characters each cost one), case-insensitive for ASCII letters. It gives up
-// (returns limit) once the distance cannot stay under limit.
-func editDistance(a, b string, limit int) int {
-	ra, rb := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
-	if d := len(ra) - len(rb); d >= limit || -d >= limit {
-		return limit
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin >= limit {
-			return limit
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
 
 // order returns the declared names in declaration order.

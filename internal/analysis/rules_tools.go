@@ -37,6 +37,8 @@ type toolState struct {
 	// declared names in declaration order.
 	all   []*declaration
 	names []string
+	// suggest indexes the names A1 suggests from, built on first use.
+	suggest *nameIndex
 	// toolDecls[i] is the declaration of the model's Tools[i] (nil for the
 	// implicit Beeuni tools).
 	toolDecls []*declaration

@@ -26,24 +26,4 @@ func (m *YAMLMarks) NodeStart(n *yaml.Node) int {
 
 // LineEnd returns the byte offset where a 0-based YAML line ends, before
 // its line break (the end of the content for the last line).
-func (m *YAMLMarks) LineEnd(line int) int {
-	starts, c := m.p.starts, m.p.content
-	if line < 0 {
-		line = 0
-	}
-	if line+1 >= len(starts) {
-		return len(c)
-	}
-	next := starts[line+1]
-	switch {
-	case next >= 2 && c[next-2] == '\r' && c[next-1] == '\n':
-		return next - 2
-	case next >= 1 && (c[next-1] == '\n' || c[next-1] == '\r'):
-		return next - 1
-	case next >= 2 && c[next-2] == 0xc2 && c[next-1] == 0x85: // NEL
-		return next - 2
-	case next >= 3 && c[next-3] == 0xe2 && c[next-2] == 0x80: // LS, PS
-		return next - 3
-	}
-	return next
-}
+func (m *YAMLMarks) LineEnd(line int) int { return m.p.lineEnd(line) }

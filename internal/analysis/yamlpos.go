@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"bytes"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -23,6 +22,9 @@ type positions struct {
 	// (only at "\n"): a yaml.v3 line number is then the diag line, and
 	// nodeRange converts offsets without a binary search.
 	sameLines bool
+	// wide holds, for each YAML line with a byte that is not ASCII, the
+	// byte offset of every colStride-th character (see indexColumns).
+	wide map[int][]int
 }
 
 func newPositions(content []byte, lines *diag.Lines) *positions {
@@ -54,6 +56,7 @@ func newPositions(content []byte, lines *diag.Lines) *positions {
 		}
 	}
 	p.sameLines = lines != nil && len(p.starts) == lines.Count()
+	p.indexColumns()
 	return p
 }
 
@@ -73,7 +76,8 @@ func (p *positions) pos(off, hint int) diag.Pos {
 	return diag.Pos{Offset: off, Line: hint, Col: off - start}
 }
 
-// offset returns the byte offset of a yaml.v3 mark (1-based line and column).
+// offset returns the byte offset of a yaml.v3 mark (1-based line and
+// column), in O(colStride) (see indexColumns).
 func (p *positions) offset(line, col int) int {
 	if line < 1 {
 		line = 1
@@ -81,20 +85,31 @@ func (p *positions) offset(line, col int) int {
 	if line > len(p.starts) {
 		return len(p.content)
 	}
-	off := p.starts[line-1]
-	for c := 1; c < col && off < len(p.content); c++ {
-		b := p.content[off]
-		if b == '\n' || b == '\r' {
-			break
-		}
-		if b < utf8.RuneSelf {
-			off++
-			continue
-		}
-		_, size := utf8.DecodeRune(p.content[off:])
-		off += size
+	return p.advance(line-1, max(col-1, 0))
+}
+
+// lineEnd returns the byte offset where a 0-based YAML line ends, before
+// its line break (the end of the content for the last line).
+func (p *positions) lineEnd(line int) int {
+	starts, c := p.starts, p.content
+	if line < 0 {
+		line = 0
 	}
-	return off
+	if line+1 >= len(starts) {
+		return len(c)
+	}
+	next := starts[line+1]
+	switch {
+	case next >= 2 && c[next-2] == '\r' && c[next-1] == '\n':
+		return next - 2
+	case next >= 1 && (c[next-1] == '\n' || c[next-1] == '\r'):
+		return next - 1
+	case next >= 2 && c[next-2] == 0xc2 && c[next-1] == 0x85: // NEL
+		return next - 2
+	case next >= 3 && c[next-3] == 0xe2 && c[next-2] == 0x80: // LS, PS
+		return next - 3
+	}
+	return next
 }
 
 // lineStart returns the byte offset of a 1-based YAML line.

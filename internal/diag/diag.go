@@ -5,7 +5,9 @@
 package diag
 
 import (
+	"encoding/binary"
 	"sort"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -123,6 +125,10 @@ func Merge(a, b []Finding) []Finding {
 type Lines struct {
 	content []byte
 	starts  []int // byte offset of the start of each line
+	// chars indexes the lines that hold non-ASCII bytes for CharColumn,
+	// built on its first call.
+	chars     map[int][]int
+	charsOnce sync.Once
 }
 
 // NewLines indexes content. A line ends after "\n", "\r\n" or a lone "\r",
@@ -212,7 +218,10 @@ func (l *Lines) Offset(line, col int) int {
 }
 
 // CharColumn returns the column of p counted in characters (runes; an
-// invalid byte counts as one), 0-based. The CLI prints it 1-based.
+// invalid byte counts as one), 0-based. The CLI prints it 1-based. It
+// costs O(1) on an ASCII line and O(log n + 64) on another (see
+// indexChars), so that the columns of 20,000 findings on one line cost
+// what they cost on 20,000 lines.
 func (l *Lines) CharColumn(p Pos) int {
 	start := l.LineStart(p.Line)
 	col := max(p.Col, 0)
@@ -220,5 +229,66 @@ func (l *Lines) CharColumn(p Pos) int {
 	if col < end-start { // compared this way so that a huge col cannot overflow
 		end = start + col
 	}
-	return utf8.RuneCount(l.content[start:end])
+	if p.Line < 0 || p.Line >= len(l.starts) {
+		return utf8.RuneCount(l.content[start:end]) // a line clamped into the content
+	}
+	l.charsOnce.Do(l.indexChars)
+	marks := l.chars[p.Line]
+	if marks == nil {
+		return end - start // an ASCII line: a character a byte
+	}
+	k := sort.Search(len(marks), func(i int) bool { return marks[i] > end }) - 1
+	return k*charStride + utf8.RuneCount(l.content[marks[k]:end])
+}
+
+// charStride is the distance in characters between two marks of a line.
+const charStride = 64
+
+// indexChars marks, on each line holding a byte that is not ASCII, the
+// byte offset of every charStride-th character from the line's start
+// (decoded as utf8.RuneCount decodes). One pass over the content.
+func (l *Lines) indexChars() {
+	if isASCII(l.content) {
+		return
+	}
+	for line, start := range l.starts {
+		next := len(l.content)
+		if line+1 < len(l.starts) {
+			next = l.starts[line+1]
+		}
+		if isASCII(l.content[start:next]) {
+			continue
+		}
+		if l.chars == nil {
+			l.chars = map[int][]int{}
+		}
+		marks := make([]int, 0, (next-start)/charStride+1)
+		for off, n := start, 0; off <= next; n++ {
+			if n%charStride == 0 {
+				marks = append(marks, off)
+			}
+			if off == next {
+				break
+			}
+			_, size := utf8.DecodeRune(l.content[off:next])
+			off += size
+		}
+		l.chars[line] = marks
+	}
+}
+
+// isASCII reports whether b holds only ASCII bytes, a word at a time.
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

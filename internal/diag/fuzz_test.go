@@ -2,6 +2,7 @@ package diag
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -20,6 +21,7 @@ func FuzzLines(f *testing.F) {
 		"日本語: 😀\n\tx: y",
 		"\xff\xfe\x00\n\xc3",
 		"no newline at end",
+		strings.Repeat("é日😀", 70) + "\nx", // past the 64-character marks
 	} {
 		f.Add([]byte(s), 3, 5)
 	}

@@ -1,6 +1,10 @@
 package diag
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
 
 // TestLinesBreaks checks that lines break where YAML, the LSP and editors
 // break them: "\n", "\r\n" and a lone "\r" (a file saved with old Mac line
@@ -31,5 +35,40 @@ func TestLinesBreaks(t *testing.T) {
 		if got := l.LineEnd(p.Line); got != tc.lineEnd {
 			t.Errorf("%q: LineEnd(%d) = %d, want %d", tc.content, p.Line, got, tc.lineEnd)
 		}
+	}
+}
+
+// CharColumn on long lines (the index of every 64th character) equals the
+// rune count from the line's start, at every offset.
+func TestCharColumnOnLongLines(t *testing.T) {
+	for _, content := range []string{
+		strings.Repeat("é", 300) + "\n" + strings.Repeat("a", 200) + "\r\n" + strings.Repeat("日本😀x", 100),
+		strings.Repeat("\xff\xe6\x97", 90) + "\r" + strings.Repeat("ü", 64),
+		"tools: {" + strings.Repeat("é: beeuni:x, ", 200) + "}",
+	} {
+		l := NewLines([]byte(content))
+		for o := 0; o <= len(content); o++ {
+			p := l.Pos(o)
+			if got, want := l.CharColumn(p), utf8.RuneCount([]byte(content[l.LineStart(p.Line):o])); got != want {
+				t.Fatalf("CharColumn(%+v) = %d, want %d", p, got, want)
+			}
+		}
+	}
+}
+
+// BenchmarkCharColumnOneLine: the columns of 20,000 findings on one 640 KB
+// line (a flow mapping), as `validate` prints them.
+func BenchmarkCharColumnOneLine(b *testing.B) {
+	for _, c := range []struct{ name, unit string }{{"ascii", "tool_00000: x, "}, {"non-ascii", "outil_é0000: x, "}} {
+		unit := c.unit
+		b.Run(c.name, func(b *testing.B) {
+			content := []byte("tools: {" + strings.Repeat(unit, 20000) + "}\n")
+			for i := 0; i < b.N; i++ {
+				l := NewLines(content)
+				for k := 0; k < 20000; k++ {
+					_ = l.CharColumn(l.Pos(8 + k*len(unit)))
+				}
+			}
+		})
 	}
 }

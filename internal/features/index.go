@@ -2,7 +2,6 @@ package features
 
 import (
 	"path/filepath"
-	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -299,28 +298,10 @@ func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
 }
 
-// nodeOffset returns the byte offset of a node's start. yaml.v3 counts
-// columns in characters (runes), 1-based.
+// nodeOffset returns the byte offset of a node's start (its tag or
+// anchor, if any): yaml.v3 marks converted as the engine converts them.
 func nodeOffset(f *analysis.File, n *yaml.Node) int {
-	off := lineColOffset(f.Lines, n.Line-1, n.Column-1)
-	if n.Line == 1 && len(f.Content) >= 3 && string(f.Content[:3]) == "\xef\xbb\xbf" {
-		off = lineColOffset(f.Lines, 0, n.Column) // the BOM is not counted
-	}
-	return off
-}
-
-// lineColOffset returns the byte offset of a 0-based line and 0-based
-// character column.
-func lineColOffset(l *diag.Lines, line, chars int) int {
-	start := l.LineStart(line)
-	end := l.LineEnd(line)
-	c := l.Content()
-	off := start
-	for i := 0; i < chars && off < end; i++ {
-		_, size := utf8.DecodeRune(c[off:end])
-		off += size
-	}
-	return off
+	return f.Marks().Offset(n.Line, n.Column)
 }
 
 // scalarRange returns the range of a scalar's token in the source, quotes

@@ -23,7 +23,7 @@ func Definition(p *analysis.Project, modules Modules, path string, offset int) [
 	}
 	ix := indexAt(p, f, offset)
 	if e, _ := ix.toolAt(offset); e != nil {
-		if abs := moduleOf(p, path, e); abs != "" {
+		if abs := newModuleFinder(p, path).of(e); abs != "" {
 			return []Location{moduleLocation(modules, abs)}
 		}
 		return nil
@@ -40,24 +40,57 @@ func Definition(p *analysis.Project, modules Modules, path string, offset int) [
 	return nil
 }
 
-// moduleOf returns the absolute module path of a tools: entry in path, when
-// the session loads it from a module that exists.
-func moduleOf(p *analysis.Project, path string, e *toolEntry) string {
+// moduleFinder answers, for the tools: entries of one file, the module
+// each is loaded from, in O(log n) an entry: DocumentLinks asks for every
+// entry, and a scan of every tool and finding per entry made the links of
+// 10,000 tools cost 100 million comparisons.
+type moduleFinder struct {
+	modules map[string]string // tool name -> module, the first declared in the file
+	missing []diag.Range      // T6 ranges in the file, by start
+	maxEnd  []int             // maxEnd[i]: the largest end offset in missing[:i+1]
+}
+
+func newModuleFinder(p *analysis.Project, path string) *moduleFinder {
+	mf := &moduleFinder{modules: map[string]string{}}
 	if p.Model == nil {
-		return ""
+		return mf
 	}
 	for _, t := range p.Model.Tools {
-		if t.Name != e.Name || !samePath(t.File, path) || t.Module == "" {
-			continue
+		if _, seen := mf.modules[t.Name]; !seen && samePath(t.File, path) && t.Module != "" {
+			mf.modules[t.Name] = t.Module
 		}
-		for _, fd := range p.Findings {
-			if samePath(fd.File, path) && fd.Code == analysis.CodeMissing && overlaps(fd.Range, e.Value()) {
-				return "" // T6: the file does not exist
-			}
-		}
-		return t.Module
 	}
-	return ""
+	for _, fd := range p.Findings {
+		if samePath(fd.File, path) && fd.Code == analysis.CodeMissing {
+			mf.missing = append(mf.missing, fd.Range)
+		}
+	}
+	sort.Slice(mf.missing, func(i, j int) bool { return mf.missing[i].Start.Offset < mf.missing[j].Start.Offset })
+	mf.maxEnd = make([]int, len(mf.missing))
+	for i, r := range mf.missing {
+		mf.maxEnd[i] = r.End.Offset
+		if i > 0 {
+			mf.maxEnd[i] = max(mf.maxEnd[i], mf.maxEnd[i-1])
+		}
+	}
+	return mf
+}
+
+// of returns the absolute module path of a tools: entry, when the session
+// loads it from a module that exists ("" when T6 reports it missing).
+func (mf *moduleFinder) of(e *toolEntry) string {
+	abs := mf.modules[e.Name]
+	if abs == "" {
+		return ""
+	}
+	// A T6 range overlapping the value (ends included): one starting at
+	// or before the value's end and ending at or after its start.
+	v := e.Value()
+	hi := sort.Search(len(mf.missing), func(i int) bool { return mf.missing[i].Start.Offset > v.End.Offset })
+	if hi > 0 && mf.maxEnd[hi-1] >= v.Start.Offset {
+		return "" // T6: the file does not exist
+	}
+	return abs
 }
 
 // moduleLocation points at a module's default export, or its start.
@@ -90,9 +123,10 @@ func DocumentLinks(p *analysis.Project, path string) []DocumentLink {
 	}
 	ix := indexFile(p, f)
 	var out []DocumentLink
+	mf := newModuleFinder(p, path)
 	for i := range ix.tools {
 		e := &ix.tools[i]
-		if abs := moduleOf(p, path, e); abs != "" {
+		if abs := mf.of(e); abs != "" {
 			out = append(out, DocumentLink{Range: e.Value(), Target: abs})
 		}
 	}

@@ -80,6 +80,33 @@ type at struct {
 	p        *project
 	proj     *analysis.Project // loaded from the view
 	fallback *analysis.Project // the last load in which the file parsed
+	// shifts holds the line matches between the editor's text and another
+	// load's copy of the file, made once per request and direction.
+	shifts map[shiftKey]*lineShift
+}
+
+type shiftKey struct {
+	proj     *analysis.Project
+	toEditor bool
+}
+
+// shift returns the match of the file's lines from proj's copy to the
+// editor's text (toEditor), or back.
+func (a *at) shift(v *view, proj *analysis.Project, toEditor bool) *lineShift {
+	k := shiftKey{proj, toEditor}
+	if s := a.shifts[k]; s != nil {
+		return s
+	}
+	from, to := contentIn(v, proj, a.path), a.mapper.Content()
+	if !toEditor {
+		from, to = to, from
+	}
+	s := newLineShift(from, to)
+	if a.shifts == nil {
+		a.shifts = map[shiftKey]*lineShift{}
+	}
+	a.shifts[k] = s
+	return s
 }
 
 // locate resolves a document of a project (and a position when pos is
@@ -131,14 +158,14 @@ func (s *Server) offsetIn(v *view, a *at, proj *analysis.Project) int {
 	if proj == a.proj {
 		return a.offset
 	}
-	return shiftOffset(a.mapper.Content(), contentIn(v, proj, a.path), a.offset)
+	return a.shift(v, proj, false).offset(a.offset)
 }
 
 // rangeBack maps a range of proj's copy of a file into the editor's text.
 func (s *Server) rangeBack(v *view, a *at, proj *analysis.Project, start, end int) protocol.Range {
 	if proj != a.proj {
-		old := contentIn(v, proj, a.path)
-		start, end = shiftOffset(old, a.mapper.Content(), start), shiftOffset(old, a.mapper.Content(), end)
+		sh := a.shift(v, proj, true)
+		start, end = sh.offset(start), sh.offset(end)
 	}
 	return a.mapper.Range(start, end)
 }
@@ -255,11 +282,14 @@ func hover(ctx context.Context, s *Server, v *view, params json.RawMessage) (any
 }
 
 // locations converts feature locations, each mapped in its own file
-// (the request's file as the editor has it).
-func (s *Server) locations(v *view, a *at, proj *analysis.Project, locs []features.Location) []protocol.Location {
+// (the request's file as the editor has it); an error when ctx ends.
+func (s *Server) locations(ctx context.Context, v *view, a *at, proj *analysis.Project, locs []features.Location) ([]protocol.Location, error) {
 	out := []protocol.Location{}
 	mappers := map[string]*Mapper{}
 	for _, l := range locs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if l.File == a.path {
 			out = append(out, protocol.Location{URI: pathToURI(l.File), Range: s.rangeBack(v, a, proj, l.Range.Start.Offset, l.Range.End.Offset)})
 			continue
@@ -271,7 +301,7 @@ func (s *Server) locations(v *view, a *at, proj *analysis.Project, locs []featur
 		}
 		out = append(out, protocol.Location{URI: pathToURI(l.File), Range: m.Range(l.Range.Start.Offset, l.Range.End.Offset)})
 	}
-	return out
+	return out, nil
 }
 
 func definition(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -284,7 +314,7 @@ func definition(ctx context.Context, s *Server, v *view, params json.RawMessage)
 		return nil, err
 	}
 	proj := a.fallback
-	return s.locations(v, a, proj, features.Definition(proj, s.ws.modules(a.p), a.path, s.offsetIn(v, a, proj))), nil
+	return s.locations(ctx, v, a, proj, features.Definition(proj, s.ws.modules(a.p), a.path, s.offsetIn(v, a, proj)))
 }
 
 func references(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -297,7 +327,7 @@ func references(ctx context.Context, s *Server, v *view, params json.RawMessage)
 		return nil, err
 	}
 	proj := a.fallback
-	return s.locations(v, a, proj, features.References(proj, a.path, s.offsetIn(v, a, proj), p.Context.IncludeDeclaration)), nil
+	return s.locations(ctx, v, a, proj, features.References(proj, a.path, s.offsetIn(v, a, proj), p.Context.IncludeDeclaration))
 }
 
 func documentHighlight(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -312,6 +342,9 @@ func documentHighlight(ctx context.Context, s *Server, v *view, params json.RawM
 	proj := a.fallback
 	out := []protocol.DocumentHighlight{}
 	for _, h := range features.DocumentHighlights(proj, a.path, s.offsetIn(v, a, proj)) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		kind := protocol.DocumentHighlightKindRead
 		if h.Write {
 			kind = protocol.DocumentHighlightKindWrite
@@ -358,6 +391,9 @@ func documentSymbol(ctx context.Context, s *Server, v *view, params json.RawMess
 		var flatten func(container string, list []features.Symbol)
 		flatten = func(container string, list []features.Symbol) {
 			for _, sym := range list {
+				if ctx.Err() != nil {
+					return
+				}
 				out = append(out, protocol.SymbolInformation{
 					Name: sym.Name, Kind: symbolKind(sym.Kind), ContainerName: container,
 					Location: protocol.Location{URI: pathToURI(a.path), Range: rng(sym.Range)},
@@ -366,12 +402,18 @@ func documentSymbol(ctx context.Context, s *Server, v *view, params json.RawMess
 			}
 		}
 		flatten("", syms)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		return out, nil
 	}
 	var convert func(list []features.Symbol) []protocol.DocumentSymbol
 	convert = func(list []features.Symbol) []protocol.DocumentSymbol {
 		out := []protocol.DocumentSymbol{}
 		for _, sym := range list {
+			if ctx.Err() != nil {
+				return nil
+			}
 			out = append(out, protocol.DocumentSymbol{
 				Name:           sym.Name,
 				Detail:         sym.Detail,
@@ -383,7 +425,11 @@ func documentSymbol(ctx context.Context, s *Server, v *view, params json.RawMess
 		}
 		return out
 	}
-	return convert(syms), nil
+	out := convert(syms)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 func workspaceSymbol(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
@@ -457,6 +503,9 @@ func documentLink(ctx context.Context, s *Server, v *view, params json.RawMessag
 		return out, nil
 	}
 	for _, l := range features.DocumentLinks(a.fallback, a.path) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		out = append(out, protocol.DocumentLink{Range: s.rangeBack(v, a, a.fallback, l.Range.Start.Offset, l.Range.End.Offset), Target: pathToURI(l.Target)})
 	}
 	return out, nil

@@ -39,7 +39,22 @@ type Mapper struct {
 	shift     int
 	ascii     bool // content is all ASCII: columns are byte counts
 	noCR      bool // content has no "\r": lines end at "\n" only
+	// cols holds, for a long line of a content that is not all ASCII, the
+	// byte offset and column of every colStride-th character, made when a
+	// position on that line is first converted (see lineCols).
+	colsMu sync.Mutex
+	cols   map[int][]colMark
 }
+
+// colMark is a character's byte offset and its column in the encoding.
+type colMark struct{ off, units int }
+
+// colStride is the distance in characters between two marks of a line;
+// a line shorter than longLine bytes is walked from its start.
+const (
+	colStride = 64
+	longLine  = 4 * colStride
+)
 
 // NewMapper indexes content for enc.
 func NewMapper(content []byte, enc Encoding) *Mapper {
@@ -145,18 +160,18 @@ func (m *Mapper) Offset(p protocol.Position) int {
 		return min(start+want, end)
 	}
 	i, units := start, 0
+	if end-start > longLine {
+		// From the last mark at or before the column wanted.
+		marks := m.lineCols(line, start, end)
+		k := sort.Search(len(marks), func(k int) bool { return marks[k].units > want }) - 1
+		i, units = marks[k].off, marks[k].units
+	}
 	for i < end {
 		if units >= want {
 			return i
 		}
 		r, size := utf8.DecodeRune(m.content[i:end])
-		n := 1
-		switch {
-		case m.enc == UTF8:
-			n = size
-		case r >= 0x10000:
-			n = 2
-		}
+		n := m.unitsOf(r, size)
 		if units+n > want {
 			return i // inside a character: its start
 		}
@@ -178,23 +193,62 @@ func (m *Mapper) Position(offset int) protocol.Position {
 	if m.ascii {
 		return protocol.Position{Line: uint32(line), Character: uint32(offset - start)}
 	}
-	units := 0
-	for i := start; i < offset; {
+	units, i := 0, start
+	if end := m.lineEnd(line); end-start > longLine {
+		// From the last mark at or before offset.
+		marks := m.lineCols(line, start, end)
+		k := sort.Search(len(marks), func(k int) bool { return marks[k].off > offset }) - 1
+		i, units = marks[k].off, marks[k].units
+	}
+	for i < offset {
 		r, size := utf8.DecodeRune(m.content[i:])
 		if i+size > offset {
 			break // offset is inside this character
 		}
-		switch {
-		case m.enc == UTF8:
-			units += size
-		case r >= 0x10000:
-			units += 2
-		default:
-			units++
-		}
+		units += m.unitsOf(r, size)
 		i += size
 	}
 	return protocol.Position{Line: uint32(line), Character: uint32(units)}
+}
+
+// unitsOf returns the columns r takes in m's encoding (size: its bytes).
+func (m *Mapper) unitsOf(r rune, size int) int {
+	switch {
+	case m.enc == UTF8:
+		return size
+	case r >= 0x10000:
+		return 2
+	}
+	return 1
+}
+
+// lineCols returns the marks of the line from start to end (before its
+// break), making them on first use: the positions on one long line then
+// cost O(log n + colStride) each instead of a walk from the line's start
+// (quadratic for thousands of diagnostics on one line).
+func (m *Mapper) lineCols(line, start, end int) []colMark {
+	m.colsMu.Lock()
+	defer m.colsMu.Unlock()
+	if marks, ok := m.cols[line]; ok {
+		return marks
+	}
+	marks := make([]colMark, 0, (end-start)/colStride+1)
+	for i, units, n := start, 0, 0; ; n++ {
+		if n%colStride == 0 {
+			marks = append(marks, colMark{i, units})
+		}
+		if i >= end {
+			break
+		}
+		r, size := utf8.DecodeRune(m.content[i:end])
+		units += m.unitsOf(r, size)
+		i += size
+	}
+	if m.cols == nil {
+		m.cols = map[int][]colMark{}
+	}
+	m.cols[line] = marks
+	return marks
 }
 
 // Range returns the protocol range of a byte range.

@@ -101,7 +101,7 @@ func utf16Column(s string) int {
 }
 
 func FuzzMapperRoundTrip(f *testing.F) {
-	for _, seed := range []string{"", "a\nb", "日本\r\n😀\tx", "\xff\xfe\n\r\r\n", "tools:\n  名前: tools/x.ts # 😀\n"} {
+	for _, seed := range []string{"", "a\nb", "日本\r\n😀\tx", "\xff\xfe\n\r\r\n", "tools:\n  名前: tools/x.ts # 😀\n", strings.Repeat("名😀é\xff", 100) + "\r\nx"} {
 		f.Add([]byte(seed), uint16(3))
 	}
 	f.Fuzz(func(t *testing.T, content []byte, at uint16) {
@@ -177,4 +177,45 @@ func FuzzIncrementalSync(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Positions on long lines of a content that is not all ASCII (converted
+// from the marks of every 64th character) equal the reference walk and
+// convert back, in both encodings; with invalid bytes, they convert back.
+func TestMapperLongNonASCIILines(t *testing.T) {
+	valid := "tools: {" + strings.Repeat("名前: beeuni:x, 😀é: 1, ", 60) + "}\r\n" +
+		strings.Repeat("a", 300) + "\n" + strings.Repeat("ü😀", 200) + "\r" + strings.Repeat("ü", 257)
+	invalid := strings.Repeat("\xff😀\xe6\x97", 200) + "\n" + strings.Repeat("é", 300)
+	for _, text := range []string{valid, invalid} {
+		for _, enc := range []Encoding{UTF16, UTF8} {
+			m := NewMapper([]byte(text), enc)
+			for o := 0; o <= len(text); o++ {
+				p := m.Position(o)
+				back := m.Offset(p)
+				if m.Position(back) != p || back > o {
+					t.Fatalf("%s: Offset(Position(%d) = %v) = %d", enc, o, p, back)
+				}
+				onChar := o == len(text) || utf8.RuneStart(text[o]) && !(o > 0 && text[o-1] == '\r' && text[o] == '\n')
+				if text == valid && onChar {
+					if want := refPositionLSP(text, o, enc); p != want {
+						t.Fatalf("%s: Position(%d) = %v, want %v", enc, o, p, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkMapperPositionsOneLine converts the ranges of 20,000
+// diagnostics on one 640 KB line holding non-ASCII names (a flow mapping),
+// as the server publishes them.
+func BenchmarkMapperPositionsOneLine(b *testing.B) {
+	const unit = "outil_é0000: x, "
+	content := []byte("tools: {" + strings.Repeat(unit, 20000) + "}\n")
+	for i := 0; i < b.N; i++ {
+		m := NewMapper(content, UTF16)
+		for k := 0; k < 20000; k++ {
+			_ = m.Range(8+k*len(unit), 8+k*len(unit)+12)
+		}
+	}
 }

@@ -23,8 +23,8 @@ func TestShiftOffset(t *testing.T) {
 			want := strings.Index(tt.to, "|")
 			from := strings.Replace(tt.from, "|", "", 1)
 			to := strings.Replace(tt.to, "|", "", 1)
-			if got := shiftOffset([]byte(from), []byte(to), off); got != want {
-				t.Errorf("shiftOffset = %d, want %d", got, want)
+			if got := newLineShift([]byte(from), []byte(to)).offset(off); got != want {
+				t.Errorf("offset = %d, want %d", got, want)
 			}
 		})
 	}
@@ -36,8 +36,8 @@ func FuzzShiftOffsetInRange(f *testing.F) {
 		if len(from) > 1<<12 || len(to) > 1<<12 {
 			return
 		}
-		if got := shiftOffset(from, to, off); got < 0 || got > len(to) {
-			t.Fatalf("shiftOffset = %d outside [0, %d]", got, len(to))
+		if got := newLineShift(from, to).offset(off); got < 0 || got > len(to) {
+			t.Fatalf("offset = %d outside [0, %d]", got, len(to))
 		}
 	})
 }

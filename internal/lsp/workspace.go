@@ -129,12 +129,14 @@ func holds(proj *analysis.Project, path string) bool {
 
 // workspace is the registry of projects and the diagnostics pipeline.
 //
-// Diagnostics run on two goroutines. The YAML worker loads each project
-// marked dirty and publishes its findings at once; a burst of changes
-// arriving while it works is coalesced into one more load of the latest
-// text. It then hands the project to the module worker, which inspects the
-// tool modules (rule T11) and publishes those findings after, so that a
-// slow inspection never delays the YAML findings.
+// Each project has workers of its own, started when it has work and ended
+// when it has none, so that a long analysis of one project never delays
+// another's diagnostics. The YAML worker loads the project and publishes
+// its findings at once; a burst of changes arriving while it works is
+// coalesced into one more load of the latest text. It then hands the
+// project to the module worker, which inspects the tool modules (rule T11)
+// and publishes those findings after, so that a slow inspection never
+// delays the YAML findings.
 type workspace struct {
 	s     *Server
 	disk  *diskCache
@@ -147,12 +149,10 @@ type workspace struct {
 	folders  []string
 	projects map[string]*project
 	dirty    map[string]bool
-	yamlBusy bool
+	yamlRuns map[string]*yamlRun // the projects whose YAML worker runs
 	modJobs  map[string]moduleJob
-	modBusy  bool
-	scans    int           // workspace scans that have not registered their projects yet
-	lastLoad time.Duration // the last YAML pass, for the adaptive pause
-	burst    bool          // a change came in while a pass ran
+	modRuns  map[string]bool // the projects whose module worker runs
+	scans    int             // workspace scans that have not registered their projects yet
 	// modGen counts the changes that may change a module inspection: any
 	// file but a YAML file edited, closed or saved (modules, packages,
 	// .gitignore, files created or deleted), and settings; modLog lists
@@ -170,6 +170,12 @@ type workspace struct {
 	foldersSet bool
 }
 
+// yamlRun is the state of one project's YAML worker.
+type yamlRun struct {
+	lastLoad time.Duration // its last load, for the adaptive pause
+	burst    bool          // a change came in while it loaded
+}
+
 type moduleJob struct {
 	v    *view
 	proj *analysis.Project
@@ -182,7 +188,9 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 		cache:    analysis.NewCache(),
 		projects: map[string]*project{},
 		dirty:    map[string]bool{},
+		yamlRuns: map[string]*yamlRun{},
 		modJobs:  map[string]moduleJob{},
+		modRuns:  map[string]bool{},
 		yamlKick: make(chan struct{}, 1),
 		modKick:  make(chan struct{}, 1),
 	}
@@ -442,8 +450,8 @@ func (w *workspace) markDirty(root string) {
 	defer w.mu.Unlock()
 	if w.projects[root] != nil {
 		w.dirty[root] = true
-		if w.yamlBusy {
-			w.burst = true
+		if r := w.yamlRuns[root]; r != nil {
+			r.burst = true
 		}
 	}
 }
@@ -472,7 +480,8 @@ func (w *workspace) removeProject(root string) {
 	w.pub.dropRoot(root)
 }
 
-// yamlLoop is the YAML worker.
+// yamlLoop starts a YAML worker for each dirty project that has none
+// running (one that runs picks its project up again when done).
 func (w *workspace) yamlLoop(ctx context.Context) {
 	for {
 		select {
@@ -481,15 +490,47 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 		case <-w.yamlKick:
 		}
 		w.mu.Lock()
-		// Adaptive pause: a change that arrived while the last pass ran
-		// means a burst of keystrokes is coming in; when passes are slow,
+		for root := range w.dirty {
+			if w.yamlRuns[root] != nil {
+				continue
+			}
+			run := &yamlRun{}
+			w.yamlRuns[root] = run
+			w.s.goBackground("diagnostics", func(ctx context.Context) { w.projectYAMLLoop(ctx, root, run) })
+		}
+		w.mu.Unlock()
+	}
+}
+
+// projectYAMLLoop is the YAML worker of one project: it loads the project
+// while it is dirty, then ends.
+func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
+	defer func() {
+		w.mu.Lock()
+		if w.yamlRuns[root] == run {
+			delete(w.yamlRuns, root)
+		}
+		if w.dirty[root] {
+			kick(w.yamlKick) // dirtied after the last look, or a panic
+		}
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}()
+	for ctx.Err() == nil {
+		w.mu.Lock()
+		if !w.dirty[root] {
+			w.mu.Unlock()
+			return
+		}
+		// Adaptive pause: a change that arrived while the last load ran
+		// means a burst of keystrokes is coming in; when loads are slow,
 		// wait a little so that the rest of the burst costs one load. A
 		// change that finds the worker idle is analysed at once.
 		pause := time.Duration(0)
-		if w.burst {
-			pause = w.lastLoad / 2
+		if run.burst {
+			pause = run.lastLoad / 2
 		}
-		w.burst = false
+		run.burst = false
 		w.mu.Unlock()
 		if pause > 2*time.Millisecond {
 			select {
@@ -497,36 +538,18 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 				return
 			// Capped at 10 ms: every millisecond of pause is latency the
 			// keystroke budget pays (p95 60 ms at 10,000 tools, see
-			// docs/performance.md), and a slow pass coalesces a burst by
+			// docs/performance.md), and a slow load coalesces a burst by
 			// itself.
 			case <-time.After(min(pause, 10*time.Millisecond)):
 			}
 		}
 		w.mu.Lock()
-		roots := make([]string, 0, len(w.dirty))
-		for r := range w.dirty {
-			roots = append(roots, r)
-		}
-		w.dirty = map[string]bool{}
-		w.yamlBusy = len(roots) > 0
+		delete(w.dirty, root)
 		w.mu.Unlock()
-		sort.Strings(roots)
 		start := time.Now()
-		v := w.s.currentView()
-		for _, root := range roots {
-			if ctx.Err() != nil {
-				return
-			}
-			w.analyze(ctx, v, root)
-		}
+		w.analyze(ctx, w.s.currentView(), root)
 		w.mu.Lock()
-		if len(roots) > 0 {
-			w.lastLoad = time.Since(start)
-		}
-		w.yamlBusy = false
-		if len(w.dirty) > 0 {
-			kick(w.yamlKick)
-		}
+		run.lastLoad = time.Since(start)
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}
@@ -722,7 +745,9 @@ func (w *workspace) knownModules(proj *analysis.Project, prev map[string]*tsinsp
 	return modules, true
 }
 
-// moduleLoop is the module worker.
+// moduleLoop starts a module worker for each project with a queued
+// module job and none running (one that runs picks its next job up when
+// done), so that a long inspection of one project never delays another's.
 func (w *workspace) moduleLoop(ctx context.Context) {
 	for {
 		select {
@@ -731,71 +756,86 @@ func (w *workspace) moduleLoop(ctx context.Context) {
 		case <-w.modKick:
 		}
 		w.mu.Lock()
-		jobs := w.modJobs
-		w.modJobs = map[string]moduleJob{}
-		w.modBusy = len(jobs) > 0
+		for root := range w.modJobs {
+			if w.modRuns[root] {
+				continue
+			}
+			w.modRuns[root] = true
+			w.s.goBackground("module inspection", func(ctx context.Context) { w.projectModuleLoop(ctx, root) })
+		}
 		w.mu.Unlock()
-		roots := make([]string, 0, len(jobs))
-		for r := range jobs {
-			roots = append(roots, r)
-		}
-		sort.Strings(roots)
-		inspect := w.s.currentSettings().InspectModules
-		for _, root := range roots {
-			if ctx.Err() != nil {
-				return
-			}
-			job := jobs[root]
-			if p := w.project(root); p != nil && inspect {
-				p.mu.Lock()
-				stale := job.v.gen < p.inspGen // a newer load reused newer results
-				p.mu.Unlock()
-				if stale {
-					continue // what a pass would find, after the pass
-				}
-				// Queued while a module pass ran (the load could not
-				// reuse it yet): now that the pass is done, its results
-				// may cover the job's modules, unchanged since.
-				if insp := w.reuseInspection(p, job.proj, job.v.gen, false); insp != nil {
-					w.pub.setModules(job.v, job.proj, insp)
-					continue
-				}
-			}
-			w.mu.Lock()
-			modGen := w.modGen
-			w.mu.Unlock()
-			var insp *analysis.Inspection
-			if inspect {
-				insp = w.inspectModules(ctx, root, job.proj, modGen)
-			}
-			if ctx.Err() != nil {
-				return
-			}
-			if p := w.project(root); p != nil {
-				p.mu.Lock()
-				stale := job.v.gen < p.inspGen // a newer load reused newer results
-				if !stale {
-					p.insp, p.inspGen, p.inspModGen = insp, job.v.gen, modGen
-					p.inspected = nil
-					if insp != nil {
-						p.inspected = insp.Results
-					}
-					p.inspectedSeq++
-					p.bases = [2]moduleBase{}
-				}
-				p.mu.Unlock()
-				if !stale {
-					w.pub.setModules(job.v, job.proj, insp)
-				}
-			}
-		}
+	}
+}
+
+// projectModuleLoop is the module worker of one project: it runs the
+// project's queued module jobs, the latest each time, then ends.
+func (w *workspace) projectModuleLoop(ctx context.Context, root string) {
+	defer func() {
 		w.mu.Lock()
-		w.modBusy = false
-		if len(w.modJobs) > 0 {
-			kick(w.modKick)
+		delete(w.modRuns, root)
+		if _, queued := w.modJobs[root]; queued {
+			kick(w.modKick) // queued after the last look, or a panic
 		}
 		w.cond.Broadcast()
 		w.mu.Unlock()
+	}()
+	for ctx.Err() == nil {
+		w.mu.Lock()
+		job, ok := w.modJobs[root]
+		delete(w.modJobs, root)
+		w.mu.Unlock()
+		if !ok {
+			return
+		}
+		w.runModuleJob(ctx, root, job)
+	}
+}
+
+// runModuleJob inspects the modules of one load of a project and
+// publishes their findings, unless a newer load reused newer results.
+func (w *workspace) runModuleJob(ctx context.Context, root string, job moduleJob) {
+	inspect := w.s.currentSettings().InspectModules
+	if p := w.project(root); p != nil && inspect {
+		p.mu.Lock()
+		stale := job.v.gen < p.inspGen // a newer load reused newer results
+		p.mu.Unlock()
+		if stale {
+			return // what a pass would find, after the pass
+		}
+		// Queued while a module pass ran (the load could not reuse it
+		// yet): now that the pass is done, its results may cover the
+		// job's modules, unchanged since.
+		if insp := w.reuseInspection(p, job.proj, job.v.gen, false); insp != nil {
+			w.pub.setModules(job.v, job.proj, insp)
+			return
+		}
+	}
+	w.mu.Lock()
+	modGen := w.modGen
+	w.mu.Unlock()
+	var insp *analysis.Inspection
+	if inspect {
+		insp = w.inspectModules(ctx, root, job.proj, modGen)
+	}
+	if ctx.Err() != nil {
+		return
+	}
+	if p := w.project(root); p != nil {
+		p.mu.Lock()
+		stale := job.v.gen < p.inspGen // a newer load reused newer results
+		if !stale {
+			p.insp, p.inspGen, p.inspModGen = insp, job.v.gen, modGen
+			p.inspected = nil
+			if insp != nil {
+				p.inspected = insp.Results
+			}
+			p.inspectedSeq++
+			p.bases = [2]moduleBase{}
+		}
+		p.mu.Unlock()
+		if !stale {
+			w.pub.setModules(job.v, job.proj, insp)
+		}
 	}
 }
 
@@ -829,7 +869,7 @@ func (w *workspace) waitIdle(ctx context.Context, withModules bool) error {
 	defer stop()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for w.scans > 0 || len(w.dirty) > 0 || w.yamlBusy || withModules && (len(w.modJobs) > 0 || w.modBusy) {
+	for w.scans > 0 || len(w.dirty) > 0 || len(w.yamlRuns) > 0 || withModules && (len(w.modJobs) > 0 || len(w.modRuns) > 0) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -1,0 +1,77 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// walkOffset is the reference: the byte offset of a yaml.v3 mark found by
+// walking col-1 characters from the YAML line's start, stopping at "\r",
+// "\n" or the end (a NEL, LS or PS is walked over, as a character).
+func walkOffset(starts []int, content []byte, line, col int) int {
+	if line < 1 {
+		line = 1
+	}
+	if line > len(starts) {
+		return len(content)
+	}
+	off := starts[line-1]
+	for c := 1; c < col && off < len(content); c++ {
+		if b := content[off]; b == '\n' || b == '\r' {
+			break
+		}
+		_, size := utf8.DecodeRune(content[off:])
+		off += size
+	}
+	return off
+}
+
+// checkOffsets compares every mark of content, columns past each line's
+// end included, with the reference walk.
+func checkOffsets(t *testing.T, content []byte) {
+	t.Helper()
+	m := NewYAMLMarks(content)
+	starts := m.LineStarts()
+	for line := 0; line <= len(starts)+1; line++ {
+		longest := 0
+		if line >= 1 && line <= len(starts) {
+			longest = utf8.RuneCount(content[starts[line-1]:])
+		}
+		for col := 0; col <= longest+2; col++ {
+			if got, want := m.Offset(line, col), walkOffset(starts, content, line, col); got != want {
+				t.Fatalf("%q: Offset(%d, %d) = %d, want %d", content, line, col, got, want)
+			}
+		}
+	}
+}
+
+func TestYAMLMarksOffsetOnLongLines(t *testing.T) {
+	long := func(unit string, n int) string { return strings.Repeat(unit, n) }
+	for _, content := range []string{
+		"",
+		"a: 1\n",
+		"tools: {" + long("é: 1, ", 300) + "}\n",
+		"\ufeff" + long("日本😀x", 200) + "\r\n" + long("a", 500),
+		long("é", 63) + "\u0085" + long("ü", 130) + "\u2028" + long("x", 70) + "\n" + long("y", 3),
+		"\xff\xfe" + long("\xe2\x80", 100) + "\r" + long("é", 64) + "\n",
+		long("\u2029", 200),
+		long("a\u0085", 150) + "\n",
+	} {
+		checkOffsets(t, []byte(content))
+	}
+}
+
+// FuzzYAMLMarksOffset: on any bytes, every mark converts to the offset
+// the character walk from its line's start gives.
+func FuzzYAMLMarksOffset(f *testing.F) {
+	f.Add([]byte("tools: {a: 1, é: 2}\n"))
+	f.Add([]byte("\ufeff日本\u0085x\u2028y\r\nz"))
+	f.Add([]byte(strings.Repeat("é", 200) + "\n"))
+	f.Fuzz(func(t *testing.T, content []byte) {
+		if len(content) > 1<<12 {
+			return
+		}
+		checkOffsets(t, content)
+	})
+}
