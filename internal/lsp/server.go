@@ -79,6 +79,9 @@ type Server struct {
 	exited   chan struct{}
 
 	ws *workspace
+	// interactive counts the work a user waits for (requests, YAML
+	// passes); module inspection yields to it (priority.go).
+	interactive interactive
 
 	// completionDocs holds the documentation of the last completion list's
 	// items by label, for completionItem/resolve.
@@ -222,6 +225,11 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	s.mu.Unlock()
 	go func() {
 		defer s.bgTasks.Done()
+		if method != protocol.MethodWorkspaceExecuteCommand {
+			// A command may wait for the client (workspace/applyEdit):
+			// not work the module inspection should wait for.
+			defer s.interactive.begin()()
+		}
 		defer func() {
 			s.mu.Lock()
 			delete(s.inflight, key)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -199,7 +200,11 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 	// default keeps 4,096): an evicted module is inspected again by esbuild
 	// whenever any module changes, seconds of work at 10,000 tools. A
 	// cached result is the one the project's Inspection holds anyway.
-	w.insp = tsinspect.New(liveFS{s}, tsinspect.Options{CacheEntries: maxCachedModules})
+	w.insp = tsinspect.New(liveFS{s}, tsinspect.Options{
+		CacheEntries: maxCachedModules,
+		Parallelism:  max(1, runtime.GOMAXPROCS(0)-1),
+		Yield:        func(ctx context.Context) { _ = s.interactive.yield(ctx) },
+	})
 	w.pub = newPublisher(s)
 	return w
 }
@@ -505,6 +510,9 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 // projectYAMLLoop is the YAML worker of one project: it loads the project
 // while it is dirty, then ends.
 func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
+	// A user waits for this project's diagnostics: module inspection
+	// steps aside until they are published (priority.go).
+	defer w.s.interactive.begin()()
 	defer func() {
 		w.mu.Lock()
 		if w.yamlRuns[root] == run {

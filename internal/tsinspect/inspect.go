@@ -39,6 +39,11 @@ type Options struct {
 	// NoGitignore turns off the check that a package resolves only through a
 	// node_modules folder git ignores.
 	NoGitignore bool
+	// Yield, when set, is called by each InspectAll worker before it
+	// inspects a module, and may block to let more urgent work run first
+	// (the language server's interactive work). It must return promptly
+	// once ctx is done.
+	Yield func(ctx context.Context)
 }
 
 const (
@@ -220,6 +225,9 @@ func (in *Inspector) InspectAll(ctx context.Context, repoRoot string, modules []
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
+			if in.opts.Yield != nil {
+				in.opts.Yield(ctx)
+			}
 			out[i] = in.Inspect(ctx, repoRoot, modules[i])
 		}(i)
 	}
