@@ -221,10 +221,12 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	}
 	if mod == nil {
 		why := "the module uses syntax this inspector does not read"
+		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return r
 	}
 	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil {
+		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic,
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
@@ -298,6 +300,9 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 				c.add(c.module, start, end, diag.Warning, CodeImport, rs.message+when+importHint(imp.path, rs))
 			}
 		case resolveUnknown:
+			if atLoad {
+				c.r.Undecided = true
+			}
 			c.add(c.module, start, end, diag.Information, CodeNotStatic,
 				fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path))
 		}
@@ -330,6 +335,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 			c.fail(v.file, v.start, v.end, "the default export is the standard harness's tool({ ... }), not a plain object")
 			return
 		}
+		c.r.Undecided = true
 		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic,
 			fmt.Sprintf("the default export is computed by a call to %s(...) when the module runs: its description, parameters and execute cannot be known statically", v.callee))
 		return
@@ -338,6 +344,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 		if why == "" {
 			why = "computed when the module runs"
 		}
+		c.r.Undecided = true
 		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return
 	default:
@@ -392,6 +399,9 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 
 	// parameters
 	if p := obj.get("parameters"); p == nil {
+		if !obj.complete {
+			c.r.Undecided = true // a spread may bring it
+		}
 		if missing("parameters") {
 			msg := "the default export has no `parameters`: the daemon skips a module whose `parameters` is not an object schema; add `parameters: { type: 'object', properties: { ... } }`"
 			if a := obj.get("args"); a != nil {
@@ -470,6 +480,7 @@ func (in *Inspector) checkParameters(c *checker, p *prop) {
 		if v.kind == vCall {
 			msg = fmt.Sprintf("`parameters` is computed by %s(...) when the module runs: the schema cannot be known statically (its imports are checked)", v.callee)
 		}
+		c.r.Undecided = true
 		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, msg)
 		return
 	default:
@@ -485,8 +496,10 @@ func (in *Inspector) checkParameters(c *checker, p *prop) {
 			"`parameters` has no `type: 'object'`: the daemon skips a module whose `parameters` is not an object schema")
 		c.fail(p.file, p.start, p.end, "`parameters` is not an object schema (no `type: 'object'`)")
 	case typ == nil:
+		c.r.Undecided = true // a spread may bring it
 	case typ.val.kind == vString && typ.val.str == "object":
 	case typ.val.kind == vUnknown || typ.val.kind == vCall:
+		c.r.Undecided = true
 		c.add(typ.val.file, typ.val.start, typ.val.end, diag.Information, CodeNotStatic,
 			"`parameters.type` cannot be known statically: "+whyOf(typ.val))
 	default:

@@ -126,6 +126,10 @@ type Result struct {
 	// ("Cannot find package 'zod'"); ReasonRange is where, in Module.
 	Reason      string
 	ReasonRange diag.Range
+	// Undecided is set when Loads is true but the verdict depends on values
+	// known only when the module runs (the default export, its parameters,
+	// an import that cannot be checked): an M11 finding says which.
+	Undecided bool
 	// Findings have positions in the module's own source, or in a relative
 	// file it imports (that file's syntax errors and failing imports, or a
 	// value followed into it): Finding.File says which.

@@ -1,0 +1,256 @@
+package tsinspect
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+)
+
+// The differential test against Bun, the runtime the daemon loads modules
+// with. It runs when BEEUNI_BUN names the bun binary (scripts/test.sh sets
+// it from scripts/install-bun.sh); in CI (CI set) it fails without it, so it
+// never passes silently there.
+const bunInstruction = "run `export BEEUNI_BUN=$(bash scripts/install-bun.sh)` first (it installs Bun from the npm registry into a cache and prints the binary's path)"
+
+func bunBinary(t *testing.T) string {
+	t.Helper()
+	bun := os.Getenv("BEEUNI_BUN")
+	if bun == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("BEEUNI_BUN is not set: the differential test against Bun must run in CI; %s", bunInstruction)
+		}
+		t.Skipf("BEEUNI_BUN is not set: %s", bunInstruction)
+	}
+	out, err := exec.Command(bun, "--version").Output()
+	if err != nil {
+		t.Fatalf("BEEUNI_BUN=%s does not run (%v): %s", bun, err, bunInstruction)
+	}
+	t.Logf("bun %s", strings.TrimSpace(string(out)))
+	return bun
+}
+
+// runBun loads module (repository-relative) of a temporary copy of files in
+// a fresh Bun process, as the daemon does: import it, read its default
+// export, never call execute; no package is installed (--no-install), and
+// the process gets a network namespace of its own where the system allows
+// one (as root), so a module cannot reach the network.
+func runBun(t *testing.T, bun string, files []txtar.File, module string) bunVerdict {
+	t.Helper()
+	tmp := t.TempDir()
+	repo := filepath.Join(tmp, "repo")
+	for _, f := range files {
+		p := filepath.Join(repo, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loader, err := os.ReadFile("testdata/bun/load.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaderPath := filepath.Join(tmp, "load.mjs")
+	if err := os.WriteFile(loaderPath, loader, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(isolate bool) ([]byte, []byte, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bun, "--no-install", loaderPath, filepath.Join(repo, filepath.FromSlash(module)))
+		cmd.Dir = repo
+		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMPDIR=" + tmp, "NO_COLOR=1",
+			"BUN_INSTALL_CACHE_DIR=" + filepath.Join(tmp, "cache"), "BUN_RUNTIME_TRANSPILER_CACHE_PATH=0"}
+		if isolate {
+			cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
+		}
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		return stdout.Bytes(), stderr.Bytes(), err
+	}
+	stdout, stderr, err := run(true)
+	if errors.Is(err, syscall.EPERM) {
+		stdout, stderr, err = run(false)
+	}
+	if err != nil {
+		t.Fatalf("bun on %s: %v\n%s%s", module, err, stdout, stderr)
+	}
+	var v bunVerdict
+	line := bytes.TrimSpace(stdout)
+	if i := bytes.LastIndexByte(line, '\n'); i >= 0 {
+		line = line[i+1:] // a module may print at load
+	}
+	if err := json.Unmarshal(line, &v); err != nil {
+		t.Fatalf("bun on %s printed %q: %v (stderr %s)", module, stdout, err, stderr)
+	}
+	// paths as the user sees them: repository-relative, one line
+	v.Message = strings.ReplaceAll(v.Message, repo+string(filepath.Separator), "")
+	if i := strings.IndexByte(v.Message, '\n'); i >= 0 {
+		v.Message = v.Message[:i]
+	}
+	v.Message = strings.TrimSuffix(v.Message, ".")
+	return v
+}
+
+// TestBunCorpus checks every recorded `-- bun --` section against Bun itself
+// (-update records them), then holds the inspector to Bun on generated
+// mutations of every corpus module (testdata/corpus/mutations.golden lists
+// the disagreements).
+func TestBunCorpus(t *testing.T) {
+	bun := bunBinary(t)
+	cases := loadCorpus(t, "testdata/corpus")
+	var mutations score
+	for _, c := range cases {
+		files := workspace(c.ar)
+		got := runBun(t, bun, files, c.module)
+		switch {
+		case *update:
+			rewriteBunSection(t, c, got)
+		case c.bun == nil:
+			t.Errorf("%s: no `-- bun --` section; Bun says:\n%s(run with -update to record it)", c.name, got.format())
+		case got.format() != c.bun.format():
+			t.Errorf("%s: the recorded `-- bun --` section differs from what Bun says (run with -update to record it)\n--- bun\n%s--- recorded\n%s", c.name, got.format(), c.bun.format())
+		}
+		for _, m := range mutate(files, c.module) {
+			v := runBun(t, bun, m.files, c.module)
+			mutations.add(c.name+"#"+m.name, "", inspectFiles(m.files, c.module), v)
+		}
+	}
+	checkGolden(t, "testdata/corpus/mutations.golden", mutations.String())
+}
+
+// TestBunFixtures holds the inspector to Bun on every module of the golden
+// fixtures (testdata/*.txtar): testdata/bun/fixtures.golden lists the
+// disagreements.
+func TestBunFixtures(t *testing.T) {
+	bun := bunBinary(t)
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s score
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ar := txtar.Parse(data)
+		var modules []string
+		for _, f := range ar.Files {
+			if f.Name == "modules" {
+				modules = strings.Fields(string(f.Data))
+			}
+		}
+		if modules == nil {
+			for _, f := range ar.Files {
+				if strings.HasPrefix(f.Name, "tools/") {
+					modules = append(modules, f.Name)
+				}
+			}
+		}
+		ws := workspace(ar)
+		for _, m := range modules {
+			v := runBun(t, bun, ws, m)
+			s.add(strings.TrimSuffix(filepath.Base(file), ".txtar")+":"+m, "", inspectFiles(ws, m), v)
+		}
+	}
+	checkGolden(t, "testdata/bun/fixtures.golden", s.String())
+}
+
+func rewriteBunSection(t *testing.T, c corpusCase, v bunVerdict) {
+	t.Helper()
+	file := filepath.Join("testdata/corpus", c.name+".txtar")
+	ar := &txtar.Archive{Comment: c.ar.Comment}
+	for _, f := range c.ar.Files {
+		if f.Name != "bun" {
+			ar.Files = append(ar.Files, f)
+		}
+	}
+	// the bun section goes right before want, or last
+	bunFile := txtar.File{Name: "bun", Data: []byte(v.format())}
+	at := len(ar.Files)
+	for i, f := range ar.Files {
+		if f.Name == "want" {
+			at = i
+		}
+	}
+	ar.Files = append(ar.Files[:at], append([]txtar.File{bunFile}, ar.Files[at:]...)...)
+	if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// mutation is a generated variant of a corpus workspace.
+type mutation struct {
+	name  string
+	files []txtar.File
+}
+
+// mutate makes the edits people make by mistake, each once, to the module:
+// delete its first import, rename its first const (its reads become
+// undeclared), break the schema's type, cut the file short, drop the
+// default export, point the first relative import at a missing file.
+func mutate(files []txtar.File, module string) []mutation {
+	var src string
+	for _, f := range files {
+		if f.Name == module {
+			src = string(f.Data)
+		}
+	}
+	edits := []struct {
+		name string
+		edit func(string) string
+	}{
+		{"drop-first-import", func(s string) string {
+			lines := strings.SplitAfter(s, "\n")
+			for i, l := range lines {
+				if strings.HasPrefix(l, "import ") && strings.Contains(l, " from ") {
+					return strings.Join(append(lines[:i:i], lines[i+1:]...), "")
+				}
+			}
+			return s
+		}},
+		{"rename-first-const", func(s string) string {
+			lines := strings.SplitAfter(s, "\n")
+			for i, l := range lines {
+				if rest, ok := strings.CutPrefix(l, "const "); ok {
+					lines[i] = "const renamed_" + rest
+					return strings.Join(lines, "")
+				}
+			}
+			return s
+		}},
+		{"schema-type-array", func(s string) string { return strings.Replace(s, "type: 'object'", "type: 'array'", 1) }},
+		{"cut-short", func(s string) string { return s[:len(s)*2/3] }},
+		{"no-default-export", func(s string) string { return strings.Replace(s, "export default ", "export const tool = ", 1) }},
+		{"missing-helper", func(s string) string { return strings.Replace(s, "from './", "from './missing/", 1) }},
+	}
+	var out []mutation
+	for _, e := range edits {
+		changed := e.edit(src)
+		if changed == src {
+			continue
+		}
+		m := mutation{name: e.name}
+		for _, f := range files {
+			if f.Name == module {
+				f.Data = []byte(changed)
+			}
+			m.files = append(m.files, f)
+		}
+		out = append(out, m)
+	}
+	return out
+}
