@@ -26,6 +26,7 @@ const (
 	CodeNotStatic       = "M11" // cannot be known statically (information)
 	CodeNotInspected    = "M12" // too large, binary, too deeply nested, timed out
 	CodeIgnoredPackage  = "M13" // resolves only through a node_modules git ignores
+	CodeThrowsAtLoad    = "M14" // an error the module throws when it loads
 )
 
 // maxSyntaxErrors caps the syntax errors reported for one module.
@@ -240,8 +241,31 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		end = mod.tok(mod.defaultTok).end
 	}
 	r.DefaultExport = lines.Range(start, end)
+	if t := ev.thrown; t != nil {
+		// the module stops at the throw: what follows never runs
+		c.add(t.file, t.start, t.end, diag.Error, CodeThrowsAtLoad, t.msg+
+			" (thrown when the module loads: the daemon skips it)")
+		c.fail(t.file, t.start, t.end, t.msg)
+	}
 	in.checkDefault(c, mod, v)
+	if t := ev.thrown; t != nil {
+		c.dropNotStaticAt(t.file, t.start, t.end)
+	}
 	return r
+}
+
+// dropNotStaticAt removes the M11 findings at exactly file:start-end, which
+// an error at the same place says better.
+func (c *checker) dropNotStaticAt(file string, start, end int) {
+	rg := c.linesOf(file).Range(start, end)
+	kept := c.r.Findings[:0]
+	for _, f := range c.r.Findings {
+		if f.Code == CodeNotStatic && f.File == file && f.Range == rg {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	c.r.Findings = kept
 }
 
 func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImport) {

@@ -112,6 +112,44 @@ type evaluator struct {
 	busy    map[string]bool     // cycle guard
 	depth   int
 	maxWork int // bounds total work on pathological input
+	// thrown is the first error the module's evaluation throws, as far as
+	// the values followed show one (nil when none is seen)
+	thrown *loadError
+}
+
+// loadError is an error a module throws while it loads, in Bun's words.
+type loadError struct {
+	file       string
+	start, end int
+	msg        string
+}
+
+// throw records an error thrown at load; the first one wins.
+func (e *evaluator) throw(m *modFile, start, end int, msg string) {
+	if e.thrown == nil {
+		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg}
+	}
+}
+
+// declaredNowhere reports whether name, read at load, is bound by nothing:
+// not a global or module binding of Bun, not declared at the top level, and
+// written nowhere else in the file as a name (every declaration, parameter,
+// destructuring or import of it would be another occurrence), so that no
+// form the scanner does not follow can declare it.
+func declaredNowhere(m *modFile, name string) bool {
+	if isBunGlobal(name) || declares(m, name) {
+		return false
+	}
+	n := 0
+	for i, t := range m.toks {
+		if (t.kind == tokIdent || t.kind == tokPrivate) && t.text == name {
+			if i > 0 && m.toks[i-1].kind == tokPunct && (m.toks[i-1].text == "." || m.toks[i-1].text == "?.") {
+				continue // a property name
+			}
+			n++
+		}
+	}
+	return n == 1
 }
 
 const maxEvalDepth = 64
@@ -663,8 +701,20 @@ func (e *evaluator) array(m *modFile, i int) (*value, int) {
 	return v, end + 1
 }
 
-// ref follows an identifier to its value.
+// ref follows an identifier read at load (at bytes start..end of m, in
+// source order) to its value: a read of a const before its declaration, or
+// of a name declared nowhere, throws.
 func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
+	return e.lookup(m, name, start, end, true)
+}
+
+// binding follows a name bound by an export (a live binding: no read at a
+// position of the source).
+func (e *evaluator) binding(m *modFile, name string, start, end int) *value {
+	return e.lookup(m, name, start, end, false)
+}
+
+func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *value {
 	if name == "undefined" {
 		return &value{kind: vUndefined, file: m.path, start: start, end: end}
 	}
@@ -678,10 +728,18 @@ func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
 	}
 	if at, ok := m.consts[name]; ok {
 		key := m.path + "\x00" + name
+		if read && start < m.tok(at).start {
+			// `const` is in its temporal dead zone until its declaration runs
+			e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
+			return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))
+		}
 		if v, ok := e.consts[key]; ok {
 			return v
 		}
 		if e.busy[key] {
+			if read {
+				e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
+			}
 			return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
 		}
 		e.busy[key] = true
@@ -705,6 +763,10 @@ func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
 			return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
 		}
 		return e.export(other, b.name, m, start, end)
+	}
+	if read && declaredNowhere(m, name) {
+		e.throw(m, start, end, fmt.Sprintf("%s is not defined", name))
+		return unknown(m, start, end, fmt.Sprintf("`%s` is declared nowhere", name))
 	}
 	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
 }
@@ -761,7 +823,7 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 					break
 				}
 			}
-			return e.ref(f, ref.local, t.start, t.end)
+			return e.binding(f, ref.local, t.start, t.end)
 		}
 		if !isRelative(ref.spec) {
 			return unknown(from, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, ref.spec))
@@ -811,7 +873,7 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		return v
 	case f.defaultLocal != "":
 		t := f.tok(f.defaultTok)
-		return e.ref(f, f.defaultLocal, t.start, t.end)
+		return e.binding(f, f.defaultLocal, t.start, t.end)
 	case f.defaultFrom != nil:
 		t := f.tok(f.defaultTok)
 		if !isRelative(f.defaultFrom.spec) {
