@@ -109,6 +109,8 @@ func (c *checker) linesOf(file string) *diag.Lines {
 	if c.ev != nil {
 		if f := c.ev.files[file]; f != nil {
 			src = f.src
+		} else if d, ok := c.ev.data[file]; ok {
+			src = d
 		}
 	}
 	l := diag.NewLines(src)

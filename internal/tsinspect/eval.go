@@ -108,6 +108,7 @@ func (v *value) get(key string) *prop {
 type evaluator struct {
 	res     *resolver
 	files   map[string]*modFile // lexed modules by path; nil entry: unreadable
+	data    map[string][]byte   // data files (JSON, text) read, by path
 	consts  map[string]*value   // memo: path + "\x00" + name
 	busy    map[string]bool     // cycle guard
 	depth   int
@@ -158,6 +159,7 @@ func newEvaluator(res *resolver, main *modFile) *evaluator {
 	return &evaluator{
 		res:     res,
 		files:   map[string]*modFile{main.path: main},
+		data:    map[string][]byte{},
 		consts:  map[string]*value{},
 		busy:    map[string]bool{},
 		maxWork: 200000,
@@ -754,6 +756,9 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 			bb := b
 			u.calleeRef = &bb
 			return u
+		}
+		if r := e.res.resolve(b.spec, filepath.Dir(m.path)); r.outcome == resolvedFile && dataFile(r.file) {
+			return e.dataImport(m, b, r.file, start, end)
 		}
 		other := e.load(m, b.spec)
 		if other == nil {

@@ -108,7 +108,7 @@ func inspectorVerdict(r *Result) string {
 func reasonClass(reason string) string {
 	switch {
 	case strings.HasPrefix(reason, "syntax error"), strings.Contains(reason, "not JavaScript or TypeScript text"),
-		strings.Contains(reason, "not valid JSON"):
+		strings.HasPrefix(reason, "JSON Parse error"):
 		return "syntax"
 	case strings.Contains(reason, "Cannot find package"), strings.Contains(reason, "Cannot find module"),
 		strings.Contains(reason, "harness package"):
