@@ -235,6 +235,10 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		return r
 	}
 	ev := newEvaluator(res, mod)
+	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
+		f := in.esbuildFacts(file, src)
+		return f.exports, f.built
+	}
 	c.ev = ev
 	v := ev.defaultValue(mod)
 	start := mod.tok(mod.defaultTok).start
@@ -245,7 +249,11 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	r.DefaultExport = lines.Range(start, end)
 	if t := ev.thrown; t != nil {
 		// the module stops at the throw: what follows never runs
-		c.add(t.file, t.start, t.end, diag.Error, CodeThrowsAtLoad, t.msg+
+		code := CodeThrowsAtLoad
+		if t.link {
+			code = CodeImport
+		}
+		c.add(t.file, t.start, t.end, diag.Error, code, t.msg+t.hint+
 			" (thrown when the module loads: the daemon skips it)")
 		c.fail(t.file, t.start, t.end, t.msg)
 	}

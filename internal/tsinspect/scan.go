@@ -8,6 +8,8 @@ package tsinspect
 type importBinding struct {
 	spec string
 	name string // "default", "*", or the imported name
+	// start, end: the imported name in the import declaration
+	start, end int
 }
 
 // exportRef says where an exported name's value comes from.
@@ -181,7 +183,7 @@ func (m *modFile) scanImport(i int) int {
 					i += 2
 				}
 				if !itemType && (name.kind == tokIdent || name.kind == tokString) {
-					locals = append(locals, importBinding{name: name.text})
+					locals = append(locals, importBinding{name: name.text, start: name.start, end: name.end})
 					names = append(names, local)
 				}
 				if m.isPunct(i, ",") {
