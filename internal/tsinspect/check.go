@@ -172,7 +172,8 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.msg)
 		return r
 	}
-	facts := in.esbuildFacts(module, content)
+	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
+	facts := in.esbuildFacts(module, content, res.rootJSX())
 
 	syntax := 0
 	for _, m := range facts.messages {
@@ -199,7 +200,6 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	if lexErr == nil {
 		c.toks = toks
 	}
-	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
 	in.checkImports(c, res, facts.imports)
 
 	hasDefault := false
@@ -236,7 +236,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	}
 	ev := newEvaluator(res, mod)
 	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
-		f := in.esbuildFacts(file, src)
+		f := in.esbuildFacts(file, src, res.rootJSX())
 		return f.exports, f.built
 	}
 	c.ev = ev
@@ -289,6 +289,10 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 			end = start + imp.len
 		}
 		rs := res.resolve(imp.path, dir)
+		jsx := isJSXRuntime(imp.path) && end == start
+		if jsx {
+			end = jsxTagEnd(lines.Content(), start)
+		}
 		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
 		if imp.kind != importStatic && loadCalls == nil {
 			loadCalls = loadTimeCalls(c.toks)
@@ -327,7 +331,10 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.path))
 			}
 		case resolveMissing, resolveOutside:
-			if atLoad {
+			if atLoad && jsx {
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+jsxHint(imp.path))
+				c.fail(c.module, start, end, rs.message)
+			} else if atLoad {
 				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+importHint(imp.path, rs))
 				c.fail(c.module, start, end, rs.message)
 			} else {
@@ -337,11 +344,39 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 			if atLoad {
 				c.r.Undecided = true
 			}
-			c.add(c.module, start, end, diag.Information, CodeNotStatic,
-				fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path))
+			msg := rs.message
+			if msg == "" {
+				msg = fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path)
+			}
+			c.add(c.module, start, end, diag.Information, CodeNotStatic, msg)
 		}
 		c.r.Imports = append(c.r.Imports, out)
 	}
+}
+
+// isJSXRuntime reports whether spec is the import esbuild (like Bun) adds
+// for JSX with the automatic runtime.
+func isJSXRuntime(spec string) bool {
+	return strings.HasSuffix(spec, "/jsx-dev-runtime") || strings.HasSuffix(spec, "/jsx-runtime")
+}
+
+// jsxTagEnd is the end of the `<tag` of the JSX element at start.
+func jsxTagEnd(src []byte, start int) int {
+	end := start
+	if end < len(src) && src[end] == '<' {
+		end++
+	}
+	for end < len(src) && (src[end] == '.' || src[end] == '-' || src[end] == '_' || src[end] == '$' ||
+		'a' <= src[end] && src[end] <= 'z' || 'A' <= src[end] && src[end] <= 'Z' || '0' <= src[end] && src[end] <= '9') {
+		end++
+	}
+	return end
+}
+
+// jsxHint says why JSX imports a package and what to do.
+func jsxHint(spec string) string {
+	return fmt.Sprintf(": Bun compiles JSX with its automatic runtime, which imports '%s' (a `/** @jsx */` pragma is ignored); "+
+		"vendor the package in a node_modules of the repository, or set `\"jsx\": \"react\"` and a `\"jsxFactory\"` of the module's own in the repository root's tsconfig.json", spec)
 }
 
 // importHint adds what to do about an import that does not resolve.

@@ -807,13 +807,14 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 		return v
 	}
 	if b, ok := m.imports[name]; ok {
-		if !isRelative(b.spec) {
+		r := e.res.resolve(b.spec, filepath.Dir(m.path))
+		if !isRelative(b.spec) && r.outcome != resolvedFile { // a file through a tsconfig alias is followed
 			u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
 			bb := b
 			u.calleeRef = &bb
 			return u
 		}
-		if r := e.res.resolve(b.spec, filepath.Dir(m.path)); r.outcome == resolvedFile && dataFile(r.file) {
+		if r.outcome == resolvedFile && dataFile(r.file) {
 			return e.dataImport(m, b, r.file, start, end)
 		}
 		other := e.load(m, b.spec)

@@ -67,7 +67,7 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)
 	}
 
-	facts := in.esbuildFacts(file, content)
+	facts := in.esbuildFacts(file, content, res.rootJSX())
 	var first *loadFailure
 	syntax := 0
 	for _, m := range facts.messages {

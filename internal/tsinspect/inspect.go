@@ -18,6 +18,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evanw/esbuild/pkg/api"
+
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -299,12 +301,17 @@ func tooLargeMessage(size int64, limit int) string {
 
 // esbuildFacts returns esbuild's facts about a file's content, from the
 // facts cache when the same content was parsed with the same loader.
-func (in *Inspector) esbuildFacts(file string, content []byte) esbuildFacts {
-	k := factsKey{loader: int(loaderFor(file)), hash: sha256.Sum256(content)}
+func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) esbuildFacts {
+	loader := loaderFor(file)
+	tsconfig := "{}"
+	if loader == api.LoaderJSX || loader == api.LoaderTSX {
+		tsconfig = jsx.tsconfigRaw()
+	}
+	k := factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}
 	if f, ok := in.facts.get(k); ok {
 		return f
 	}
-	f := runEsbuild(file, content)
+	f := runEsbuild(file, content, loader, tsconfig)
 	in.facts.put(k, f)
 	return f
 }
