@@ -234,6 +234,10 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
 	}
+	var loadErr *loadError
+	if c.toks != nil {
+		loadErr = in.checkLoadTimeCalls(c, res, mod)
+	}
 	ev := newEvaluator(res, mod)
 	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
 		f := in.esbuildFacts(file, src, res.rootJSX())
@@ -247,6 +251,9 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		end = mod.tok(mod.defaultTok).end
 	}
 	r.DefaultExport = lines.Range(start, end)
+	if t := ev.thrown; loadErr != nil && (t == nil || !t.link && t.file == module && loadErr.start < t.start) {
+		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first
+	}
 	if t := ev.thrown; t != nil {
 		// the module stops at the throw: what follows never runs
 		code := CodeThrowsAtLoad
