@@ -237,6 +237,12 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	var loadErr *loadError
 	if c.toks != nil {
 		loadErr = in.checkLoadTimeCalls(c, res, mod)
+		if i := throwAtLoad(c.toks); i >= 0 {
+			t := c.toks[i]
+			r.Undecided = true
+			c.add(module, t.start, t.end, diag.Information, CodeNotStatic,
+				"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
+		}
 	}
 	ev := newEvaluator(res, mod)
 	ev.exportsOf = func(file string, src []byte) ([]string, bool) {

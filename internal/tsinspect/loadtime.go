@@ -176,3 +176,53 @@ func literalModulePath(m *modFile, i int, dir string) (string, int, bool) {
 	}
 	return "", 0, false
 }
+
+// throwAtLoad finds a `throw` that may run when the module loads: in a
+// statement of module scope or in a block of one (`if (...) { throw ... }`,
+// `else`, `try`), not in a function, class or object. Whether it runs
+// depends on what only running can know (the environment, a file), so the
+// verdict is undecided. It returns the token index of the `throw`, or -1.
+func throwAtLoad(toks []token) int {
+	// kinds of the open braces: true for a block of module-scope code
+	var blocks []bool
+	var parenOpeners []int // indices of the open `(`
+	lastCloseOpener := -1  // the `(` matching the last `)`
+	for i, t := range toks {
+		switch t.kind {
+		case tokPunct:
+			switch t.text {
+			case "(":
+				parenOpeners = append(parenOpeners, i)
+			case ")":
+				if n := len(parenOpeners); n > 0 {
+					lastCloseOpener = parenOpeners[n-1]
+					parenOpeners = parenOpeners[:n-1]
+				}
+			case "{":
+				block := false
+				if len(parenOpeners) == 0 && (len(blocks) == 0 || blocks[len(blocks)-1]) && i > 0 {
+					prev := toks[i-1]
+					switch {
+					case prev.kind == tokIdent && (prev.text == "else" || prev.text == "try" || prev.text == "finally" || prev.text == "do"):
+						block = true
+					case prev.kind == tokPunct && prev.text == ")" && lastCloseOpener > 0:
+						kw := toks[lastCloseOpener-1]
+						block = kw.kind == tokIdent && (kw.text == "if" || kw.text == "for" || kw.text == "while" || kw.text == "catch" || kw.text == "switch")
+					case prev.kind == tokPunct && (prev.text == ";" || prev.text == "}"):
+						block = true // a bare block statement
+					}
+				}
+				blocks = append(blocks, block)
+			case "}":
+				if n := len(blocks); n > 0 {
+					blocks = blocks[:n-1]
+				}
+			}
+		case tokIdent:
+			if t.text == "throw" && len(parenOpeners) == 0 && (len(blocks) == 0 || blocks[len(blocks)-1]) {
+				return i
+			}
+		}
+	}
+	return -1
+}
