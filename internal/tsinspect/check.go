@@ -550,7 +550,10 @@ func declares(m *modFile, name string) bool {
 	}
 	_, isConst := m.consts[name]
 	_, isImport := m.imports[name]
-	return isConst || isImport || m.mutable[name] || m.funcs[name] || m.classes[name]
+	_, isClass := m.classes[name]
+	_, isEnum := m.enums[name]
+	_, isNamespace := m.namespaces[name]
+	return isConst || isImport || isClass || isEnum || isNamespace || m.mutable[name] || m.funcs[name]
 }
 
 func (in *Inspector) checkParameters(c *checker, p *prop) {

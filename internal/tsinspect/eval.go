@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -237,6 +238,22 @@ func (e *evaluator) expr(m *modFile, i int) (*value, int) {
 		return unknown(m, m.tok(i).start, m.tok(end-1).end, "too deeply nested to follow"), end
 	}
 	v, j := e.unary(m, i)
+	if m.isPunct(j, "+") {
+		// `a + b + ...` of known strings and numbers
+		terms := []*value{v}
+		k := j
+		for m.isPunct(k, "+") && len(terms) < 8192 {
+			var t *value
+			t, k = e.unary(m, k+1)
+			terms = append(terms, t)
+		}
+		if t := m.tok(k); !(t.kind == tokPunct && isBinaryOp(t.text)) && !(t.kind == tokIdent && (t.text == "instanceof" || t.text == "in") && !t.nl) {
+			if c, ok := concat(terms); ok {
+				c.file, c.start, c.end = m.path, m.tok(i).start, m.tok(k-1).end
+				return c, k
+			}
+		}
+	}
 	// binary and ternary operators make the value computed
 	if t := m.tok(j); t.kind == tokPunct && isBinaryOp(t.text) || t.kind == tokIdent && (t.text == "instanceof" || t.text == "in") && !t.nl {
 		end := skipExpr(m.toks, j)
@@ -346,7 +363,7 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
 	case tokTemplate:
 		if t.subst {
-			return unknown(m, t.start, t.end, "a template literal with substitutions"), i + 1
+			return e.templateValue(m, t), i + 1
 		}
 		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
 	case tokNumber:
@@ -377,6 +394,11 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 				if k, ok := arrowAfterParams(m, end+1); ok {
 					return e.arrowBody(m, t.start, k)
 				}
+			}
+			// a type assertion `<T>expr` (TypeScript without JSX): no
+			// effect at run time
+			if m.isPunct(j, ">") && isTypeScript(m.path) {
+				return e.unary(m, j+1)
 			}
 		}
 		end := skipExpr(m.toks, i)
@@ -419,6 +441,9 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 			return &value{kind: vClass, file: m.path, start: t.start, end: m.tok(end).end}, end + 1
 		case "new":
 			j := skipNewTarget(m, i+1)
+			if c := m.tok(i + 1); c.kind == tokIdent && hasKey(m.classes, c.text) && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
+				return e.classInstance(m, c.text, t.start, m.tok(j-1).end), j
+			}
 			return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j
 		}
 		if m.isPunct(i+1, "=>") {
@@ -530,18 +555,28 @@ func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
 // postfix applies member reads, calls and type assertions to v, whose
 // expression starts at byte start of m.
 func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
+	var recv *value // the object of a method about to be called
+	method := ""
 	for {
 		t := m.tok(j)
 		switch {
 		case t.kind == tokPunct && (t.text == "." || t.text == "?.") && m.tok(j+1).kind == tokIdent || t.kind == tokPunct && t.text == "." && m.tok(j+1).kind == tokPrivate:
 			name := m.tok(j + 1)
+			recv, method = v, name.text
 			v = e.member(m, v, name.text, start, name.end)
 			j += 2
+			continue
 		case t.kind == tokPunct && t.text == "[" && !t.nl:
 			end := matching(m.toks, j)
 			key := m.tok(j + 1)
 			if key.kind == tokString && end == j+2 {
 				v = e.member(m, v, key.text, start, m.tok(end).end)
+			} else if key.kind == tokNumber && end == j+2 && v.kind == vArray && v.complete {
+				if n, err := strconv.Atoi(key.text); err == nil && n >= 0 && n < len(v.items) {
+					v = v.items[n]
+				} else {
+					v = &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).end}
+				}
 			} else {
 				v = unknown(m, start, m.tok(end).end, "a computed member")
 			}
@@ -567,9 +602,13 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 				}
 			}
 			v = call
+			if b := e.builtinCall(m, call.callee, recv, method, call.args); b != nil {
+				v = b
+			}
 			j = end + 1
 		case t.kind == tokPunct && t.text == "?." && (m.isPunct(j+1, "(") || m.isPunct(j+1, "[")):
 			j++ // optional call or element access: the next round reads it
+			continue
 		case t.kind == tokPunct && t.text == "!" && !t.nl:
 			j++ // TypeScript non-null assertion
 		case t.kind == tokIdent && (t.text == "as" || t.text == "satisfies") && !t.nl:
@@ -593,6 +632,7 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 		default:
 			return v, j
 		}
+		recv, method = nil, ""
 	}
 }
 
@@ -779,10 +819,16 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	switch {
 	case m.funcs[name]:
 		return &value{kind: vFunction, file: m.path, start: start, end: end}
-	case m.classes[name]:
+	case m.classes[name] >= 0 && hasKey(m.classes, name):
 		return &value{kind: vClass, file: m.path, start: start, end: end}
+	case hasKey(m.enums, name):
+		return e.enumValue(m, name, start, end)
+	case hasKey(m.namespaces, name):
+		return e.namespaceValue(m, name, start, end)
+	case hasKey(m.lets, name):
+		return e.letValue(m, name, start, end, read)
 	case m.mutable[name]:
-		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var: its value can change", name))
+		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
 	}
 	if at, ok := m.consts[name]; ok {
 		key := m.path + "\x00" + name
