@@ -162,13 +162,28 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 		j++
 	}
 	close := matching(m.toks, j)
+	depth := 0
+	for k := j + 1; k < close; k++ {
+		t := m.tok(k)
+		if t.kind == tokPunct {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+		}
+		if depth == 0 && t.kind == tokIdent && t.text == "constructor" && m.isPunct(k+1, "(") {
+			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
+		}
+	}
 	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
 	for k := j + 1; k < close; {
 		if m.isPunct(k, ";") || m.isPunct(k, ",") {
 			k++
 			continue
 		}
-		static, accessor := false, false
+		static, accessor, declared := false, false, false
 		for {
 			t := m.tok(k)
 			n := m.tok(k + 1)
@@ -181,7 +196,9 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 				static = true
 			case "get", "set":
 				accessor = true
-			case "public", "private", "protected", "readonly", "declare", "override", "abstract", "async", "accessor":
+			case "declare":
+				declared = true // a type only: no field at run time
+			case "public", "private", "protected", "readonly", "override", "abstract", "async", "accessor":
 			default:
 				return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
 			}
@@ -211,7 +228,7 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 			}
 		default:
 			if m.isPunct(k, ":") {
-				k = skipType(m.toks, k+1)
+				k = skipFieldType(m.toks, k+1)
 			}
 			if m.isPunct(k, "=") {
 				val, k = e.expr(m, k+1)
@@ -219,12 +236,42 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 				val = &value{kind: vUndefined, file: m.path, start: key.start, end: key.end}
 			}
 		}
-		if static || key.kind == tokPrivate {
+		if static || declared || key.kind == tokPrivate {
 			continue
 		}
 		v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 	}
 	return v
+}
+
+// skipFieldType is skipType for a class field's type, which also ends at
+// a name that starts a new line after a complete type (the next member).
+func skipFieldType(toks []token, i int) int {
+	depth := 0
+	start := i
+	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
+		t := toks[i]
+		if depth == 0 && i > start && t.nl && (t.kind == tokIdent || t.kind == tokPrivate) && endsOperand(toks[i-1]) {
+			return i
+		}
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{", "<":
+			depth++
+		case ")", "]", "}", ">":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ",", ";", "=":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
 }
 
 // substRE matches a substitution that names a binding or a property chain.
@@ -241,10 +288,11 @@ func (e *evaluator) templateValue(m *modFile, t token) *value {
 		if i >= 0 {
 			lit = raw[:i]
 		}
-		if strings.ContainsRune(lit, '\\') {
-			return unknown(m, t.start, t.end, "a template literal with substitutions")
+		cooked, ok := cookTemplate(lit)
+		if !ok {
+			return unknown(m, t.start, t.end, "a template literal with an escape this inspector does not read")
 		}
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(lit, "\r\n", "\n"), "\r", "\n"))
+		b.WriteString(cooked)
 		if i < 0 {
 			break
 		}
@@ -270,6 +318,38 @@ func (e *evaluator) templateValue(m *modFile, t token) *value {
 		raw = rest[close+1:]
 	}
 	return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: b.String()}
+}
+
+// cookTemplate gives the value of a template's text part: line ends
+// normalised, the simple escapes decoded (others: ok false).
+func cookTemplate(raw string) (string, bool) {
+	raw = strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n")
+	if !strings.ContainsRune(raw, '\\') {
+		return raw, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			b.WriteByte(raw[i])
+			continue
+		}
+		i++
+		if i == len(raw) {
+			return "", false
+		}
+		switch c := raw[i]; c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '\\', '`', '$', '\'', '"':
+			b.WriteByte(c)
+		case '\n': // a line continuation
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // jsString converts a known primitive as String(v) does.
