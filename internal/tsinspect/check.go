@@ -228,7 +228,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.add(module, 0, 0, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return r
 	}
-	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil {
+	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil && mod.cjsPartial < 0 {
 		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic,
 			"the default export cannot be known statically (it is built when the module runs)")

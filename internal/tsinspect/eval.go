@@ -997,6 +997,8 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
 		}
 		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
+	case f.cjsPartial >= 0:
+		return e.cjsExports(f)
 	}
 	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
 }

@@ -274,6 +274,50 @@ func skipFieldType(toks []token, i int) int {
 	return i
 }
 
+// cjsExports is module.exports of a CommonJS module that sets it field by
+// field at its top level (`exports.x = ...`, `module.exports.x = ...`).
+// Writes by a computed key, and Object.assign or defineProperty on it, make
+// it incomplete.
+func (e *evaluator) cjsExports(m *modFile) *value {
+	t := m.tok(m.cjsPartial)
+	v := &value{kind: vObject, file: m.path, start: t.start, end: t.end, complete: true}
+	depth := 0
+	for i := 0; i < len(m.toks); i++ {
+		t := m.toks[i]
+		if t.kind == tokPunct {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+			continue
+		}
+		if t.kind != tokIdent || m.isPunct(i-1, ".") {
+			continue
+		}
+		j := -1
+		switch {
+		case t.text == "exports":
+			j = i + 1
+		case t.text == "module" && m.isPunct(i+1, ".") && m.isIdent(i+2, "exports"):
+			j = i + 3
+		default:
+			continue
+		}
+		switch {
+		case depth == 0 && m.isPunct(j, ".") && m.tok(j+1).kind == tokIdent && m.isPunct(j+2, "="):
+			k := m.tok(j + 1)
+			val, next := e.expr(m, j+3)
+			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
+			i = next - 1
+		case m.isPunct(j, "[") || m.isPunct(i-1, "(") || m.isPunct(i-1, ","):
+			v.complete = false // a computed key, or exports passed to a function
+		}
+	}
+	return v
+}
+
 // substRE matches a substitution that names a binding or a property chain.
 var substRE = regexp.MustCompile(`^\s*([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*$`)
 
