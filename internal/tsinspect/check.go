@@ -623,8 +623,24 @@ func (in *Inspector) checkParameters(c *checker, p *prop) {
 			}
 		}
 	}
-	if j, ok := toJSON(v); ok {
+	j, parts, ok := toJSON(v)
+	if ok {
 		c.r.Parameters = j
+	}
+	for _, u := range parts {
+		if u.path == "" && u.keys {
+			continue // said for the default export's fields already, when it matters
+		}
+		c.r.ParametersUnknown = append(c.r.ParametersUnknown, UnknownValue{Path: u.path, Why: u.why})
+		if u.path == "type" {
+			continue // reported above
+		}
+		what := "`parameters." + u.path + "`"
+		if u.path == "" {
+			what = "`parameters`"
+		}
+		c.add(u.file, u.start, u.end, diag.Information, CodeNotStatic, what+" cannot be known statically: "+u.why+
+			"; the rest of the schema is checked and shown")
 	}
 }
 

@@ -140,9 +140,12 @@ type Result struct {
 	Lines            *diag.Lines
 	Description      string
 	DescriptionKnown bool
-	// Parameters is the schema as JSON (keys in source order), nil when not
-	// statically known.
-	Parameters json.RawMessage
+	// Parameters is the schema as JSON (keys in source order), as far as
+	// it is statically known: ParametersUnknown lists the sub-values left
+	// out (each also an M11 finding at its position). Nil when the schema
+	// itself is not known.
+	Parameters        json.RawMessage
+	ParametersUnknown []UnknownValue
 	// DefaultExport is the `export default` statement (zero when none).
 	DefaultExport diag.Range
 	// Imports are the module's runtime imports, in source order.
@@ -150,6 +153,15 @@ type Result struct {
 	// Incomplete is set when the inspection was cut short (cancelled, timed
 	// out): Loads is then not a verdict.
 	Incomplete bool
+}
+
+// UnknownValue is a part of a module's value that cannot be known
+// statically.
+type UnknownValue struct {
+	// Path is where in the value, as property names and [index] joined by
+	// dots ("properties.year.description"; "" for the value itself).
+	Path string
+	Why  string // why it is not known
 }
 
 // Import is one runtime import of a module.

@@ -208,8 +208,8 @@ func throwAtLoad(toks []token) int {
 					case prev.kind == tokPunct && prev.text == ")" && lastCloseOpener > 0:
 						kw := toks[lastCloseOpener-1]
 						block = kw.kind == tokIdent && (kw.text == "if" || kw.text == "for" || kw.text == "while" || kw.text == "catch" || kw.text == "switch")
-					case prev.kind == tokPunct && (prev.text == ";" || prev.text == "}"):
-						block = true // a bare block statement
+					case prev.kind == tokPunct && prev.text == ";":
+						block = true // a bare block statement (after `}` it may be a function body after an object return type)
 					}
 				}
 				blocks = append(blocks, block)

@@ -212,7 +212,7 @@ func inspectFiles(files []txtar.File, module string) *Result {
 type score struct {
 	right, missed, falseErrors, wrongClass, undecided, guesses int
 	descKnown, descUnknown, descWrong                          int
-	paramsKnown, paramsUnknown, paramsWrong                    int
+	paramsKnown, paramsPartial, paramsUnknown, paramsWrong     int
 	lines                                                      []string
 }
 
@@ -259,6 +259,12 @@ func (s *score) add(name, runtimeOnly string, r *Result, bun bunVerdict) {
 		case r.Parameters == nil:
 			s.paramsUnknown++
 			s.lines = append(s.lines, fmt.Sprintf("%s: parameters unknown", name))
+		case !subsetJSON(r.Parameters, []byte(*bun.Parameters)):
+			s.paramsWrong++
+			s.lines = append(s.lines, fmt.Sprintf("%s: parameters wrong: inspector %s, bun %s", name, r.Parameters, *bun.Parameters))
+		case len(r.ParametersUnknown) > 0:
+			s.paramsPartial++
+			s.lines = append(s.lines, fmt.Sprintf("%s: parameters partly known (%d parts unknown)", name, len(r.ParametersUnknown)))
 		case !sameJSON(r.Parameters, []byte(*bun.Parameters)):
 			s.paramsWrong++
 			s.lines = append(s.lines, fmt.Sprintf("%s: parameters wrong: inspector %s, bun %s", name, r.Parameters, *bun.Parameters))
@@ -273,13 +279,42 @@ func (s *score) String() string {
 	total := s.right + s.missed + s.falseErrors + s.wrongClass + s.undecided + s.guesses
 	fmt.Fprintf(&b, "verdicts: %d of %d right; %d missed (Bun fails, inspector says it loads), %d false errors, %d wrong failure class, %d undecided where Bun decides, %d guesses on runtime-only modules\n",
 		s.right, total, s.missed, s.falseErrors, s.wrongClass, s.undecided, s.guesses)
-	fmt.Fprintf(&b, "values (modules that load): description %d known, %d unknown, %d wrong; parameters %d known, %d unknown, %d wrong\n",
-		s.descKnown, s.descUnknown, s.descWrong, s.paramsKnown, s.paramsUnknown, s.paramsWrong)
+	fmt.Fprintf(&b, "values (modules that load): description %d known, %d unknown, %d wrong; parameters %d known, %d partly known (the known part right), %d unknown, %d wrong\n",
+		s.descKnown, s.descUnknown, s.descWrong, s.paramsKnown, s.paramsPartial, s.paramsUnknown, s.paramsWrong)
 	sort.Strings(s.lines)
 	for _, l := range s.lines {
 		b.WriteString(l + "\n")
 	}
 	return b.String()
+}
+
+// subsetJSON reports whether JSON a holds only what b holds: every key of
+// an object in a is in b with a value that is a subset of b's; anything
+// else equal.
+func subsetJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return subsetValue(x, y)
+}
+
+func subsetValue(x, y any) bool {
+	xm, ok := x.(map[string]any)
+	if !ok {
+		return reflect.DeepEqual(x, y)
+	}
+	ym, ok := y.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, v := range xm {
+		w, ok := ym[k]
+		if !ok || !subsetValue(v, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // sameJSON compares two JSON texts as values (key order aside).
