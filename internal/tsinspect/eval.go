@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // eval.go follows the values of a module statically: literals, objects and
@@ -638,9 +639,50 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 
 // calleeText names a callee as written, e.g. "z.toJSONSchema".
 func calleeText(m *modFile, start, end int) string {
-	s := strings.Join(strings.Fields(string(m.src[start:end])), "")
-	if len(s) > 60 {
-		s = s[:57] + "..."
+	return quoteSource(m.src[start:end], 60)
+}
+
+// quoteSource quotes source text for a message as written: line breaks and
+// runs of white space between tokens become one space, string and template
+// literals are kept byte for byte, and the text is cut (at a character) to
+// at most limit characters.
+func quoteSource(src []byte, limit int) string {
+	var b strings.Builder
+	space := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			j := i + 1
+			for j < len(src) && src[j] != c {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(src) {
+				j = len(src) - 1
+			}
+			b.Write(src[i : j+1])
+			i = j
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			space = true
+		default:
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteByte(c)
+		}
+	}
+	s := b.String()
+	if n := utf8.RuneCountInString(s); n > limit {
+		r := []rune(s)
+		s = string(r[:limit-3]) + "..."
 	}
 	return s
 }
