@@ -271,6 +271,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.fail(t.file, t.start, t.end, t.msg)
 	}
 	in.checkDefault(c, mod, v)
+	c.checkProcessEnv(mod)
 	if t := ev.thrown; t != nil {
 		c.dropNotStaticAt(t.file, t.start, t.end)
 	}
@@ -506,6 +507,12 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 		e := p.val
 		switch e.kind {
 		case vFunction:
+			if x, ok := c.ev.findExecute(e); ok {
+				c.checkFetchSignal(x)
+				if pp := obj.get("parameters"); pp != nil {
+					c.checkArgs(x, pp.val)
+				}
+			}
 		case vUnknown, vCall, vNamespace:
 			if e.accessor {
 				c.add(p.file, p.start, p.end, diag.Information, CodeNotStatic, "`execute` is a getter: its value cannot be known statically")
