@@ -1,0 +1,307 @@
+package tsinspect
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// eval_refs.go follows names: the module's own bindings, its imports
+// (relative files, data files, files through a tsconfig alias) and exports,
+// and the errors reading them throws at load (a name declared nowhere, a
+// binding read before its declaration, an import the module does not
+// export).
+
+// loadError is an error a module throws while it loads, in Bun's words.
+type loadError struct {
+	file       string
+	start, end int
+	msg        string
+	hint       string // what to do, after msg
+	link       bool   // found when modules are linked, before any code runs
+}
+
+// throw records an error thrown at load; the first one wins, except that
+// an error of linking comes before any error of evaluation.
+func (e *evaluator) throw(m *modFile, start, end int, msg string) {
+	if e.thrown == nil {
+		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg}
+	}
+}
+
+func (e *evaluator) linkError(m *modFile, start, end int, msg, hint string) {
+	if e.thrown == nil || !e.thrown.link {
+		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg, hint: hint, link: true}
+	}
+}
+
+// missingExport reports whether the ES module f surely lacks the export
+// name: esbuild built it and lists its exports, and it neither re-exports
+// everything of another module nor is CommonJS (whose names Bun takes from
+// module.exports when it runs).
+// It returns the names f exports, for the message.
+func (e *evaluator) missingExport(f *modFile, name string) ([]string, bool) {
+	if e.exportsOf == nil || len(f.stars) > 0 || f.cjsPartial >= 0 || f.defaultTok >= 0 && f.tok(f.defaultTok).text == "module" {
+		return nil, false
+	}
+	switch strings.ToLower(filepath.Ext(f.path)) {
+	case ".cjs", ".cts":
+		return nil, false
+	}
+	names, ok := e.exportsOf(f.path, f.src)
+	if !ok || len(names) == 0 {
+		return nil, false // nothing exported: perhaps CommonJS
+	}
+	for _, n := range names {
+		if n == name {
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+// exportsHint lists what a module does export.
+func exportsHint(names []string) string {
+	var named []string
+	for _, n := range names {
+		if n != "default" {
+			named = append(named, "`"+n+"`")
+		}
+	}
+	sort.Strings(named)
+	if len(named) > 8 {
+		named = append(named[:8], "…")
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	return "; it exports " + strings.Join(named, ", ")
+}
+
+// declaredNowhere reports whether name, read at load, is bound by nothing:
+// not a global or module binding of Bun, not declared at the top level, and
+// written nowhere else in the file as a name (every declaration, parameter,
+// destructuring or import of it would be another occurrence), so that no
+// form the scanner does not follow can declare it.
+func declaredNowhere(m *modFile, name string) bool {
+	if isBunGlobal(name) || declares(m, name) {
+		return false
+	}
+	n := 0
+	for i, t := range m.toks {
+		if (t.kind == tokIdent || t.kind == tokPrivate) && t.text == name {
+			if i > 0 && m.toks[i-1].kind == tokPunct && (m.toks[i-1].text == "." || m.toks[i-1].text == "?.") {
+				continue // a property name
+			}
+			n++
+		}
+	}
+	return n == 1
+}
+
+const maxEvalDepth = 64
+
+// ref follows an identifier read at load (at bytes start..end of m, in
+// source order) to its value: a read of a const before its declaration, or
+// of a name declared nowhere, throws.
+func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
+	return e.lookup(m, name, start, end, true)
+}
+
+// binding follows a name bound by an export (a live binding: no read at a
+// position of the source).
+func (e *evaluator) binding(m *modFile, name string, start, end int) *value {
+	return e.lookup(m, name, start, end, false)
+}
+
+func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *value {
+	if name == "undefined" {
+		return &value{kind: vUndefined, file: m.path, start: start, end: end}
+	}
+	switch {
+	case m.funcs[name]:
+		return &value{kind: vFunction, file: m.path, start: start, end: end}
+	case m.classes[name] >= 0 && hasKey(m.classes, name):
+		return &value{kind: vClass, file: m.path, start: start, end: end}
+	case hasKey(m.enums, name):
+		return e.enumValue(m, name, start, end)
+	case hasKey(m.namespaces, name):
+		return e.namespaceValue(m, name, start, end)
+	case hasKey(m.lets, name):
+		return e.letValue(m, name, start, end, read)
+	case m.mutable[name]:
+		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
+	}
+	if at, ok := m.consts[name]; ok {
+		key := m.path + "\x00" + name
+		if read && start < m.tok(at).start {
+			// `const` is in its temporal dead zone until its declaration runs
+			e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
+			return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))
+		}
+		if v, ok := e.consts[key]; ok {
+			return v
+		}
+		if e.busy[key] {
+			if read {
+				e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
+			}
+			return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
+		}
+		e.busy[key] = true
+		v, _ := e.expr(m, at)
+		delete(e.busy, key)
+		e.consts[key] = v
+		return v
+	}
+	if b, ok := m.imports[name]; ok {
+		r := e.res.resolve(b.spec, filepath.Dir(m.path))
+		if !isRelative(b.spec) && r.outcome != resolvedFile { // a file through a tsconfig alias is followed
+			u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
+			bb := b
+			u.calleeRef = &bb
+			return u
+		}
+		if r.outcome == resolvedFile && dataFile(r.file) {
+			return e.dataImport(m, b, r.file, start, end)
+		}
+		other := e.load(m, b.spec)
+		if other == nil {
+			return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.spec))
+		}
+		if b.name == "*" {
+			return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
+		}
+		if names, missing := e.missingExport(other, b.name); read && b.name != "default" && missing {
+			rel := filepath.ToSlash(e.res.rel(other.path))
+			e.linkError(m, b.start, b.end, fmt.Sprintf("Export named '%s' not found in module '%s'", b.name, rel), exportsHint(names))
+			return unknown(m, start, end, fmt.Sprintf("`%s` is not exported by '%s'", b.name, b.spec))
+		}
+		return e.export(other, b.name, m, start, end)
+	}
+	if read && declaredNowhere(m, name) {
+		e.throw(m, start, end, fmt.Sprintf("%s is not defined", name))
+		return unknown(m, start, end, fmt.Sprintf("`%s` is declared nowhere", name))
+	}
+	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
+}
+
+func isRelative(spec string) bool {
+	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
+}
+
+// load lexes a relative import of m; nil when it cannot be read or is not a
+// script.
+func (e *evaluator) load(m *modFile, spec string) *modFile {
+	r := e.res.resolve(spec, filepath.Dir(m.path))
+	if r.outcome != resolvedFile {
+		return nil
+	}
+	if f, ok := e.files[r.file]; ok {
+		return f
+	}
+	e.files[r.file] = nil
+	switch strings.ToLower(filepath.Ext(r.file)) {
+	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
+	default:
+		return nil
+	}
+	src, err := e.res.t.readFile(r.file)
+	if err != nil || !textLike(src) {
+		return nil
+	}
+	toks, lerr := lex(src)
+	if lerr != nil {
+		return nil
+	}
+	f := scanModule(r.file, src, toks)
+	e.files[r.file] = f
+	return f
+}
+
+// export follows an exported name of module f.
+func (e *evaluator) export(f *modFile, name string, from *modFile, start, end int) *value {
+	if e.depth > maxEvalDepth {
+		return unknown(from, start, end, "too deeply nested to follow")
+	}
+	e.depth++
+	defer func() { e.depth-- }()
+	if name == "default" {
+		return e.defaultValue(f)
+	}
+	if ref, ok := f.exports[name]; ok {
+		if ref.spec == "" {
+			t := f.tok(0)
+			for k, tk := range f.toks {
+				if tk.kind == tokIdent && tk.text == ref.local {
+					t = f.toks[k]
+					break
+				}
+			}
+			return e.binding(f, ref.local, t.start, t.end)
+		}
+		if !isRelative(ref.spec) {
+			return unknown(from, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, ref.spec))
+		}
+		other := e.load(f, ref.spec)
+		if other == nil {
+			return unknown(from, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, ref.spec))
+		}
+		if ref.name == "*" {
+			return &value{kind: vNamespace, file: f.path, start: start, end: end, ns: other}
+		}
+		return e.export(other, ref.name, from, start, end)
+	}
+	for _, s := range f.stars {
+		if !isRelative(s) {
+			continue
+		}
+		if other := e.load(f, s); other != nil {
+			v := e.export(other, name, from, start, end)
+			if v.kind != vUndefined {
+				return v
+			}
+		}
+	}
+	// Not found: the reader may have missed a form (`export enum`, several
+	// declarators, a destructuring): say so rather than claim undefined.
+	return unknown(from, start, end, fmt.Sprintf("`%s` is not found statically among the exports of %s", name, filepath.Base(f.path)))
+}
+
+// defaultValue is the value of f's default export, as far as it is known.
+func (e *evaluator) defaultValue(f *modFile) *value {
+	switch {
+	case f.defaultAt >= 0:
+		t := f.tok(f.defaultAt)
+		switch {
+		case t.kind == tokIdent && t.text == "function":
+			v, _ := e.functionExpr(f, f.defaultAt, t.start)
+			return v
+		case t.kind == tokIdent && t.text == "async" && f.isIdent(f.defaultAt+1, "function"):
+			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
+			return v
+		case t.kind == tokIdent && t.text == "class":
+			v, _ := e.primary(f, f.defaultAt)
+			return v
+		}
+		v, _ := e.expr(f, f.defaultAt)
+		return v
+	case f.defaultLocal != "":
+		t := f.tok(f.defaultTok)
+		return e.binding(f, f.defaultLocal, t.start, t.end)
+	case f.defaultFrom != nil:
+		t := f.tok(f.defaultTok)
+		if !isRelative(f.defaultFrom.spec) {
+			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
+		}
+		other := e.load(f, f.defaultFrom.spec)
+		if other == nil {
+			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
+		}
+		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
+	case f.cjsPartial >= 0:
+		return e.cjsExports(f)
+	}
+	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
+}
