@@ -254,3 +254,33 @@ func mutate(files []txtar.File, module string) []mutation {
 	}
 	return out
 }
+
+// TestBunGlobals checks that every global Bun gives a module is in
+// bunGlobalNames, so that reading one is never "declared nowhere".
+func TestBunGlobals(t *testing.T) {
+	bun := bunBinary(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "globals.mjs")
+	const src = `const s = new Set(); for (let o = globalThis; o; o = Object.getPrototypeOf(o)) for (const k of Object.getOwnPropertyNames(o)) s.add(k);
+for (const k of ['require', 'module', 'exports', '__dirname', '__filename']) if (eval('typeof ' + k) !== 'undefined') s.add(k);
+console.log([...s].filter((k) => /^[A-Za-z_$][\w$]*$/.test(k)).join(' '))`
+	if err := os.WriteFile(script, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bun, "--no-install", script)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + dir, "NO_COLOR=1"}
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bun: %v", err)
+	}
+	names := strings.Fields(string(out))
+	if len(names) < 100 {
+		t.Fatalf("bun listed %d globals: %q", len(names), out)
+	}
+	for _, n := range names {
+		if !isBunGlobal(n) {
+			t.Errorf("Bun's global %q is missing from bunGlobalNames (globals.go)", n)
+		}
+	}
+}
