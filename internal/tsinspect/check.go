@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
@@ -213,6 +214,12 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		mod = scanModule(module, content, toks)
 	}
 	if facts.built && !hasDefault {
+		if mod != nil && c.toks != nil {
+			// what throws when the module loads comes first
+			ev, loadErr := in.evaluateAtLoad(c, res, mod)
+			ev.settleUndeclared()
+			c.reportLoadErrors(ev, loadErr)
+		}
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
 		if mod != nil && mod.typeOnlyDefault {
@@ -234,9 +241,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
 	}
-	var loadErr *loadError
 	if c.toks != nil {
-		loadErr = in.checkLoadTimeCalls(c, res, mod)
 		if i := throwAtLoad(c.toks); i >= 0 {
 			t := c.toks[i]
 			r.Undecided = true
@@ -244,38 +249,75 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 				"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
 		}
 	}
-	ev := newEvaluator(res, mod)
-	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
-		f := in.esbuildFacts(file, src, res.rootJSX())
-		return f.exports, f.built
-	}
-	c.ev = ev
+	ev, loadErr := in.evaluateAtLoad(c, res, mod)
 	v := ev.defaultValue(mod)
+	ev.settleUndeclared()
 	start := mod.tok(mod.defaultTok).start
 	end := v.end
 	if v.file != module || end < start {
 		end = mod.tok(mod.defaultTok).end
 	}
 	r.DefaultExport = lines.Range(start, end)
-	if t := ev.thrown; loadErr != nil && (t == nil || !t.link && t.file == module && loadErr.start < t.start) {
-		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first
-	}
-	if t := ev.thrown; t != nil {
-		// the module stops at the throw: what follows never runs
-		code := CodeThrowsAtLoad
-		if t.link {
-			code = CodeImport
-		}
-		c.add(t.file, t.start, t.end, diag.Error, code, t.msg+t.hint+
-			" (thrown when the module loads: the daemon skips it)")
-		c.fail(t.file, t.start, t.end, t.msg)
-	}
+	c.reportLoadErrors(ev, loadErr)
 	in.checkDefault(c, mod, v)
 	c.checkProcessEnv(mod)
 	if t := ev.thrown; t != nil {
 		c.dropNotStaticAt(t.file, t.start, t.end)
 	}
 	return r
+}
+
+// evaluateAtLoad follows what runs when the module loads: every top-level
+// const and let initializer, in source order (the default export's value is
+// the caller's to follow after them), and the calls loadtime.go reads.
+func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) (*evaluator, *loadError) {
+	var loadErr *loadError
+	if c.toks != nil {
+		loadErr = in.checkLoadTimeCalls(c, res, m)
+	}
+	ev := newEvaluator(res, m)
+	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
+		f := in.esbuildFacts(file, src, res.rootJSX())
+		return f.exports, f.built
+	}
+	c.ev = ev
+	type binding struct {
+		at   int
+		name string
+	}
+	var bindings []binding
+	for name, at := range m.consts {
+		bindings = append(bindings, binding{at, name})
+	}
+	for name, at := range m.lets {
+		bindings = append(bindings, binding{at, name})
+	}
+	sort.Slice(bindings, func(i, j int) bool { return bindings[i].at < bindings[j].at })
+	for _, b := range bindings {
+		t := m.tok(b.at)
+		ev.binding(m, b.name, t.start, t.end)
+	}
+	return ev, loadErr
+}
+
+// reportLoadErrors reports what the module throws when it loads, and fails
+// it with the error that runs first.
+func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) {
+	t := ev.thrown
+	if loadErr != nil && (t == nil || !t.link && t.file == c.module && loadErr.start < t.start) {
+		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first
+	}
+	if t == nil {
+		return
+	}
+	// the module stops at the throw: what follows never runs
+	code := CodeThrowsAtLoad
+	if t.link {
+		code = CodeImport
+	}
+	c.add(t.file, t.start, t.end, diag.Error, code, t.msg+t.hint+
+		" (thrown when the module loads: the daemon skips it)")
+	c.fail(t.file, t.start, t.end, t.msg)
 }
 
 // dropNotStaticAt removes the M11 findings at exactly file:start-end, which

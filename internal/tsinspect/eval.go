@@ -115,6 +115,10 @@ type evaluator struct {
 	// thrown is the first error the module's evaluation throws, as far as
 	// the values followed show one (nil when none is seen)
 	thrown *loadError
+	// undeclared are the reads at load of names no top-level declaration
+	// binds, settled once the evaluation is done
+	undeclared []undeclaredRead
+	main       string // the module's path
 	// exportsOf gives esbuild's export names of a script (ok false when
 	// esbuild could not build it)
 	exportsOf func(file string, src []byte) (names []string, ok bool)
@@ -122,6 +126,7 @@ type evaluator struct {
 
 func newEvaluator(res *resolver, main *modFile) *evaluator {
 	return &evaluator{
+		main:    main.path,
 		res:     res,
 		files:   map[string]*modFile{main.path: main},
 		data:    map[string][]byte{},
@@ -306,7 +311,10 @@ func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {
 		end := matching(m.toks, i)
 		return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
 	}
-	end := skipExpr(m.toks, i)
+	// an expression body ends where the statement does (a new line that
+	// starts a statement, too): a file without semicolons is not rescanned
+	// to its end for every arrow
+	end := skipToEnd(m.toks, i, true)
 	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).end}, end
 }
 

@@ -22,10 +22,13 @@ type loadError struct {
 	link       bool   // found when modules are linked, before any code runs
 }
 
-// throw records an error thrown at load; the first one wins, except that
-// an error of linking comes before any error of evaluation.
+// throw records an error thrown at load. The one that runs first wins: an
+// error of linking before any error of evaluation, an error in a file the
+// module imports (evaluated first) before one in the module, and in one
+// file the first in source order.
 func (e *evaluator) throw(m *modFile, start, end int, msg string) {
-	if e.thrown == nil {
+	t := e.thrown
+	if t == nil || !t.link && (t.file == e.main && m.path != e.main || t.file == m.path && start < t.start) {
 		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg}
 	}
 }
@@ -79,25 +82,77 @@ func exportsHint(names []string) string {
 	return "; it exports " + strings.Join(named, ", ")
 }
 
-// declaredNowhere reports whether name, read at load, is bound by nothing:
-// not a global or module binding of Bun, not declared at the top level, and
-// written nowhere else in the file as a name (every declaration, parameter,
-// destructuring or import of it would be another occurrence), so that no
-// form the scanner does not follow can declare it.
-func declaredNowhere(m *modFile, name string) bool {
-	if isBunGlobal(name) || declares(m, name) {
-		return false
+// undeclaredRead is a read at load of a name no top-level declaration
+// binds: settleUndeclared decides whether it throws.
+type undeclaredRead struct {
+	m          *modFile
+	name       string
+	start, end int
+}
+
+// settleUndeclared throws for the names read at load that are declared
+// nowhere: not a global or module binding of Bun, not declared at the top
+// level, and written nowhere in the file but where the evaluation read them
+// (every declaration, parameter, destructuring or import of the name would
+// be another occurrence; an object key `name:` is none), so that no form of
+// declaration the scanner does not follow can hide one.
+func (e *evaluator) settleUndeclared() {
+	type key struct {
+		file, name string
 	}
-	n := 0
-	for i, t := range m.toks {
-		if (t.kind == tokIdent || t.kind == tokPrivate) && t.text == name {
-			if i > 0 && m.toks[i-1].kind == tokPunct && (m.toks[i-1].text == "." || m.toks[i-1].text == "?.") {
-				continue // a property name
-			}
-			n++
+	reads := map[key]map[int]bool{}
+	first := map[key]undeclaredRead{}
+	var order []key
+	for _, u := range e.undeclared {
+		k := key{u.m.path, u.name}
+		if reads[k] == nil {
+			reads[k] = map[int]bool{}
+			first[k] = u
+			order = append(order, k)
+		}
+		reads[k][u.start] = true
+		if u.start < first[k].start {
+			first[k] = u
 		}
 	}
-	return n == 1
+	for _, k := range order {
+		u := first[k]
+		if isBunGlobal(k.name) || declares(u.m, k.name) || !onlyReadAt(u.m, k.name, reads[k]) {
+			continue
+		}
+		e.throw(u.m, u.start, u.end, fmt.Sprintf("%s is not defined", k.name))
+	}
+}
+
+// onlyReadAt reports whether every occurrence of name as a name in m is at
+// one of the offsets in reads (property names after `.` and object keys
+// before `:` are not names).
+func onlyReadAt(m *modFile, name string, reads map[int]bool) bool {
+	var brackets []byte
+	for i, t := range m.toks {
+		if t.kind == tokPunct {
+			switch t.text {
+			case "(", "[", "{":
+				brackets = append(brackets, t.text[0])
+			case ")", "]", "}":
+				if len(brackets) > 0 {
+					brackets = brackets[:len(brackets)-1]
+				}
+			}
+			continue
+		}
+		if t.kind != tokIdent || t.text != name || reads[t.start] {
+			continue
+		}
+		if m.isPunct(i-1, ".") || m.isPunct(i-1, "?.") {
+			continue // a property name
+		}
+		if len(brackets) > 0 && brackets[len(brackets)-1] == '{' && m.isPunct(i+1, ":") && (m.isPunct(i-1, "{") || m.isPunct(i-1, ",")) {
+			continue // an object key (of a literal, a pattern or a type): binds no `name`
+		}
+		return false
+	}
+	return true
 }
 
 const maxEvalDepth = 64
@@ -180,9 +235,8 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 		}
 		return e.export(other, b.name, m, start, end)
 	}
-	if read && declaredNowhere(m, name) {
-		e.throw(m, start, end, fmt.Sprintf("%s is not defined", name))
-		return unknown(m, start, end, fmt.Sprintf("`%s` is declared nowhere", name))
+	if read && !isBunGlobal(name) {
+		e.undeclared = append(e.undeclared, undeclaredRead{m: m, name: name, start: start, end: end})
 	}
 	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
 }
