@@ -224,6 +224,8 @@ func argReads(x executeCode) (reads []token, whole bool) {
 			continue
 		}
 		switch n := m.tok(k + 1); {
+		case n.kind == tokPunct && (n.text == "." || n.text == "?.") && m.tok(k+2).kind == tokIdent && m.isPunct(k+3, "("):
+			whole = true // a method of the arguments object (`args.hasOwnProperty(...)`)
 		case n.kind == tokPunct && (n.text == "." || n.text == "?.") && m.tok(k+2).kind == tokIdent:
 			reads = append(reads, m.tok(k+2))
 		case n.kind == tokPunct && n.text == "[" && m.tok(k+2).kind == tokString && m.isPunct(k+3, "]"):
