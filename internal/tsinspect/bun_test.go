@@ -1,19 +1,17 @@
 package tsinspect
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/beeuni/beeuni-lsp/internal/bunload"
 )
 
 // The differential test against Bun, the runtime the daemon loads modules
@@ -40,14 +38,10 @@ func bunBinary(t *testing.T) string {
 }
 
 // runBun loads module (repository-relative) of a temporary copy of files in
-// a fresh Bun process, as the daemon does: import it, read its default
-// export, never call execute; no package is installed (--no-install), and
-// the process gets a network namespace of its own where the system allows
-// one (as root), so a module cannot reach the network.
+// a fresh Bun process, as the daemon does (internal/bunload).
 func runBun(t *testing.T, bun string, files []txtar.File, module string) bunVerdict {
 	t.Helper()
-	tmp := t.TempDir()
-	repo := filepath.Join(tmp, "repo")
+	repo := filepath.Join(t.TempDir(), "repo")
 	for _, f := range files {
 		p := filepath.Join(repo, filepath.FromSlash(f.Name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -57,50 +51,12 @@ func runBun(t *testing.T, bun string, files []txtar.File, module string) bunVerd
 			t.Fatal(err)
 		}
 	}
-	loader, err := os.ReadFile("testdata/bun/load.mjs")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	v, err := bunload.Load(ctx, bun, repo, filepath.Join(repo, filepath.FromSlash(module)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaderPath := filepath.Join(tmp, "load.mjs")
-	if err := os.WriteFile(loaderPath, loader, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	run := func(isolate bool) ([]byte, []byte, error) {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, bun, "--no-install", loaderPath, filepath.Join(repo, filepath.FromSlash(module)))
-		cmd.Dir = repo
-		cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + tmp, "TMPDIR=" + tmp, "NO_COLOR=1",
-			"BUN_INSTALL_CACHE_DIR=" + filepath.Join(tmp, "cache"), "BUN_RUNTIME_TRANSPILER_CACHE_PATH=0"}
-		if isolate {
-			cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
-		}
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		return stdout.Bytes(), stderr.Bytes(), err
-	}
-	stdout, stderr, err := run(true)
-	if errors.Is(err, syscall.EPERM) {
-		stdout, stderr, err = run(false)
-	}
-	if err != nil {
-		t.Fatalf("bun on %s: %v\n%s%s", module, err, stdout, stderr)
-	}
-	var v bunVerdict
-	line := bytes.TrimSpace(stdout)
-	if i := bytes.LastIndexByte(line, '\n'); i >= 0 {
-		line = line[i+1:] // a module may print at load
-	}
-	if err := json.Unmarshal(line, &v); err != nil {
-		t.Fatalf("bun on %s printed %q: %v (stderr %s)", module, stdout, err, stderr)
-	}
-	// paths as the user sees them: repository-relative, one line
-	v.Message = strings.ReplaceAll(v.Message, repo+string(filepath.Separator), "")
-	if i := strings.IndexByte(v.Message, '\n'); i >= 0 {
-		v.Message = v.Message[:i]
-	}
-	v.Message = strings.TrimSuffix(v.Message, ".")
 	return v
 }
 
@@ -119,9 +75,9 @@ func TestBunCorpus(t *testing.T) {
 		case *update:
 			rewriteBunSection(t, c, got)
 		case c.bun == nil:
-			t.Errorf("%s: no `-- bun --` section; Bun says:\n%s(run with -update to record it)", c.name, got.format())
-		case got.format() != c.bun.format():
-			t.Errorf("%s: the recorded `-- bun --` section differs from what Bun says (run with -update to record it)\n--- bun\n%s--- recorded\n%s", c.name, got.format(), c.bun.format())
+			t.Errorf("%s: no `-- bun --` section; Bun says:\n%s(run with -update to record it)", c.name, formatVerdict(got))
+		case formatVerdict(got) != formatVerdict(*c.bun):
+			t.Errorf("%s: the recorded `-- bun --` section differs from what Bun says (run with -update to record it)\n--- bun\n%s--- recorded\n%s", c.name, formatVerdict(got), formatVerdict(*c.bun))
 		}
 		for _, m := range mutate(files, c.module) {
 			v := runBun(t, bun, m.files, c.module)
@@ -179,7 +135,7 @@ func rewriteBunSection(t *testing.T, c corpusCase, v bunVerdict) {
 		}
 	}
 	// the bun section goes right before want, or last
-	bunFile := txtar.File{Name: "bun", Data: []byte(v.format())}
+	bunFile := txtar.File{Name: "bun", Data: []byte(formatVerdict(v))}
 	at := len(ar.Files)
 	for i, f := range ar.Files {
 		if f.Name == "want" {

@@ -14,28 +14,23 @@ import (
 
 	"golang.org/x/tools/txtar"
 
+	"github.com/beeuni/beeuni-lsp/internal/bunload"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // The corpus (testdata/corpus/*.txtar) holds realistic tool modules, one per
 // archive, named in its `-- modules --` section. Each archive's `-- bun --`
 // section is what Bun said when it loaded the module the way the daemon does
-// (testdata/bun/load.mjs; bun_test.go checks the record against Bun itself).
+// (internal/bunload; bun_test.go checks the record against Bun itself).
 // An archive whose comment has a line `runtime-only: why` is a module whose
 // verdict depends on running its code: the inspector must leave it undecided
 // (M11), never an error, never a guess.
 
 // bunVerdict is what loading a module in Bun told.
-type bunVerdict struct {
-	Loads       bool    `json:"loads"`
-	Class       string  `json:"class,omitempty"`
-	Message     string  `json:"message,omitempty"`
-	Description *string `json:"description,omitempty"`
-	Parameters  *string `json:"parameters,omitempty"` // JSON.stringify of parameters
-}
+type bunVerdict = bunload.Verdict
 
-// format renders the verdict as a `-- bun --` section.
-func (v bunVerdict) format() string {
+// formatVerdict renders the verdict as a `-- bun --` section.
+func formatVerdict(v bunVerdict) string {
 	var b strings.Builder
 	if !v.Loads {
 		fmt.Fprintf(&b, "fails %s: %s\n", v.Class, v.Message)
