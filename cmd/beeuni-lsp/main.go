@@ -16,7 +16,7 @@ const usage = `usage: beeuni-lsp [command] [flags]
 
 Commands:
   serve                        speak the Language Server Protocol on stdio (the default)
-  validate [--json] [--no-inspect] [DIR]
+  validate [--json] [--no-inspect] [--runtime bun] [DIR]
                                check beeuni.yaml, its imports and tool modules
   tools ls [--json] [DIR]      list the tools a session gets
   tools eject NAME [--force] [DIR]

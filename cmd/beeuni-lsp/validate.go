@@ -30,6 +30,10 @@ type jsonFinding struct {
 // Exit 0: no error (warnings allowed); 1: at least one error; 2: it cannot
 // run (bad usage, no beeuni.yaml, unreadable folder).
 func runValidate(ctx context.Context, e env, args []string) int {
+	args, runtime, code := takeRuntimeFlag(e, args) // runtime.go
+	if code != 0 {
+		return code
+	}
 	opts, code := parseCommandArgs(e, "validate", args, map[string]bool{"json": true, "no-inspect": true})
 	if code != 0 {
 		return code
@@ -44,10 +48,15 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	for _, f := range p.Files {
 		linesOf[f.Path] = f.Lines
 	}
+	if runtime != "" && (opts.flags["json"] || opts.flags["no-inspect"]) {
+		return usageError(e, "validate: --runtime bun prints text beside the static verdicts: drop --json and --no-inspect")
+	}
+	var results map[string]*tsinspect.Result
 	if !opts.flags["no-inspect"] {
 		// T11 and the modules' own findings (SPEC section 8). A module's
 		// findings use its own content for character columns.
 		insp := analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{}))
+		results = insp.Results
 		for path, r := range insp.Results {
 			if r != nil && r.Lines != nil {
 				linesOf[path] = r.Lines
@@ -78,6 +87,15 @@ func runValidate(ctx context.Context, e env, args []string) int {
 		b.WriteString(summary(counts))
 		b.WriteByte('\n')
 		fmt.Fprint(e.stdout, b.String())
+	}
+	if runtime != "" {
+		disagree, code := reportRuntime(ctx, e, p, results, runtime)
+		if code != 0 {
+			return code
+		}
+		if disagree > 0 {
+			return 1
+		}
 	}
 	if counts[diag.Error] > 0 {
 		return 1
