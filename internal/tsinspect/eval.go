@@ -119,6 +119,10 @@ type evaluator struct {
 	// binds, settled once the evaluation is done
 	undeclared []undeclaredRead
 	main       string // the module's path
+	// newAt is the position of the `new` whose class fields are evaluated
+	// (-1: none), in newFile
+	newAt   int
+	newFile string
 	// exportsOf gives esbuild's export names of a script (ok false when
 	// esbuild could not build it)
 	exportsOf func(file string, src []byte) (names []string, ok bool)
@@ -127,6 +131,7 @@ type evaluator struct {
 func newEvaluator(res *resolver, main *modFile) *evaluator {
 	return &evaluator{
 		main:    main.path,
+		newAt:   -1,
 		res:     res,
 		files:   map[string]*modFile{main.path: main},
 		data:    map[string][]byte{},

@@ -82,6 +82,16 @@ func exportsHint(names []string) string {
 	return "; it exports " + strings.Join(named, ", ")
 }
 
+// readPos is when a read at start runs, as a position in m: where it is,
+// except while the fields of a class instance are evaluated, which run at
+// the `new` expression.
+func (e *evaluator) readPos(m *modFile, start int) int {
+	if e.newAt >= 0 && e.newFile == m.path {
+		return e.newAt
+	}
+	return start
+}
+
 // undeclaredRead is a read at load of a name no top-level declaration
 // binds: settleUndeclared decides whether it throws.
 type undeclaredRead struct {
@@ -117,8 +127,8 @@ func (e *evaluator) settleUndeclared() {
 	}
 	for _, k := range order {
 		u := first[k]
-		if isBunGlobal(k.name) || declares(u.m, k.name) || !onlyReadAt(u.m, k.name, reads[k]) {
-			continue
+		if isBunGlobal(k.name) || declares(u.m, k.name) || u.m.sideEffectImport || !onlyReadAt(u.m, k.name, reads[k]) {
+			continue // a side-effect import may define globals (`globalThis.x = ...`)
 		}
 		e.throw(u.m, u.start, u.end, fmt.Sprintf("%s is not defined", k.name))
 	}
@@ -190,7 +200,7 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	}
 	if at, ok := m.consts[name]; ok {
 		key := m.path + "\x00" + name
-		if read && start < m.tok(at).start {
+		if read && e.readPos(m, start) < m.tok(at).start {
 			// `const` is in its temporal dead zone until its declaration runs
 			e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
 			return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))

@@ -132,7 +132,7 @@ func (e *evaluator) namespaceValue(m *modFile, name string, start, end int) *val
 // its declaration throws, as for a const.
 func (e *evaluator) letValue(m *modFile, name string, start, end int, read bool) *value {
 	at := m.lets[name]
-	if read && start < m.tok(at).start {
+	if read && e.readPos(m, start) < m.tok(at).start {
 		e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
 		return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))
 	}
@@ -178,6 +178,11 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 		}
 	}
 	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
+	if e.newAt < 0 {
+		// the fields' initializers run at the `new`, not where they are written
+		e.newAt, e.newFile = start, m.path
+		defer func() { e.newAt, e.newFile = -1, "" }()
+	}
 	for k := j + 1; k < close; {
 		if m.isPunct(k, ";") || m.isPunct(k, ",") {
 			k++

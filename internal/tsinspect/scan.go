@@ -49,6 +49,8 @@ type modFile struct {
 	cjsPartial int
 	// typeOnlyDefault marks `export default interface ...`.
 	typeOnlyDefault bool
+	// sideEffectImport marks `import './setup'`, which may define globals.
+	sideEffectImport bool
 }
 
 func scanModule(path string, src []byte, toks []token) *modFile {
@@ -221,6 +223,7 @@ func (m *modFile) scanImport(i int) int {
 		i++
 	}
 	if m.tok(i).kind == tokString {
+		m.sideEffectImport = true
 		return i // side-effect import
 	}
 	var locals []importBinding
