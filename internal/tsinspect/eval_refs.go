@@ -113,31 +113,44 @@ func (e *evaluator) settleUndeclared() {
 	reads := map[key]map[int]bool{}
 	first := map[key]undeclaredRead{}
 	var order []key
+	byFile := map[*modFile]map[string]bool{}
 	for _, u := range e.undeclared {
 		k := key{u.m.path, u.name}
 		if reads[k] == nil {
 			reads[k] = map[int]bool{}
 			first[k] = u
 			order = append(order, k)
+			if byFile[u.m] == nil {
+				byFile[u.m] = map[string]bool{}
+			}
+			byFile[u.m][u.name] = true
 		}
 		reads[k][u.start] = true
 		if u.start < first[k].start {
 			first[k] = u
 		}
 	}
+	// one pass per file for all its names
+	elsewhere := map[key]bool{}
+	for m, names := range byFile {
+		for name := range occursElsewhere(m, names, func(name string, at int) bool { return reads[key{m.path, name}][at] }) {
+			elsewhere[key{m.path, name}] = true
+		}
+	}
 	for _, k := range order {
 		u := first[k]
-		if isBunGlobal(k.name) || declares(u.m, k.name) || u.m.sideEffectImport || !onlyReadAt(u.m, k.name, reads[k]) {
+		if isBunGlobal(k.name) || declares(u.m, k.name) || u.m.sideEffectImport || elsewhere[k] {
 			continue // a side-effect import may define globals (`globalThis.x = ...`)
 		}
 		e.throw(u.m, u.start, u.end, fmt.Sprintf("%s is not defined", k.name))
 	}
 }
 
-// onlyReadAt reports whether every occurrence of name as a name in m is at
-// one of the offsets in reads (property names after `.` and object keys
-// before `:` are not names).
-func onlyReadAt(m *modFile, name string, reads map[int]bool) bool {
+// occursElsewhere returns those of names that occur in m as a name at an
+// offset read does not hold (property names after `.` and object keys
+// before `:` are not names). One pass over the tokens for all the names.
+func occursElsewhere(m *modFile, names map[string]bool, read func(name string, at int) bool) map[string]bool {
+	out := map[string]bool{}
 	var brackets []byte
 	for i, t := range m.toks {
 		if t.kind == tokPunct {
@@ -151,18 +164,18 @@ func onlyReadAt(m *modFile, name string, reads map[int]bool) bool {
 			}
 			continue
 		}
-		if t.kind != tokIdent || t.text != name || reads[t.start] {
+		if t.kind != tokIdent || !names[t.text] || out[t.text] || read(t.text, t.start) {
 			continue
 		}
 		if m.isPunct(i-1, ".") || m.isPunct(i-1, "?.") {
 			continue // a property name
 		}
 		if len(brackets) > 0 && brackets[len(brackets)-1] == '{' && m.isPunct(i+1, ":") && (m.isPunct(i-1, "{") || m.isPunct(i-1, ",")) {
-			continue // an object key (of a literal, a pattern or a type): binds no `name`
+			continue // an object key (of a literal, a pattern or a type): binds no name
 		}
-		return false
+		out[t.text] = true
 	}
-	return true
+	return out
 }
 
 const maxEvalDepth = 64
