@@ -34,6 +34,12 @@ if ((${#need[@]})); then
 fi
 bash scripts/install-editor-deps.sh
 
+step "install Bun (the runtime module inspection is held to)"
+# internal/tsinspect/bun_test.go loads every test module in Bun and compares
+# its verdict with the inspector's; it fails in CI when BEEUNI_BUN is unset.
+BEEUNI_BUN=$(bash scripts/install-bun.sh)
+export BEEUNI_BUN
+
 step "gofmt and go vet"
 unformatted=$(gofmt -l $(git ls-files '*.go'))
 if [ -n "$unformatted" ]; then

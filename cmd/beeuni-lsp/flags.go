@@ -34,6 +34,7 @@ type options struct {
 	noInspect   bool
 	force       bool
 	format      string
+	runtime     string
 	maxWarnings int
 	positional  []string
 }
@@ -54,10 +55,11 @@ var (
 			{"json", "", "the same as --format json"},
 			{"max-warnings", "N", "exit 1 when there are more than N warnings (default: no limit)"},
 			{"no-inspect", "", "skip module inspection (T11 and the modules' own findings)"},
+			{"runtime", "bun", "also load each module in Bun (bun on PATH) the way the daemon does, and print its verdict beside the static one; a disagreement exits 1 (text format only)"},
 		},
 		exits: [3]string{
 			"no error, and no more warnings than --max-warnings",
-			"at least one error, or more warnings than --max-warnings",
+			"at least one error, more warnings than --max-warnings, or (with --runtime) a verdict Bun disagrees with",
 			cannotRun,
 		},
 	}
@@ -105,6 +107,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 			fs.BoolVar(&opts.force, "f", false, f.usage)
 		case "format":
 			fs.StringVar(&opts.format, f.name, "", f.usage)
+		case "runtime":
+			fs.StringVar(&opts.runtime, f.name, "", f.usage)
 		case "max-warnings":
 			fs.IntVar(&opts.maxWarnings, f.name, -1, f.usage)
 		}

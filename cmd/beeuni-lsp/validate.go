@@ -78,10 +78,21 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	for _, f := range p.Files {
 		linesOf[f.Path] = f.Lines
 	}
+	bun := ""
+	if opts.runtime != "" {
+		if format != formatText || opts.noInspect {
+			return usageError(e, "validate: --runtime bun prints text beside the static verdicts: drop --json, --format and --no-inspect")
+		}
+		if bun, code = runtimeBinary(e, opts.runtime); code != 0 {
+			return code
+		}
+	}
+	var results map[string]*tsinspect.Result
 	if !opts.noInspect {
 		// T11 and the modules' own findings (SPEC section 8). A module's
 		// findings use its own content for character columns.
 		insp := analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{}))
+		results = insp.Results
 		for path, r := range insp.Results {
 			if r != nil && r.Lines != nil {
 				linesOf[path] = r.Lines
@@ -116,6 +127,15 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	tooManyWarnings := opts.maxWarnings >= 0 && counts[diag.Warning] > opts.maxWarnings
 	if tooManyWarnings {
 		fmt.Fprintf(e.stderr, "beeuni-lsp: more warnings (%d) than --max-warnings %d allows\n", counts[diag.Warning], opts.maxWarnings)
+	}
+	if bun != "" {
+		disagree, code := reportRuntime(ctx, e, p, results, bun)
+		if code != 0 {
+			return code
+		}
+		if disagree > 0 {
+			return 1
+		}
 	}
 	if counts[diag.Error] > 0 || tooManyWarnings {
 		return 1

@@ -183,7 +183,25 @@ func (hv *hoverer) module(abs string) string {
 	if tbl := paramTable(r.Parameters); tbl != "" {
 		b.WriteString("\n\n" + tbl)
 	}
+	if len(r.ParametersUnknown) > 0 {
+		b.WriteString("\n\n" + unknownParts(r.ParametersUnknown))
+	}
 	return b.String()
+}
+
+// unknownParts names the parts of the schema that only running the module
+// would tell (the table shows the rest).
+func unknownParts(parts []tsinspect.UnknownValue) string {
+	const most = 5
+	var names []string
+	for i, p := range parts {
+		if i == most {
+			names = append(names, fmt.Sprintf("and %d more", len(parts)-most))
+			break
+		}
+		names = append(names, fmt.Sprintf("`parameters.%s` (%s)", p.Path, p.Why))
+	}
+	return "_Not known statically, so not shown: " + cell(strings.Join(names, "; ")) + "._"
 }
 
 // paramTable renders the properties of a JSON Schema object as a markdown

@@ -57,3 +57,16 @@ func BenchmarkInspectAll500Cold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInspectAll10000Cold inspects a workspace of 10,000 modules with
+// a new inspector each time (run with -cpu 2 -benchtime 1x).
+func BenchmarkInspectAll10000Cold(b *testing.B) {
+	mem, modules := typicalRepo(10000)
+	ctx := context.Background()
+	for b.Loop() {
+		rs := New(mem, Options{CacheEntries: 20000}).InspectAll(ctx, "/r", modules)
+		if !rs[9999].Loads {
+			b.Fatal(rs[9999].Reason)
+		}
+	}
+}

@@ -80,11 +80,13 @@ func (c *cache) put(k cacheKey, r *Result, deps []dep) {
 }
 
 // factsKey identifies esbuild's facts about a content: they depend on the
-// content and the loader only, so modules sharing a helper, and a module
-// inspected again after a dependency changed, reuse them.
+// content, the loader and the JSX options only, so modules sharing a
+// helper, and a module inspected again after a dependency changed, reuse
+// them.
 type factsKey struct {
-	loader int
-	hash   [32]byte
+	loader   int
+	tsconfig string // esbuild's tsconfig (the JSX options)
+	hash     [32]byte
 }
 
 // factsCache keeps esbuild's facts (immutable once made) by content.

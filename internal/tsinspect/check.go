@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
@@ -26,6 +27,7 @@ const (
 	CodeNotStatic       = "M11" // cannot be known statically (information)
 	CodeNotInspected    = "M12" // too large, binary, too deeply nested, timed out
 	CodeIgnoredPackage  = "M13" // resolves only through a node_modules git ignores
+	CodeThrowsAtLoad    = "M14" // an error the module throws when it loads
 )
 
 // maxSyntaxErrors caps the syntax errors reported for one module.
@@ -108,6 +110,8 @@ func (c *checker) linesOf(file string) *diag.Lines {
 	if c.ev != nil {
 		if f := c.ev.files[file]; f != nil {
 			src = f.src
+		} else if d, ok := c.ev.data[file]; ok {
+			src = d
 		}
 	}
 	l := diag.NewLines(src)
@@ -169,7 +173,8 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.msg)
 		return r
 	}
-	facts := in.esbuildFacts(module, content)
+	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
+	facts := in.esbuildFacts(module, content, res.rootJSX())
 
 	syntax := 0
 	for _, m := range facts.messages {
@@ -196,7 +201,6 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	if lexErr == nil {
 		c.toks = toks
 	}
-	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
 	in.checkImports(c, res, facts.imports)
 
 	hasDefault := false
@@ -210,6 +214,12 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		mod = scanModule(module, content, toks)
 	}
 	if facts.built && !hasDefault {
+		if mod != nil && c.toks != nil {
+			// what throws when the module loads comes first
+			ev, loadErr := in.evaluateAtLoad(c, res, mod)
+			ev.settleUndeclared()
+			c.reportLoadErrors(ev, loadErr)
+		}
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
 		if mod != nil && mod.typeOnlyDefault {
@@ -221,25 +231,107 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	}
 	if mod == nil {
 		why := "the module uses syntax this inspector does not read"
+		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return r
 	}
-	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil {
+	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil && mod.cjsPartial < 0 {
+		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic,
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
 	}
-	ev := newEvaluator(res, mod)
-	c.ev = ev
+	if c.toks != nil {
+		if i := throwAtLoad(c.toks); i >= 0 {
+			t := c.toks[i]
+			r.Undecided = true
+			c.add(module, t.start, t.end, diag.Information, CodeNotStatic,
+				"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
+		}
+	}
+	ev, loadErr := in.evaluateAtLoad(c, res, mod)
 	v := ev.defaultValue(mod)
+	ev.settleUndeclared()
 	start := mod.tok(mod.defaultTok).start
 	end := v.end
 	if v.file != module || end < start {
 		end = mod.tok(mod.defaultTok).end
 	}
 	r.DefaultExport = lines.Range(start, end)
+	c.reportLoadErrors(ev, loadErr)
 	in.checkDefault(c, mod, v)
+	c.checkProcessEnv(mod)
+	if t := ev.thrown; t != nil {
+		c.dropNotStaticAt(t.file, t.start, t.end)
+	}
 	return r
+}
+
+// evaluateAtLoad follows what runs when the module loads: every top-level
+// const and let initializer, in source order (the default export's value is
+// the caller's to follow after them), and the calls loadtime.go reads.
+func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) (*evaluator, *loadError) {
+	var loadErr *loadError
+	if c.toks != nil {
+		loadErr = in.checkLoadTimeCalls(c, res, m)
+	}
+	ev := newEvaluator(res, m)
+	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
+		f := in.esbuildFacts(file, src, res.rootJSX())
+		return f.exports, f.built
+	}
+	c.ev = ev
+	type binding struct {
+		at   int
+		name string
+	}
+	var bindings []binding
+	for name, at := range m.consts {
+		bindings = append(bindings, binding{at, name})
+	}
+	for name, at := range m.lets {
+		bindings = append(bindings, binding{at, name})
+	}
+	sort.Slice(bindings, func(i, j int) bool { return bindings[i].at < bindings[j].at })
+	for _, b := range bindings {
+		t := m.tok(b.at)
+		ev.binding(m, b.name, t.start, t.end)
+	}
+	return ev, loadErr
+}
+
+// reportLoadErrors reports what the module throws when it loads, and fails
+// it with the error that runs first.
+func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) {
+	t := ev.thrown
+	if loadErr != nil && (t == nil || !t.link && t.file == c.module && loadErr.start < t.start) {
+		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first
+	}
+	if t == nil {
+		return
+	}
+	// the module stops at the throw: what follows never runs
+	code := CodeThrowsAtLoad
+	if t.link {
+		code = CodeImport
+	}
+	c.add(t.file, t.start, t.end, diag.Error, code, t.msg+t.hint+
+		" (thrown when the module loads: the daemon skips it)")
+	c.fail(t.file, t.start, t.end, t.msg)
+}
+
+// dropNotStaticAt removes the M11 findings at exactly file:start-end, which
+// an error at the same place says better.
+func (c *checker) dropNotStaticAt(file string, start, end int) {
+	rg := c.linesOf(file).Range(start, end)
+	kept := c.r.Findings[:0]
+	for _, f := range c.r.Findings {
+		if f.Code == CodeNotStatic && f.File == file && f.Range == rg {
+			continue
+		}
+		kept = append(kept, f)
+	}
+	c.r.Findings = kept
 }
 
 func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImport) {
@@ -253,6 +345,10 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 			end = start + imp.len
 		}
 		rs := res.resolve(imp.path, dir)
+		jsx := isJSXRuntime(imp.path) && end == start
+		if jsx {
+			end = jsxTagEnd(lines.Content(), start)
+		}
 		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
 		if imp.kind != importStatic && loadCalls == nil {
 			loadCalls = loadTimeCalls(c.toks)
@@ -291,18 +387,52 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.path))
 			}
 		case resolveMissing, resolveOutside:
-			if atLoad {
+			if atLoad && jsx {
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+jsxHint(imp.path))
+				c.fail(c.module, start, end, rs.message)
+			} else if atLoad {
 				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+importHint(imp.path, rs))
 				c.fail(c.module, start, end, rs.message)
 			} else {
 				c.add(c.module, start, end, diag.Warning, CodeImport, rs.message+when+importHint(imp.path, rs))
 			}
 		case resolveUnknown:
-			c.add(c.module, start, end, diag.Information, CodeNotStatic,
-				fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path))
+			if atLoad {
+				c.r.Undecided = true
+			}
+			msg := rs.message
+			if msg == "" {
+				msg = fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path)
+			}
+			c.add(c.module, start, end, diag.Information, CodeNotStatic, msg)
 		}
 		c.r.Imports = append(c.r.Imports, out)
 	}
+}
+
+// isJSXRuntime reports whether spec is the import esbuild (like Bun) adds
+// for JSX with the automatic runtime.
+func isJSXRuntime(spec string) bool {
+	return strings.HasSuffix(spec, "/jsx-dev-runtime") || strings.HasSuffix(spec, "/jsx-runtime")
+}
+
+// jsxTagEnd is the end of the `<tag` of the JSX element at start.
+func jsxTagEnd(src []byte, start int) int {
+	end := start
+	if end < len(src) && src[end] == '<' {
+		end++
+	}
+	for end < len(src) && (src[end] == '.' || src[end] == '-' || src[end] == '_' || src[end] == '$' ||
+		'a' <= src[end] && src[end] <= 'z' || 'A' <= src[end] && src[end] <= 'Z' || '0' <= src[end] && src[end] <= '9') {
+		end++
+	}
+	return end
+}
+
+// jsxHint says why JSX imports a package and what to do.
+func jsxHint(spec string) string {
+	return fmt.Sprintf(": Bun compiles JSX with its automatic runtime, which imports '%s' (a `/** @jsx */` pragma is ignored); "+
+		"vendor the package in a node_modules of the repository, or set `\"jsx\": \"react\"` and a `\"jsxFactory\"` of the module's own in the repository root's tsconfig.json", spec)
 }
 
 // importHint adds what to do about an import that does not resolve.
@@ -315,219 +445,6 @@ func importHint(spec string, rs resolution) string {
 		return ""
 	}
 	return fmt.Sprintf(": no node_modules beside or above the module (inside the repository) provides it, and the sandbox installs nothing; add node_modules/%s to the repository, or use `node:*` modules, Bun APIs and `fetch` instead", name)
-}
-
-// checkDefault checks the default export's value against the module
-// contract of SPEC section 8.
-func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
-	module := c.module
-	switch v.kind {
-	case vObject:
-	case vCall:
-		if isOldTool(v, mod, in.harness) {
-			msg := "the default export is the standard harness's `tool({ description, args, execute })`, which the daemon does not load: " + migrationSteps
-			c.add(v.file, v.start, v.end, diag.Error, CodeOldShape, msg)
-			c.fail(v.file, v.start, v.end, "the default export is the standard harness's tool({ ... }), not a plain object")
-			return
-		}
-		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic,
-			fmt.Sprintf("the default export is computed by a call to %s(...) when the module runs: its description, parameters and execute cannot be known statically", v.callee))
-		return
-	case vUnknown, vNamespace:
-		why := v.why
-		if why == "" {
-			why = "computed when the module runs"
-		}
-		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
-		return
-	default:
-		start, end := v.start, v.end
-		if v.file == module && end <= start {
-			start, end = mod.tok(mod.defaultTok).start, mod.tok(mod.defaultTok).end
-		}
-		c.add(v.file, start, end, diag.Error, CodeDefaultExport, fmt.Sprintf(
-			"the default export is %s, not a plain object `{ description, parameters, execute }`: the daemon skips the module", v.kind.name()))
-		c.fail(v.file, start, end, fmt.Sprintf("the default export is %s, not a plain object", v.kind.name()))
-		return
-	}
-	obj := v
-	brace := [2]int{obj.start, obj.start + 1}
-	incompleteNoted := false
-	missing := func(field string) bool {
-		if obj.complete {
-			return true
-		}
-		if !incompleteNoted {
-			incompleteNoted = true
-			c.add(obj.file, brace[0], brace[1], diag.Information, CodeNotStatic,
-				"the default export has keys that cannot be known statically (a spread or a computed key): fields it lacks are not reported")
-		}
-		return false
-	}
-
-	// description
-	if p := obj.get("description"); p == nil {
-		if missing("description") {
-			c.add(obj.file, brace[0], brace[1], diag.Error, CodeDescription,
-				"the default export has no `description`: a non-empty string the model reads to decide when to call the tool")
-		}
-	} else {
-		d := p.val
-		switch d.kind {
-		case vString:
-			if strings.TrimSpace(d.str) == "" {
-				c.add(d.file, d.start, d.end, diag.Error, CodeDescription,
-					"`description` is empty: the model reads it to decide when to call the tool")
-			} else {
-				c.r.Description, c.r.DescriptionKnown = d.str, true
-			}
-		case vUnknown, vCall, vNamespace:
-			c.add(d.file, d.start, d.end, diag.Information, CodeNotStatic,
-				"`description` cannot be known statically: "+whyOf(d))
-		default:
-			c.add(d.file, d.start, d.end, diag.Error, CodeDescription,
-				fmt.Sprintf("`description` is %s, not a string: it must be a non-empty string the model reads to decide when to call the tool", d.kind.name()))
-		}
-	}
-
-	// parameters
-	if p := obj.get("parameters"); p == nil {
-		if missing("parameters") {
-			msg := "the default export has no `parameters`: the daemon skips a module whose `parameters` is not an object schema; add `parameters: { type: 'object', properties: { ... } }`"
-			if a := obj.get("args"); a != nil {
-				msg += "; `args` is the standard harness's field: " + migrationSteps
-			}
-			c.add(obj.file, brace[0], brace[1], diag.Error, CodeParameters, msg)
-			c.fail(obj.file, brace[0], brace[1], "no `parameters` (the daemon needs an object schema)")
-		}
-	} else {
-		in.checkParameters(c, p)
-	}
-
-	// execute
-	if p := obj.get("execute"); p == nil {
-		if missing("execute") {
-			c.add(obj.file, brace[0], brace[1], diag.Error, CodeExecute,
-				"the default export has no `execute(args, context)`: the function the daemon calls to run the tool")
-		}
-	} else {
-		e := p.val
-		switch e.kind {
-		case vFunction:
-		case vUnknown, vCall, vNamespace:
-			if e.accessor {
-				c.add(p.file, p.start, p.end, diag.Information, CodeNotStatic, "`execute` is a getter: its value cannot be known statically")
-			}
-		default:
-			c.add(e.file, e.start, e.end, diag.Error, CodeExecute,
-				fmt.Sprintf("`execute` is %s, not a function: write `async execute(args, context) { ... }`", e.kind.name()))
-		}
-	}
-}
-
-func whyOf(v *value) string {
-	if v.why != "" {
-		return v.why
-	}
-	return "computed when the module runs"
-}
-
-// isOldTool recognises `tool({ ... })` of the standard harness: the callee
-// is `tool` imported from a harness package, or a `tool` call whose object
-// has `args`.
-func isOldTool(v *value, mod *modFile, harness map[string]bool) bool {
-	if v.calleeRef != nil {
-		name, _ := packageName(v.calleeRef.spec)
-		if harness[name] && v.calleeRef.name == "tool" {
-			return true
-		}
-	}
-	// an undeclared `tool` (its import deleted) with the old fields; a
-	// `tool` the module declares or imports from its own files may well
-	// build a plain object
-	if v.callee == "tool" && !declares(mod, "tool") && len(v.args) == 1 && v.args[0].kind == vObject && v.args[0].get("args") != nil {
-		return true
-	}
-	return false
-}
-
-// declares reports whether m binds name at the top level.
-func declares(m *modFile, name string) bool {
-	if m == nil {
-		return false
-	}
-	_, isConst := m.consts[name]
-	_, isImport := m.imports[name]
-	return isConst || isImport || m.mutable[name] || m.funcs[name] || m.classes[name]
-}
-
-func (in *Inspector) checkParameters(c *checker, p *prop) {
-	v := p.val
-	switch v.kind {
-	case vObject:
-	case vUnknown, vCall, vNamespace:
-		msg := "`parameters` cannot be known statically: " + whyOf(v)
-		if v.kind == vCall {
-			msg = fmt.Sprintf("`parameters` is computed by %s(...) when the module runs: the schema cannot be known statically (its imports are checked)", v.callee)
-		}
-		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, msg)
-		return
-	default:
-		msg := fmt.Sprintf("`parameters` is %s, not an object schema: the daemon skips the module; write `{ type: 'object', properties: { ... } }`", v.kind.name())
-		c.add(v.file, v.start, v.end, diag.Error, CodeParameters, msg)
-		c.fail(v.file, v.start, v.end, "`parameters` is not an object schema")
-		return
-	}
-	typ := v.get("type")
-	switch {
-	case typ == nil && v.complete:
-		c.add(p.file, p.start, p.end, diag.Error, CodeParameters,
-			"`parameters` has no `type: 'object'`: the daemon skips a module whose `parameters` is not an object schema")
-		c.fail(p.file, p.start, p.end, "`parameters` is not an object schema (no `type: 'object'`)")
-	case typ == nil:
-	case typ.val.kind == vString && typ.val.str == "object":
-	case typ.val.kind == vUnknown || typ.val.kind == vCall:
-		c.add(typ.val.file, typ.val.start, typ.val.end, diag.Information, CodeNotStatic,
-			"`parameters.type` cannot be known statically: "+whyOf(typ.val))
-	default:
-		what := typ.val.kind.name()
-		if typ.val.kind == vString {
-			what = fmt.Sprintf("'%s'", typ.val.str)
-		}
-		c.add(typ.val.file, typ.val.start, typ.val.end, diag.Error, CodeParameters,
-			fmt.Sprintf("`parameters.type` is %s: a tool's parameters must be an object schema, `type: 'object'`", what))
-		c.fail(typ.val.file, typ.val.start, typ.val.end, "`parameters` is not an object schema (its type is not 'object')")
-	}
-
-	props := v.get("properties")
-	var propsObj *value
-	if props != nil && props.val.kind == vObject {
-		propsObj = props.val
-		for _, pp := range propsObj.props {
-			if pp.key == "" {
-				continue
-			}
-			s := pp.val
-			if s.kind == vObject && s.complete && s.get("description") == nil {
-				c.add(pp.file, pp.start, pp.end, diag.Hint, CodePropDescription,
-					fmt.Sprintf("property `%s` has no `description`: the model reads it to know what to pass", pp.key))
-			}
-		}
-	}
-	if req := v.get("required"); req != nil && req.val.kind == vArray && propsObj != nil && propsObj.complete {
-		for _, it := range req.val.items {
-			if it.kind != vString {
-				continue
-			}
-			if propsObj.get(it.str) == nil {
-				c.add(it.file, it.start, it.end, diag.Warning, CodeRequired,
-					fmt.Sprintf("`required` names `%s`, which `properties` does not define", it.str))
-			}
-		}
-	}
-	if j, ok := toJSON(v); ok {
-		c.r.Parameters = j
-	}
 }
 
 // loadTimeCalls finds the require() and import() calls that run when the

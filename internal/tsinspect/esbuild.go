@@ -8,16 +8,17 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// loaderFor picks esbuild's loader from the module's extension: TypeScript
-// for .ts, .mts and .cts; JavaScript for .js, .mjs, .cjs and anything else
-// (.tsx and .jsx, which a module may import, get their JSX loaders).
+// loaderFor picks esbuild's loader from the module's extension, as Bun
+// does: TypeScript for .ts, .mts and .cts; JavaScript with JSX for .js and
+// .jsx (Bun parses JSX in a .js file); JavaScript for .mjs, .cjs and
+// anything else (JSX there is a syntax error in Bun too); TSX for .tsx.
 func loaderFor(module string) api.Loader {
 	switch strings.ToLower(filepath.Ext(module)) {
 	case ".ts", ".mts", ".cts":
 		return api.LoaderTS
 	case ".tsx": // only ever a file a module imports
 		return api.LoaderTSX
-	case ".jsx":
+	case ".jsx", ".js":
 		return api.LoaderJSX
 	}
 	return api.LoaderJS
@@ -66,7 +67,7 @@ const recorderPlugin = "beeuni-import-recorder"
 // plugin that also emits a warning carrying the import's own location in the
 // source (the Go API exposes no AST, but it locates plugin messages at the
 // import path). The metafile then gives the export names.
-func runEsbuild(module string, content []byte) esbuildFacts {
+func runEsbuild(module string, content []byte, loader api.Loader, tsconfig string) esbuildFacts {
 	plugin := api.Plugin{Name: recorderPlugin, Setup: func(b api.PluginBuild) {
 		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{
@@ -79,7 +80,7 @@ func runEsbuild(module string, content []byte) esbuildFacts {
 	r := api.Build(api.BuildOptions{
 		Stdin: &api.StdinOptions{
 			Contents:   string(content),
-			Loader:     loaderFor(module),
+			Loader:     loader,
 			Sourcefile: filepath.Base(module),
 		},
 		Bundle:      true,
@@ -88,7 +89,7 @@ func runEsbuild(module string, content []byte) esbuildFacts {
 		Format:      api.FormatESModule,
 		Platform:    api.PlatformNeutral,
 		Target:      api.ESNext,
-		TsconfigRaw: "{}",
+		TsconfigRaw: tsconfig,
 		LogLevel:    api.LogLevelSilent,
 		Outfile:     "out.js",
 		Plugins:     []api.Plugin{plugin},

@@ -2,8 +2,7 @@ package tsinspect
 
 import (
 	"fmt"
-	"path/filepath"
-	"strings"
+	"strconv"
 )
 
 // eval.go follows the values of a module statically: literals, objects and
@@ -108,18 +107,34 @@ func (v *value) get(key string) *prop {
 type evaluator struct {
 	res     *resolver
 	files   map[string]*modFile // lexed modules by path; nil entry: unreadable
+	data    map[string][]byte   // data files (JSON, text) read, by path
 	consts  map[string]*value   // memo: path + "\x00" + name
 	busy    map[string]bool     // cycle guard
 	depth   int
 	maxWork int // bounds total work on pathological input
+	// thrown is the first error the module's evaluation throws, as far as
+	// the values followed show one (nil when none is seen)
+	thrown *loadError
+	// undeclared are the reads at load of names no top-level declaration
+	// binds, settled once the evaluation is done
+	undeclared []undeclaredRead
+	main       string // the module's path
+	// newAt is the position of the `new` whose class fields are evaluated
+	// (-1: none), in newFile
+	newAt   int
+	newFile string
+	// exportsOf gives esbuild's export names of a script (ok false when
+	// esbuild could not build it)
+	exportsOf func(file string, src []byte) (names []string, ok bool)
 }
-
-const maxEvalDepth = 64
 
 func newEvaluator(res *resolver, main *modFile) *evaluator {
 	return &evaluator{
+		main:    main.path,
+		newAt:   -1,
 		res:     res,
 		files:   map[string]*modFile{main.path: main},
+		data:    map[string][]byte{},
 		consts:  map[string]*value{},
 		busy:    map[string]bool{},
 		maxWork: 200000,
@@ -141,77 +156,28 @@ func (e *evaluator) expr(m *modFile, i int) (*value, int) {
 		return unknown(m, m.tok(i).start, m.tok(end-1).end, "too deeply nested to follow"), end
 	}
 	v, j := e.unary(m, i)
+	if m.isPunct(j, "+") {
+		// `a + b + ...` of known strings and numbers
+		terms := []*value{v}
+		k := j
+		for m.isPunct(k, "+") && len(terms) < 8192 {
+			var t *value
+			t, k = e.unary(m, k+1)
+			terms = append(terms, t)
+		}
+		if t := m.tok(k); !(t.kind == tokPunct && isBinaryOp(t.text)) && !(t.kind == tokIdent && (t.text == "instanceof" || t.text == "in") && !t.nl) {
+			if c, ok := concat(terms); ok {
+				c.file, c.start, c.end = m.path, m.tok(i).start, m.tok(k-1).end
+				return c, k
+			}
+		}
+	}
 	// binary and ternary operators make the value computed
 	if t := m.tok(j); t.kind == tokPunct && isBinaryOp(t.text) || t.kind == tokIdent && (t.text == "instanceof" || t.text == "in") && !t.nl {
 		end := skipExpr(m.toks, j)
 		return unknown(m, m.tok(i).start, m.tok(end-1).end, "computed by an expression"), end
 	}
 	return v, j
-}
-
-func isBinaryOp(p string) bool {
-	switch p {
-	case "+", "-", "*", "/", "%", "**", "&&", "||", "??", "?", "==", "!=", "===", "!==", "<", ">", "<=", ">=",
-		"&", "|", "^", "<<", "=", "+=", "-=", "*=", "/=", "%=", "&&=", "||=", "??=", "**=", "&=", "|=", "^=", "<<=":
-		return true
-	}
-	return false
-}
-
-// skipExpr skips to the end of an expression: the first `,` `;` `)` `]`
-// `}` at bracket depth 0.
-func skipExpr(toks []token, i int) int { return skipToEnd(toks, i, false) }
-
-// skipToEnd is skipExpr; with newStatement, it also stops at a token that
-// starts a new statement on a new line at depth 0 (automatic semicolon
-// insertion).
-func skipToEnd(toks []token, i int, newStatement bool) int {
-	depth := 0
-	start := i
-	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
-		t := toks[i]
-		if newStatement && depth == 0 && i > start && t.nl && t.kind != tokPunct && endsOperand(toks[i-1]) {
-			return i
-		}
-		if t.kind != tokPunct {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case ",", ";":
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
-}
-
-// matching returns the index of the bracket closing the one at i.
-func matching(toks []token, i int) int {
-	depth := 0
-	for j := i; j < len(toks) && toks[j].kind != tokEOF; j++ {
-		t := toks[j]
-		if t.kind != tokPunct {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return j
-			}
-		}
-	}
-	return len(toks) - 1
 }
 
 func (e *evaluator) unary(m *modFile, i int) (*value, int) {
@@ -250,7 +216,7 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
 	case tokTemplate:
 		if t.subst {
-			return unknown(m, t.start, t.end, "a template literal with substitutions"), i + 1
+			return e.templateValue(m, t), i + 1
 		}
 		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
 	case tokNumber:
@@ -281,6 +247,11 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 				if k, ok := arrowAfterParams(m, end+1); ok {
 					return e.arrowBody(m, t.start, k)
 				}
+			}
+			// a type assertion `<T>expr` (TypeScript without JSX): no
+			// effect at run time
+			if m.isPunct(j, ">") && isTypeScript(m.path) {
+				return e.unary(m, j+1)
 			}
 		}
 		end := skipExpr(m.toks, i)
@@ -323,6 +294,9 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 			return &value{kind: vClass, file: m.path, start: t.start, end: m.tok(end).end}, end + 1
 		case "new":
 			j := skipNewTarget(m, i+1)
+			if c := m.tok(i + 1); c.kind == tokIdent && hasKey(m.classes, c.text) && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
+				return e.classInstance(m, c.text, t.start, m.tok(j-1).end), j
+			}
 			return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j
 		}
 		if m.isPunct(i+1, "=>") {
@@ -337,64 +311,15 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 	return unknown(m, t.start, m.tok(end-1).end, "computed by an expression"), end
 }
 
-// skipNewTarget skips the constructor and arguments of `new X.Y<T>(...)`.
-func skipNewTarget(m *modFile, i int) int {
-	j := i + 1
-	for {
-		switch {
-		case m.isPunct(j, ".") || m.isPunct(j, "?."):
-			j += 2
-		case m.isPunct(j, "(") || m.isPunct(j, "["):
-			j = matching(m.toks, j) + 1
-		default:
-			return j
-		}
-	}
-}
-
-// arrowAfterParams checks for `=>` (after an optional return type) at i and
-// returns the index after the arrow.
-func arrowAfterParams(m *modFile, i int) (int, bool) {
-	if m.isPunct(i, "=>") {
-		return i + 1, true
-	}
-	if m.isPunct(i, ":") {
-		// a return type; it ends at the `=>`
-		j := i + 1
-		depth := 0
-		for ; j < len(m.toks) && m.tok(j).kind != tokEOF; j++ {
-			t := m.tok(j)
-			if t.kind != tokPunct {
-				continue
-			}
-			switch t.text {
-			case "(", "[", "{", "<":
-				depth++
-			case ")", "]", "}", ">":
-				if depth == 0 {
-					return 0, false
-				}
-				depth--
-			case "=>":
-				if depth == 0 {
-					return j + 1, true
-				}
-			case ",", ";", "=":
-				if depth == 0 {
-					return 0, false
-				}
-			}
-		}
-	}
-	return 0, false
-}
-
 func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {
 	if m.isPunct(i, "{") {
 		end := matching(m.toks, i)
 		return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
 	}
-	end := skipExpr(m.toks, i)
+	// an expression body ends where the statement does (a new line that
+	// starts a statement, too): a file without semicolons is not rescanned
+	// to its end for every arrow
+	end := skipToEnd(m.toks, i, true)
 	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).end}, end
 }
 
@@ -434,18 +359,28 @@ func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
 // postfix applies member reads, calls and type assertions to v, whose
 // expression starts at byte start of m.
 func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
+	var recv *value // the object of a method about to be called
+	method := ""
 	for {
 		t := m.tok(j)
 		switch {
 		case t.kind == tokPunct && (t.text == "." || t.text == "?.") && m.tok(j+1).kind == tokIdent || t.kind == tokPunct && t.text == "." && m.tok(j+1).kind == tokPrivate:
 			name := m.tok(j + 1)
+			recv, method = v, name.text
 			v = e.member(m, v, name.text, start, name.end)
 			j += 2
+			continue
 		case t.kind == tokPunct && t.text == "[" && !t.nl:
 			end := matching(m.toks, j)
 			key := m.tok(j + 1)
 			if key.kind == tokString && end == j+2 {
 				v = e.member(m, v, key.text, start, m.tok(end).end)
+			} else if key.kind == tokNumber && end == j+2 && v.kind == vArray && v.complete {
+				if n, err := strconv.Atoi(key.text); err == nil && n >= 0 && n < len(v.items) {
+					v = v.items[n]
+				} else {
+					v = &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).end}
+				}
 			} else {
 				v = unknown(m, start, m.tok(end).end, "a computed member")
 			}
@@ -471,9 +406,13 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 				}
 			}
 			v = call
+			if b := e.builtinCall(m, call.callee, recv, method, call.args); b != nil {
+				v = b
+			}
 			j = end + 1
 		case t.kind == tokPunct && t.text == "?." && (m.isPunct(j+1, "(") || m.isPunct(j+1, "[")):
 			j++ // optional call or element access: the next round reads it
+			continue
 		case t.kind == tokPunct && t.text == "!" && !t.nl:
 			j++ // TypeScript non-null assertion
 		case t.kind == tokIdent && (t.text == "as" || t.text == "satisfies") && !t.nl:
@@ -497,16 +436,8 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 		default:
 			return v, j
 		}
+		recv, method = nil, ""
 	}
-}
-
-// calleeText names a callee as written, e.g. "z.toJSONSchema".
-func calleeText(m *modFile, start, end int) string {
-	s := strings.Join(strings.Fields(string(m.src[start:end])), "")
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return s
 }
 
 // member reads a property of a known object or an export of a namespace.
@@ -661,167 +592,4 @@ func (e *evaluator) array(m *modFile, i int) (*value, int) {
 		j++
 	}
 	return v, end + 1
-}
-
-// ref follows an identifier to its value.
-func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
-	if name == "undefined" {
-		return &value{kind: vUndefined, file: m.path, start: start, end: end}
-	}
-	switch {
-	case m.funcs[name]:
-		return &value{kind: vFunction, file: m.path, start: start, end: end}
-	case m.classes[name]:
-		return &value{kind: vClass, file: m.path, start: start, end: end}
-	case m.mutable[name]:
-		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var: its value can change", name))
-	}
-	if at, ok := m.consts[name]; ok {
-		key := m.path + "\x00" + name
-		if v, ok := e.consts[key]; ok {
-			return v
-		}
-		if e.busy[key] {
-			return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
-		}
-		e.busy[key] = true
-		v, _ := e.expr(m, at)
-		delete(e.busy, key)
-		e.consts[key] = v
-		return v
-	}
-	if b, ok := m.imports[name]; ok {
-		if !isRelative(b.spec) {
-			u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
-			bb := b
-			u.calleeRef = &bb
-			return u
-		}
-		other := e.load(m, b.spec)
-		if other == nil {
-			return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.spec))
-		}
-		if b.name == "*" {
-			return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
-		}
-		return e.export(other, b.name, m, start, end)
-	}
-	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
-}
-
-func isRelative(spec string) bool {
-	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
-}
-
-// load lexes a relative import of m; nil when it cannot be read or is not a
-// script.
-func (e *evaluator) load(m *modFile, spec string) *modFile {
-	r := e.res.resolve(spec, filepath.Dir(m.path))
-	if r.outcome != resolvedFile {
-		return nil
-	}
-	if f, ok := e.files[r.file]; ok {
-		return f
-	}
-	e.files[r.file] = nil
-	switch strings.ToLower(filepath.Ext(r.file)) {
-	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
-	default:
-		return nil
-	}
-	src, err := e.res.t.readFile(r.file)
-	if err != nil || !textLike(src) {
-		return nil
-	}
-	toks, lerr := lex(src)
-	if lerr != nil {
-		return nil
-	}
-	f := scanModule(r.file, src, toks)
-	e.files[r.file] = f
-	return f
-}
-
-// export follows an exported name of module f.
-func (e *evaluator) export(f *modFile, name string, from *modFile, start, end int) *value {
-	if e.depth > maxEvalDepth {
-		return unknown(from, start, end, "too deeply nested to follow")
-	}
-	e.depth++
-	defer func() { e.depth-- }()
-	if name == "default" {
-		return e.defaultValue(f)
-	}
-	if ref, ok := f.exports[name]; ok {
-		if ref.spec == "" {
-			t := f.tok(0)
-			for k, tk := range f.toks {
-				if tk.kind == tokIdent && tk.text == ref.local {
-					t = f.toks[k]
-					break
-				}
-			}
-			return e.ref(f, ref.local, t.start, t.end)
-		}
-		if !isRelative(ref.spec) {
-			return unknown(from, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, ref.spec))
-		}
-		other := e.load(f, ref.spec)
-		if other == nil {
-			return unknown(from, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, ref.spec))
-		}
-		if ref.name == "*" {
-			return &value{kind: vNamespace, file: f.path, start: start, end: end, ns: other}
-		}
-		return e.export(other, ref.name, from, start, end)
-	}
-	for _, s := range f.stars {
-		if !isRelative(s) {
-			continue
-		}
-		if other := e.load(f, s); other != nil {
-			v := e.export(other, name, from, start, end)
-			if v.kind != vUndefined {
-				return v
-			}
-		}
-	}
-	// Not found: the reader may have missed a form (`export enum`, several
-	// declarators, a destructuring): say so rather than claim undefined.
-	return unknown(from, start, end, fmt.Sprintf("`%s` is not found statically among the exports of %s", name, filepath.Base(f.path)))
-}
-
-// defaultValue is the value of f's default export, as far as it is known.
-func (e *evaluator) defaultValue(f *modFile) *value {
-	switch {
-	case f.defaultAt >= 0:
-		t := f.tok(f.defaultAt)
-		switch {
-		case t.kind == tokIdent && t.text == "function":
-			v, _ := e.functionExpr(f, f.defaultAt, t.start)
-			return v
-		case t.kind == tokIdent && t.text == "async" && f.isIdent(f.defaultAt+1, "function"):
-			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
-			return v
-		case t.kind == tokIdent && t.text == "class":
-			v, _ := e.primary(f, f.defaultAt)
-			return v
-		}
-		v, _ := e.expr(f, f.defaultAt)
-		return v
-	case f.defaultLocal != "":
-		t := f.tok(f.defaultTok)
-		return e.ref(f, f.defaultLocal, t.start, t.end)
-	case f.defaultFrom != nil:
-		t := f.tok(f.defaultTok)
-		if !isRelative(f.defaultFrom.spec) {
-			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
-		}
-		other := e.load(f, f.defaultFrom.spec)
-		if other == nil {
-			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
-		}
-		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
-	}
-	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
 }

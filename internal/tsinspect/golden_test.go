@@ -28,11 +28,17 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	corpus, err := filepath.Glob("testdata/corpus/*.txtar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, corpus...)
 	if len(files) == 0 {
 		t.Fatal("no fixtures")
 	}
 	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+		name := strings.TrimSuffix(strings.TrimPrefix(filepath.ToSlash(file), "testdata/"), ".txtar")
+		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +77,7 @@ func report(t *testing.T, ar *txtar.Archive) string {
 	var modules []string
 	for _, f := range ar.Files {
 		switch {
-		case f.Name == "want":
+		case f.Name == "want", f.Name == "bun":
 		case f.Name == "modules":
 			for _, l := range strings.Fields(string(f.Data)) {
 				modules = append(modules, filepath.Join(repoRoot, l))

@@ -1,6 +1,8 @@
 package tsinspect
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -33,7 +35,14 @@ func scriptFile(p string) bool {
 // transitively. Its findings are in that file. It returns why it would not
 // load, or nil when it loads or cannot be known.
 func (in *Inspector) checkImported(c *checker, res *resolver, file string) *loadFailure {
-	if c.seen[file] || len(c.seen) >= maxImportedFiles || !scriptFile(file) {
+	if c.seen[file] || len(c.seen) >= maxImportedFiles {
+		return nil
+	}
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		c.seen[file] = true
+		return in.checkJSON(c, res, file)
+	}
+	if !scriptFile(file) {
 		return nil
 	}
 	c.seen[file] = true
@@ -58,7 +67,7 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)
 	}
 
-	facts := in.esbuildFacts(file, content)
+	facts := in.esbuildFacts(file, content, res.rootJSX())
 	var first *loadFailure
 	syntax := 0
 	for _, m := range facts.messages {
@@ -119,6 +128,41 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		}
 	}
 	return first
+}
+
+// checkJSON checks a JSON file a module imports (and uses: an unused
+// import is elided, and Bun never parses the file): Bun parses it when the
+// module loads and fails on anything but strict JSON (comments and trailing
+// commas included); a byte order mark is accepted.
+func (in *Inspector) checkJSON(c *checker, res *resolver, file string) *loadFailure {
+	content, err := res.t.readFile(file)
+	if err != nil || len(content) > in.opts.MaxBytes {
+		return nil
+	}
+	body := bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
+	var v any
+	err = json.Unmarshal(body, &v)
+	if err == nil {
+		return nil
+	}
+	off := len(content)
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		off = int(se.Offset) + len(content) - len(body)
+		if off > 0 {
+			off-- // the offset is after the byte that failed
+		}
+	}
+	lines := diag.NewLines(content)
+	c.lines[file] = lines
+	msg := "JSON Parse error: " + strings.TrimPrefix(err.Error(), "json: ")
+	end := off + 1
+	if end > len(content) {
+		end = len(content)
+	}
+	c.add(file, off, end, diag.Error, CodeSyntax, msg+": a JSON import must be strict JSON (no comments, no trailing commas)")
+	p := lines.Pos(off)
+	return &loadFailure{reason: msg, where: fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)}
 }
 
 // checkIgnored warns when a package resolves only through a node_modules

@@ -18,6 +18,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/evanw/esbuild/pkg/api"
+
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -131,6 +133,10 @@ type Result struct {
 	// ("Cannot find package 'zod'"); ReasonRange is where, in Module.
 	Reason      string
 	ReasonRange diag.Range
+	// Undecided is set when Loads is true but the verdict depends on values
+	// known only when the module runs (the default export, its parameters,
+	// an import that cannot be checked): an M11 finding says which.
+	Undecided bool
 	// Findings have positions in the module's own source, or in a relative
 	// file it imports (that file's syntax errors and failing imports, or a
 	// value followed into it): Finding.File says which.
@@ -139,9 +145,12 @@ type Result struct {
 	Lines            *diag.Lines
 	Description      string
 	DescriptionKnown bool
-	// Parameters is the schema as JSON (keys in source order), nil when not
-	// statically known.
-	Parameters json.RawMessage
+	// Parameters is the schema as JSON (keys in source order), as far as
+	// it is statically known: ParametersUnknown lists the sub-values left
+	// out (each also an M11 finding at its position). Nil when the schema
+	// itself is not known.
+	Parameters        json.RawMessage
+	ParametersUnknown []UnknownValue
 	// DefaultExport is the `export default` statement (zero when none).
 	DefaultExport diag.Range
 	// Imports are the module's runtime imports, in source order.
@@ -149,6 +158,15 @@ type Result struct {
 	// Incomplete is set when the inspection was cut short (cancelled, timed
 	// out): Loads is then not a verdict.
 	Incomplete bool
+}
+
+// UnknownValue is a part of a module's value that cannot be known
+// statically.
+type UnknownValue struct {
+	// Path is where in the value, as property names and [index] joined by
+	// dots ("properties.year.description"; "" for the value itself).
+	Path string
+	Why  string // why it is not known
 }
 
 // Import is one runtime import of a module.
@@ -303,12 +321,17 @@ func tooLargeMessage(size int64, limit int) string {
 
 // esbuildFacts returns esbuild's facts about a file's content, from the
 // facts cache when the same content was parsed with the same loader.
-func (in *Inspector) esbuildFacts(file string, content []byte) esbuildFacts {
-	k := factsKey{loader: int(loaderFor(file)), hash: sha256.Sum256(content)}
+func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) esbuildFacts {
+	loader := loaderFor(file)
+	tsconfig := "{}"
+	if loader == api.LoaderJSX || loader == api.LoaderTSX {
+		tsconfig = jsx.tsconfigRaw()
+	}
+	k := factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}
 	if f, ok := in.facts.get(k); ok {
 		return f
 	}
-	f := runEsbuild(file, content)
+	f := runEsbuild(file, content, loader, tsconfig)
 	in.facts.put(k, f)
 	return f
 }

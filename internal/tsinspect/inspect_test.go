@@ -59,6 +59,14 @@ func TestBounds(t *testing.T) {
 	}
 	lazyRequires := requires.String()
 	deep := "export default " + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + "\n"
+	var names, props strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&names, "a%d, ", i)
+		fmt.Fprintf(&props, "a%d, ", i)
+	}
+	// every destructured name read at load is a candidate of "declared
+	// nowhere": settled in one pass, not one pass per name
+	manyDestructured := "const { " + names.String() + "} = globalThis\nexport default { description: 'x', parameters: { type: 'object', properties: { " + props.String() + "} }, execute() {} }\n"
 	manyProps := "export default { description: 'x', parameters: { type: 'object', properties: {" +
 		strings.Repeat("a: { type: 'string', description: 'd' }, ", 20000) + "} }, execute() {} }\n"
 	tests := []struct {
@@ -80,7 +88,10 @@ func TestBounds(t *testing.T) {
 		{"power chain", "export default " + strings.Repeat("a\n** ", 100000) + "1\n", Options{}, CodeNotInspected, diag.Warning, true, "deeper than 256 levels"},
 		{"many sequential arrows", manyArrows + strings.Repeat("g(x => x, y => -y);\n", 20000) + "export default { description: 'x', parameters: { type: 'object' }, execute: () => 1 }\n", Options{}, "", 0, true, ""},
 		{"long binary chain", "export default { description: 'x' " + strings.Repeat("+ 'y' ", 100000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotInspected, diag.Warning, true, "more than 8192 terms"},
-		{"binary chain within bounds", "export default { description: 'x' " + strings.Repeat("+\n 'y' ", 5000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotStatic, diag.Information, true, "computed by an expression"},
+		{"binary chain within bounds", "export default { description: 'x' " + strings.Repeat("+\n 'y' ", 5000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, "", 0, true, ""},
+		{"binary chain of long strings", "export default { description: 'x' " + strings.Repeat("+ '"+strings.Repeat("y", 10)+"' ", 8000) + ", parameters: { type: 'object' }, execute() {} }\n", Options{}, "", 0, true, ""},
+		{"binary chain with a computed term", "export default { description: 'x' " + strings.Repeat("+\n 'y' ", 50) + "+ Math.random(), parameters: { type: 'object' }, execute() {} }\n", Options{}, CodeNotStatic, diag.Information, true, "computed by an expression"},
+		{"many destructured names read at load", manyDestructured, Options{}, CodeNotStatic, diag.Information, true, "cannot be known statically"},
 		{"many redeclarations", strings.Repeat("const f = 1\n", 20000) + "export default {}\n", Options{}, CodeNotInspected, diag.Warning, true, "more than 64 names declared twice"},
 		{"many lazy requires", "export default { description: 'x', parameters: { type: 'object' }, execute() {\n" + lazyRequires + "} }\n", Options{}, "", 0, true, ""},
 		{"too many imports", strings.Repeat("import 'node:fs'\n", 5000), Options{}, CodeNotInspected, diag.Warning, true, "more than 4096 imports"},

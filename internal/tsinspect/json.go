@@ -3,34 +3,78 @@ package tsinspect
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 )
 
-// toJSON renders a fully known value as JSON, keys in source order (later
-// duplicates win, in the position of the first). It fails on anything not
-// known or not JSON (functions, undefined, regular expressions).
-func toJSON(v *value) (json.RawMessage, bool) {
-	var b bytes.Buffer
-	if !writeJSON(&b, v, 0) {
-		return nil, false
-	}
-	return json.RawMessage(b.Bytes()), true
+// unknownPart is a sub-value of the schema that is not statically known,
+// left out of its JSON.
+type unknownPart struct {
+	path       string // where in the schema, e.g. "properties.year.description"
+	file       string
+	start, end int
+	why        string
+	keys       bool // an object whose known keys are kept, with others unknown
 }
 
-func writeJSON(b *bytes.Buffer, v *value, depth int) bool {
-	if depth > maxEvalDepth {
+// toJSON renders what is known of a value as JSON, keys in source order
+// (later duplicates win, in the position of the first), and lists what is
+// left out: a sub-value not known is dropped from its object (an array
+// with one is dropped whole), and an object with keys not known keeps the
+// known ones. ok is false when the value itself is not known.
+func toJSON(v *value) (json.RawMessage, []unknownPart, bool) {
+	var b bytes.Buffer
+	w := jsonWriter{b: &b}
+	if !w.write(v, "", 0) {
+		return nil, w.unknown, false
+	}
+	return json.RawMessage(b.Bytes()), w.unknown, true
+}
+
+type jsonWriter struct {
+	b       *bytes.Buffer
+	unknown []unknownPart
+}
+
+// known reports whether v can be written (JSON.stringify's view: functions
+// and undefined are dropped from objects, nulls in arrays).
+func jsonKnown(v *value) bool {
+	switch v.kind {
+	case vString, vBool, vNull, vArray, vObject, vUndefined, vFunction:
+		return true
+	case vNumber:
+		_, ok := jsonNumber(v.str)
+		return ok
+	}
+	return false
+}
+
+func (w *jsonWriter) note(v *value, path, why string) {
+	if why == "" {
+		why = whyOf(v)
+	}
+	w.unknown = append(w.unknown, unknownPart{path: path, file: v.file, start: v.start, end: v.end, why: why})
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (w *jsonWriter) write(v *value, path string, depth int) bool {
+	if depth > maxEvalDepth || !jsonKnown(v) {
 		return false
 	}
+	b := w.b
 	switch v.kind {
 	case vString:
 		s, _ := json.Marshal(v.str)
 		b.Write(s)
 	case vNumber:
-		n, ok := jsonNumber(v.str)
-		if !ok {
-			return false
-		}
+		n, _ := jsonNumber(v.str)
 		b.WriteString(n)
 	case vBool:
 		b.WriteString(v.str)
@@ -40,6 +84,13 @@ func writeJSON(b *bytes.Buffer, v *value, depth int) bool {
 		if !v.complete {
 			return false
 		}
+		for i, it := range v.items {
+			if !jsonKnown(it) {
+				w.note(it, fmt.Sprintf("%s[%d]", path, i), "")
+				return false
+			}
+		}
+		mark := b.Len()
 		b.WriteByte('[')
 		for i, it := range v.items {
 			if i > 0 {
@@ -49,14 +100,16 @@ func writeJSON(b *bytes.Buffer, v *value, depth int) bool {
 				b.WriteString("null") // as JSON.stringify does
 				continue
 			}
-			if !writeJSON(b, it, depth+1) {
+			if !w.write(it, fmt.Sprintf("%s[%d]", path, i), depth+1) {
+				b.Truncate(mark)
 				return false
 			}
 		}
 		b.WriteByte(']')
 	case vObject:
 		if !v.complete {
-			return false
+			w.unknown = append(w.unknown, unknownPart{path: path, file: v.file, start: v.start, end: v.start + 1, keys: true,
+				why: "it has keys that cannot be known statically (a spread or a computed key)"})
 		}
 		b.WriteByte('{')
 		lastOf := make(map[string]*prop, len(v.props))
@@ -66,7 +119,7 @@ func writeJSON(b *bytes.Buffer, v *value, depth int) bool {
 		seen := make(map[string]bool, len(v.props))
 		first := true
 		for _, p := range v.props {
-			if seen[p.key] {
+			if p.key == "" || seen[p.key] {
 				continue
 			}
 			seen[p.key] = true
@@ -74,16 +127,26 @@ func writeJSON(b *bytes.Buffer, v *value, depth int) bool {
 			if last.val.kind == vUndefined || last.val.kind == vFunction {
 				continue // JSON.stringify drops them
 			}
+			sub := joinPath(path, p.key)
+			if !jsonKnown(last.val) {
+				w.note(last.val, sub, "")
+				continue
+			}
+			mark := b.Len()
 			if !first {
 				b.WriteByte(',')
 			}
-			first = false
 			k, _ := json.Marshal(p.key)
 			b.Write(k)
 			b.WriteByte(':')
-			if !writeJSON(b, last.val, depth+1) {
-				return false
+			if !w.write(last.val, sub, depth+1) {
+				b.Truncate(mark) // an array with an unknown item: noted inside
+				if last.val.kind == vArray && !last.val.complete {
+					w.note(last.val, sub, "an array with items that cannot be known statically")
+				}
+				continue
 			}
+			first = false
 		}
 		b.WriteByte('}')
 	default:

@@ -55,6 +55,9 @@ type resolver struct {
 	repoRoot string
 	harness  map[string]bool
 	realRoot string // repoRoot with symbolic links resolved, computed once
+	// tsconfigs memoizes the nearest tsconfig.json by folder (nil: none)
+	tsconfigs map[string]*tsconfig
+	jsx       *jsxOptions // the root tsconfig's, read once
 }
 
 // inside reports whether p, with symbolic links resolved, is inside the
@@ -114,7 +117,22 @@ func (r *resolver) resolve(spec, fromDir string) resolution {
 	if nodeBuiltins[spec] {
 		return resolution{outcome: resolvedBuiltin}
 	}
-	return r.bare(spec, fromDir)
+	tc := r.nearestTsconfig(fromDir)
+	if tc != nil {
+		if f, ok := r.resolveAlias(tc, spec); ok && tc.baseURLInherited {
+			return resolution{outcome: resolveUnknown, message: fmt.Sprintf(
+				"'%s' cannot be checked statically: it resolves to %s only through a baseUrl inherited with `extends`, which Bun does not always apply; set baseUrl in the tsconfig.json itself",
+				spec, filepath.ToSlash(r.rel(f)))}
+		} else if ok {
+			return resolution{outcome: resolvedFile, file: f}
+		}
+	}
+	res := r.bare(spec, fromDir)
+	if res.outcome == resolveMissing && tc != nil && tc.unsure {
+		return resolution{outcome: resolveUnknown, message: fmt.Sprintf(
+			"'%s' cannot be checked statically: a tsconfig.json this inspector cannot read whole (a package `extends`, or invalid text) may map it", spec)}
+	}
+	return res
 }
 
 // scriptExts are tried, in Bun's order, for an import without a known

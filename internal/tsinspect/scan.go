@@ -8,6 +8,8 @@ package tsinspect
 type importBinding struct {
 	spec string
 	name string // "default", "*", or the imported name
+	// start, end: the imported name in the import declaration
+	start, end int
 }
 
 // exportRef says where an exported name's value comes from.
@@ -25,7 +27,12 @@ type modFile struct {
 	consts  map[string]int // initializer token index
 	mutable map[string]bool
 	funcs   map[string]bool
-	classes map[string]bool
+	classes map[string]int // the `class` keyword's token index
+	// enums and namespaces: the token index of their `{`
+	enums      map[string]int
+	namespaces map[string]int
+	// lets: the initializer token index of a `let` never reassigned
+	lets    map[string]int
 	imports map[string]importBinding
 	exports map[string]exportRef
 	stars   []string // export * from '...'
@@ -42,12 +49,15 @@ type modFile struct {
 	cjsPartial int
 	// typeOnlyDefault marks `export default interface ...`.
 	typeOnlyDefault bool
+	// sideEffectImport marks `import './setup'`, which may define globals.
+	sideEffectImport bool
 }
 
 func scanModule(path string, src []byte, toks []token) *modFile {
 	m := &modFile{
 		path: path, src: src, toks: toks,
-		consts: map[string]int{}, mutable: map[string]bool{}, funcs: map[string]bool{}, classes: map[string]bool{},
+		consts: map[string]int{}, mutable: map[string]bool{}, funcs: map[string]bool{}, classes: map[string]int{},
+		enums: map[string]int{}, namespaces: map[string]int{}, lets: map[string]int{},
 		imports: map[string]importBinding{}, exports: map[string]exportRef{},
 		defaultAt: -1, defaultTok: -1, cjsPartial: -1,
 	}
@@ -91,7 +101,17 @@ func scanModule(path string, src []byte, toks []token) *modFile {
 			}
 		case "class":
 			if n := m.tok(i + 1); n.kind == tokIdent && n.text != "extends" && n.text != "implements" {
-				m.classes[n.text] = true
+				m.classes[n.text] = i
+			}
+		case "enum":
+			// `declare enum` has no run-time value; `const enum` is inlined
+			// by TypeScript but Bun emits an object for it, like `enum`
+			if n := m.tok(i + 1); n.kind == tokIdent && m.isPunct(i+2, "{") && !m.isIdent(i-1, "declare") && !m.isIdent(i-2, "declare") {
+				m.enums[n.text] = i + 2
+			}
+		case "namespace":
+			if n := m.tok(i + 1); n.kind == tokIdent && m.isPunct(i+2, "{") && !m.isIdent(i-1, "declare") && !m.isPunct(i-1, ".") {
+				m.namespaces[n.text] = i + 2
 			}
 		case "module":
 			if m.isPunct(i+1, ".") && m.tok(i+2).text == "exports" && m.tok(i+2).kind == tokIdent {
@@ -109,7 +129,72 @@ func scanModule(path string, src []byte, toks []token) *modFile {
 			}
 		}
 	}
+	m.dropReassignedLets()
+	for name := range m.enums {
+		if m.mutable[name] {
+			delete(m.enums, name)
+		}
+	}
 	return m
+}
+
+// dropReassignedLets keeps in lets only the bindings nothing assigns to
+// again: no `name =` (or a compound assignment, `++`, `--`) anywhere but in
+// its declaration, and no destructuring assignment in the module (which
+// could assign to any name).
+func (m *modFile) dropReassignedLets() {
+	if len(m.lets) == 0 {
+		return
+	}
+	for i, t := range m.toks {
+		if t.kind == tokPunct && t.text == "=" && i > 0 && m.toks[i-1].kind == tokPunct && (m.toks[i-1].text == "]" || m.toks[i-1].text == "}") {
+			open := m.opening(i - 1)
+			if open <= 0 || !(m.isIdent(open-1, "const") || m.isIdent(open-1, "let") || m.isIdent(open-1, "var")) {
+				m.lets = map[string]int{} // a destructuring assignment
+				return
+			}
+		}
+		if t.kind != tokIdent {
+			continue
+		}
+		at, ok := m.lets[t.text]
+		if !ok || m.isIdent(i-1, "let") || m.isIdent(i-1, "var") || m.isPunct(i-1, ".") || m.isPunct(i-1, "?.") || at < 0 {
+			continue
+		}
+		n, p := m.tok(i+1), m.tok(i-1)
+		if n.kind == tokPunct && isAssignOp(n.text) || p.kind == tokPunct && (p.text == "++" || p.text == "--") {
+			delete(m.lets, t.text)
+		}
+	}
+}
+
+func isAssignOp(p string) bool {
+	switch p {
+	case "=", "+=", "-=", "*=", "/=", "%=", "**=", "&&=", "||=", "??=", "&=", "|=", "^=", "<<=", ">>=", ">>>=", "++", "--":
+		return true
+	}
+	return false
+}
+
+// opening returns the index of the bracket opening the one closing at i.
+func (m *modFile) opening(i int) int {
+	depth := 0
+	for j := i; j >= 0; j-- {
+		t := m.toks[j]
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case ")", "]", "}":
+			depth++
+		case "(", "[", "{":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return -1
 }
 
 func (m *modFile) tok(i int) token {
@@ -138,6 +223,7 @@ func (m *modFile) scanImport(i int) int {
 		i++
 	}
 	if m.tok(i).kind == tokString {
+		m.sideEffectImport = true
 		return i // side-effect import
 	}
 	var locals []importBinding
@@ -181,7 +267,7 @@ func (m *modFile) scanImport(i int) int {
 					i += 2
 				}
 				if !itemType && (name.kind == tokIdent || name.kind == tokString) {
-					locals = append(locals, importBinding{name: name.text})
+					locals = append(locals, importBinding{name: name.text, start: name.start, end: name.end})
 					names = append(names, local)
 				}
 				if m.isPunct(i, ",") {
@@ -247,7 +333,7 @@ func (m *modFile) scanExport(i int) int {
 				at++
 			}
 			if c := m.tok(at); c.kind == tokIdent {
-				m.classes[c.text] = true
+				m.classes[c.text] = at - 1
 				m.exports[c.text] = exportRef{local: c.text}
 			}
 			return i + 1
@@ -360,6 +446,9 @@ func (m *modFile) scanDecl(i int, mutable bool) []string {
 		if m.isPunct(j, "=") {
 			if mutable {
 				m.mutable[name.text] = true
+				if m.isIdent(i-1, "let") || m.isIdent(i-1, "var") {
+					m.lets[name.text] = j + 1 // kept only when never reassigned
+				}
 			} else {
 				m.consts[name.text] = j + 1
 			}

@@ -1,0 +1,384 @@
+package tsinspect
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// eval_refs.go follows names: the module's own bindings, its imports
+// (relative files, data files, files through a tsconfig alias) and exports,
+// and the errors reading them throws at load (a name declared nowhere, a
+// binding read before its declaration, an import the module does not
+// export).
+
+// loadError is an error a module throws while it loads, in Bun's words.
+type loadError struct {
+	file       string
+	start, end int
+	msg        string
+	hint       string // what to do, after msg
+	link       bool   // found when modules are linked, before any code runs
+}
+
+// throw records an error thrown at load. The one that runs first wins: an
+// error of linking before any error of evaluation, an error in a file the
+// module imports (evaluated first) before one in the module, and in one
+// file the first in source order.
+func (e *evaluator) throw(m *modFile, start, end int, msg string) {
+	t := e.thrown
+	if t == nil || !t.link && (t.file == e.main && m.path != e.main || t.file == m.path && start < t.start) {
+		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg}
+	}
+}
+
+func (e *evaluator) linkError(m *modFile, start, end int, msg, hint string) {
+	if e.thrown == nil || !e.thrown.link {
+		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg, hint: hint, link: true}
+	}
+}
+
+// missingExport reports whether the ES module f surely lacks the export
+// name: esbuild built it and lists its exports, and it neither re-exports
+// everything of another module nor is CommonJS (whose names Bun takes from
+// module.exports when it runs).
+// It returns the names f exports, for the message.
+func (e *evaluator) missingExport(f *modFile, name string) ([]string, bool) {
+	if e.exportsOf == nil || len(f.stars) > 0 || f.cjsPartial >= 0 || f.defaultTok >= 0 && f.tok(f.defaultTok).text == "module" {
+		return nil, false
+	}
+	switch strings.ToLower(filepath.Ext(f.path)) {
+	case ".cjs", ".cts":
+		return nil, false
+	}
+	names, ok := e.exportsOf(f.path, f.src)
+	if !ok || len(names) == 0 {
+		return nil, false // nothing exported: perhaps CommonJS
+	}
+	for _, n := range names {
+		if n == name {
+			return nil, false
+		}
+	}
+	return names, true
+}
+
+// exportsHint lists what a module does export.
+func exportsHint(names []string) string {
+	var named []string
+	for _, n := range names {
+		if n != "default" {
+			named = append(named, "`"+n+"`")
+		}
+	}
+	sort.Strings(named)
+	if len(named) > 8 {
+		named = append(named[:8], "…")
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	return "; it exports " + strings.Join(named, ", ")
+}
+
+// readPos is when a read at start runs, as a position in m: where it is,
+// except while the fields of a class instance are evaluated, which run at
+// the `new` expression.
+func (e *evaluator) readPos(m *modFile, start int) int {
+	if e.newAt >= 0 && e.newFile == m.path {
+		return e.newAt
+	}
+	return start
+}
+
+// undeclaredRead is a read at load of a name no top-level declaration
+// binds: settleUndeclared decides whether it throws.
+type undeclaredRead struct {
+	m          *modFile
+	name       string
+	start, end int
+}
+
+// settleUndeclared throws for the names read at load that are declared
+// nowhere: not a global or module binding of Bun, not declared at the top
+// level, and written nowhere in the file but where the evaluation read them
+// (every declaration, parameter, destructuring or import of the name would
+// be another occurrence; an object key `name:` is none), so that no form of
+// declaration the scanner does not follow can hide one.
+func (e *evaluator) settleUndeclared() {
+	type key struct {
+		file, name string
+	}
+	reads := map[key]map[int]bool{}
+	first := map[key]undeclaredRead{}
+	var order []key
+	byFile := map[*modFile]map[string]bool{}
+	for _, u := range e.undeclared {
+		k := key{u.m.path, u.name}
+		if reads[k] == nil {
+			reads[k] = map[int]bool{}
+			first[k] = u
+			order = append(order, k)
+			if byFile[u.m] == nil {
+				byFile[u.m] = map[string]bool{}
+			}
+			byFile[u.m][u.name] = true
+		}
+		reads[k][u.start] = true
+		if u.start < first[k].start {
+			first[k] = u
+		}
+	}
+	// one pass per file for all its names
+	elsewhere := map[key]bool{}
+	for m, names := range byFile {
+		for name := range occursElsewhere(m, names, func(name string, at int) bool { return reads[key{m.path, name}][at] }) {
+			elsewhere[key{m.path, name}] = true
+		}
+	}
+	for _, k := range order {
+		u := first[k]
+		if isBunGlobal(k.name) || declares(u.m, k.name) || u.m.sideEffectImport || elsewhere[k] {
+			continue // a side-effect import may define globals (`globalThis.x = ...`)
+		}
+		e.throw(u.m, u.start, u.end, fmt.Sprintf("%s is not defined", k.name))
+	}
+}
+
+// occursElsewhere returns those of names that occur in m as a name at an
+// offset read does not hold (property names after `.` and object keys
+// before `:` are not names). One pass over the tokens for all the names.
+func occursElsewhere(m *modFile, names map[string]bool, read func(name string, at int) bool) map[string]bool {
+	out := map[string]bool{}
+	var brackets []byte
+	for i, t := range m.toks {
+		if t.kind == tokPunct {
+			switch t.text {
+			case "(", "[", "{":
+				brackets = append(brackets, t.text[0])
+			case ")", "]", "}":
+				if len(brackets) > 0 {
+					brackets = brackets[:len(brackets)-1]
+				}
+			}
+			continue
+		}
+		if t.kind != tokIdent || !names[t.text] || out[t.text] || read(t.text, t.start) {
+			continue
+		}
+		if m.isPunct(i-1, ".") || m.isPunct(i-1, "?.") {
+			continue // a property name
+		}
+		if len(brackets) > 0 && brackets[len(brackets)-1] == '{' && m.isPunct(i+1, ":") && (m.isPunct(i-1, "{") || m.isPunct(i-1, ",")) {
+			continue // an object key (of a literal, a pattern or a type): binds no name
+		}
+		out[t.text] = true
+	}
+	return out
+}
+
+const maxEvalDepth = 64
+
+// ref follows an identifier read at load (at bytes start..end of m, in
+// source order) to its value: a read of a const before its declaration, or
+// of a name declared nowhere, throws.
+func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
+	return e.lookup(m, name, start, end, true)
+}
+
+// binding follows a name bound by an export (a live binding: no read at a
+// position of the source).
+func (e *evaluator) binding(m *modFile, name string, start, end int) *value {
+	return e.lookup(m, name, start, end, false)
+}
+
+func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *value {
+	if name == "undefined" {
+		return &value{kind: vUndefined, file: m.path, start: start, end: end}
+	}
+	switch {
+	case m.funcs[name]:
+		return &value{kind: vFunction, file: m.path, start: start, end: end}
+	case m.classes[name] >= 0 && hasKey(m.classes, name):
+		return &value{kind: vClass, file: m.path, start: start, end: end}
+	case hasKey(m.enums, name):
+		return e.enumValue(m, name, start, end)
+	case hasKey(m.namespaces, name):
+		return e.namespaceValue(m, name, start, end)
+	case hasKey(m.lets, name):
+		return e.letValue(m, name, start, end, read)
+	case m.mutable[name]:
+		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
+	}
+	if at, ok := m.consts[name]; ok {
+		key := m.path + "\x00" + name
+		if read && e.readPos(m, start) < m.tok(at).start {
+			// `const` is in its temporal dead zone until its declaration runs
+			e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
+			return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))
+		}
+		if v, ok := e.consts[key]; ok {
+			return v
+		}
+		if e.busy[key] {
+			if read {
+				e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
+			}
+			return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
+		}
+		e.busy[key] = true
+		v, _ := e.expr(m, at)
+		delete(e.busy, key)
+		e.consts[key] = v
+		return v
+	}
+	if b, ok := m.imports[name]; ok {
+		r := e.res.resolve(b.spec, filepath.Dir(m.path))
+		if !isRelative(b.spec) && r.outcome != resolvedFile { // a file through a tsconfig alias is followed
+			u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
+			bb := b
+			u.calleeRef = &bb
+			return u
+		}
+		if r.outcome == resolvedFile && dataFile(r.file) {
+			return e.dataImport(m, b, r.file, start, end)
+		}
+		other := e.load(m, b.spec)
+		if other == nil {
+			return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.spec))
+		}
+		if b.name == "*" {
+			return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
+		}
+		if names, missing := e.missingExport(other, b.name); read && b.name != "default" && missing {
+			rel := filepath.ToSlash(e.res.rel(other.path))
+			e.linkError(m, b.start, b.end, fmt.Sprintf("Export named '%s' not found in module '%s'", b.name, rel), exportsHint(names))
+			return unknown(m, start, end, fmt.Sprintf("`%s` is not exported by '%s'", b.name, b.spec))
+		}
+		return e.export(other, b.name, m, start, end)
+	}
+	if read && !isBunGlobal(name) {
+		e.undeclared = append(e.undeclared, undeclaredRead{m: m, name: name, start: start, end: end})
+	}
+	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
+}
+
+func isRelative(spec string) bool {
+	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
+}
+
+// load lexes a relative import of m; nil when it cannot be read or is not a
+// script.
+func (e *evaluator) load(m *modFile, spec string) *modFile {
+	r := e.res.resolve(spec, filepath.Dir(m.path))
+	if r.outcome != resolvedFile {
+		return nil
+	}
+	if f, ok := e.files[r.file]; ok {
+		return f
+	}
+	e.files[r.file] = nil
+	switch strings.ToLower(filepath.Ext(r.file)) {
+	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
+	default:
+		return nil
+	}
+	src, err := e.res.t.readFile(r.file)
+	if err != nil || !textLike(src) {
+		return nil
+	}
+	toks, lerr := lex(src)
+	if lerr != nil {
+		return nil
+	}
+	f := scanModule(r.file, src, toks)
+	e.files[r.file] = f
+	return f
+}
+
+// export follows an exported name of module f.
+func (e *evaluator) export(f *modFile, name string, from *modFile, start, end int) *value {
+	if e.depth > maxEvalDepth {
+		return unknown(from, start, end, "too deeply nested to follow")
+	}
+	e.depth++
+	defer func() { e.depth-- }()
+	if name == "default" {
+		return e.defaultValue(f)
+	}
+	if ref, ok := f.exports[name]; ok {
+		if ref.spec == "" {
+			t := f.tok(0)
+			for k, tk := range f.toks {
+				if tk.kind == tokIdent && tk.text == ref.local {
+					t = f.toks[k]
+					break
+				}
+			}
+			return e.binding(f, ref.local, t.start, t.end)
+		}
+		if !isRelative(ref.spec) {
+			return unknown(from, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, ref.spec))
+		}
+		other := e.load(f, ref.spec)
+		if other == nil {
+			return unknown(from, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, ref.spec))
+		}
+		if ref.name == "*" {
+			return &value{kind: vNamespace, file: f.path, start: start, end: end, ns: other}
+		}
+		return e.export(other, ref.name, from, start, end)
+	}
+	for _, s := range f.stars {
+		if !isRelative(s) {
+			continue
+		}
+		if other := e.load(f, s); other != nil {
+			v := e.export(other, name, from, start, end)
+			if v.kind != vUndefined {
+				return v
+			}
+		}
+	}
+	// Not found: the reader may have missed a form (`export enum`, several
+	// declarators, a destructuring): say so rather than claim undefined.
+	return unknown(from, start, end, fmt.Sprintf("`%s` is not found statically among the exports of %s", name, filepath.Base(f.path)))
+}
+
+// defaultValue is the value of f's default export, as far as it is known.
+func (e *evaluator) defaultValue(f *modFile) *value {
+	switch {
+	case f.defaultAt >= 0:
+		t := f.tok(f.defaultAt)
+		switch {
+		case t.kind == tokIdent && t.text == "function":
+			v, _ := e.functionExpr(f, f.defaultAt, t.start)
+			return v
+		case t.kind == tokIdent && t.text == "async" && f.isIdent(f.defaultAt+1, "function"):
+			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
+			return v
+		case t.kind == tokIdent && t.text == "class":
+			v, _ := e.primary(f, f.defaultAt)
+			return v
+		}
+		v, _ := e.expr(f, f.defaultAt)
+		return v
+	case f.defaultLocal != "":
+		t := f.tok(f.defaultTok)
+		return e.binding(f, f.defaultLocal, t.start, t.end)
+	case f.defaultFrom != nil:
+		t := f.tok(f.defaultTok)
+		if !isRelative(f.defaultFrom.spec) {
+			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
+		}
+		other := e.load(f, f.defaultFrom.spec)
+		if other == nil {
+			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
+		}
+		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
+	case f.cjsPartial >= 0:
+		return e.cjsExports(f)
+	}
+	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
+}

@@ -1,0 +1,176 @@
+package tsinspect
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// eval_skip.go moves over the tokens the evaluator does not follow
+// (expressions, brackets, arrow heads) and quotes source for messages.
+
+func isBinaryOp(p string) bool {
+	switch p {
+	case "+", "-", "*", "/", "%", "**", "&&", "||", "??", "?", "==", "!=", "===", "!==", "<", ">", "<=", ">=",
+		"&", "|", "^", "<<", "=", "+=", "-=", "*=", "/=", "%=", "&&=", "||=", "??=", "**=", "&=", "|=", "^=", "<<=":
+		return true
+	}
+	return false
+}
+
+// skipExpr skips to the end of an expression: the first `,` `;` `)` `]`
+// `}` at bracket depth 0.
+func skipExpr(toks []token, i int) int { return skipToEnd(toks, i, false) }
+
+// skipToEnd is skipExpr; with newStatement, it also stops at a token that
+// starts a new statement on a new line at depth 0 (automatic semicolon
+// insertion).
+func skipToEnd(toks []token, i int, newStatement bool) int {
+	depth := 0
+	start := i
+	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
+		t := toks[i]
+		if newStatement && depth == 0 && i > start && t.nl && t.kind != tokPunct && endsOperand(toks[i-1]) {
+			return i
+		}
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ",", ";":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+// matching returns the index of the bracket closing the one at i.
+func matching(toks []token, i int) int {
+	depth := 0
+	for j := i; j < len(toks) && toks[j].kind != tokEOF; j++ {
+		t := toks[j]
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{":
+			depth++
+		case ")", "]", "}":
+			depth--
+			if depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(toks) - 1
+}
+
+// skipNewTarget skips the constructor and arguments of `new X.Y<T>(...)`.
+func skipNewTarget(m *modFile, i int) int {
+	j := i + 1
+	for {
+		switch {
+		case m.isPunct(j, ".") || m.isPunct(j, "?."):
+			j += 2
+		case m.isPunct(j, "(") || m.isPunct(j, "["):
+			j = matching(m.toks, j) + 1
+		default:
+			return j
+		}
+	}
+}
+
+// arrowAfterParams checks for `=>` (after an optional return type) at i and
+// returns the index after the arrow.
+func arrowAfterParams(m *modFile, i int) (int, bool) {
+	if m.isPunct(i, "=>") {
+		return i + 1, true
+	}
+	if m.isPunct(i, ":") {
+		// a return type; it ends at the `=>`
+		j := i + 1
+		depth := 0
+		for ; j < len(m.toks) && m.tok(j).kind != tokEOF; j++ {
+			t := m.tok(j)
+			if t.kind != tokPunct {
+				continue
+			}
+			switch t.text {
+			case "(", "[", "{", "<":
+				depth++
+			case ")", "]", "}", ">":
+				if depth == 0 {
+					return 0, false
+				}
+				depth--
+			case "=>":
+				if depth == 0 {
+					return j + 1, true
+				}
+			case ",", ";", "=":
+				if depth == 0 {
+					return 0, false
+				}
+			}
+		}
+	}
+	return 0, false
+}
+
+// calleeText names a callee as written, e.g. "z.toJSONSchema".
+func calleeText(m *modFile, start, end int) string {
+	return quoteSource(m.src[start:end], 60)
+}
+
+// quoteSource quotes source text for a message as written: line breaks and
+// runs of white space between tokens become one space, string and template
+// literals are kept byte for byte, and the text is cut (at a character) to
+// at most limit characters.
+func quoteSource(src []byte, limit int) string {
+	var b strings.Builder
+	space := false
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			j := i + 1
+			for j < len(src) && src[j] != c {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(src) {
+				j = len(src) - 1
+			}
+			b.Write(src[i : j+1])
+			i = j
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			space = true
+		default:
+			if space && b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			space = false
+			b.WriteByte(c)
+		}
+	}
+	s := b.String()
+	if n := utf8.RuneCountInString(s); n > limit {
+		r := []rune(s)
+		s = string(r[:limit-3]) + "..."
+	}
+	return s
+}

@@ -1,0 +1,528 @@
+package tsinspect
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// eval_values.go follows the values a careful reader sees beyond literals:
+// enum and namespace members, a `let` nothing reassigns, an instance of a
+// class of the module whose fields are initialised in place, template
+// literals and `+` over known strings, `Object.freeze`, `Object.keys`,
+// `Object.values`, `[...].join()`, and array elements by index.
+
+func hasKey[V any](m map[string]V, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// enumValue is the object TypeScript emits for an enum: each member, and
+// for a numeric member its reverse mapping (`E[0] === 'A'`).
+func (e *evaluator) enumValue(m *modFile, name string, start, end int) *value {
+	open := m.enums[name]
+	close := matching(m.toks, open)
+	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
+	next := 0.0 // the next auto-incremented value
+	numeric := true
+	for j := open + 1; j < close; {
+		k := m.tok(j)
+		if k.kind != tokIdent && k.kind != tokString {
+			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has members this inspector cannot read", name))
+		}
+		j++
+		var val *value
+		if m.isPunct(j, "=") {
+			val, j = e.expr(m, j+1)
+		} else if numeric {
+			val = &value{kind: vNumber, file: m.path, start: k.start, end: k.end, str: strconv.FormatFloat(next, 'f', -1, 64)}
+		} else {
+			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member after a string member without a value", name))
+		}
+		switch val.kind {
+		case vNumber:
+			f, err := strconv.ParseFloat(strings.ReplaceAll(val.str, "_", ""), 64)
+			if err != nil {
+				return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member computed when the module runs", name))
+			}
+			numeric, next = true, f+1
+			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
+			v.props = append(v.props, &prop{key: strconv.FormatFloat(f, 'f', -1, 64), file: m.path, start: k.start, end: k.end,
+				val: &value{kind: vString, file: m.path, start: k.start, end: k.end, str: k.text}})
+		case vString:
+			numeric = false
+			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
+		default:
+			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member computed when the module runs", name))
+		}
+		if m.isPunct(j, ",") {
+			j++
+		}
+	}
+	v.props = jsKeyOrder(v.props)
+	return v
+}
+
+// jsKeyOrder orders properties as JavaScript enumerates them: integer keys
+// ascending first, then the others in the order they were added.
+func jsKeyOrder(props []*prop) []*prop {
+	var ints, others []*prop
+	for _, p := range props {
+		if n, err := strconv.ParseUint(p.key, 10, 32); err == nil && strconv.FormatUint(n, 10) == p.key {
+			ints = append(ints, p)
+		} else {
+			others = append(others, p)
+		}
+	}
+	sort.SliceStable(ints, func(i, j int) bool {
+		a, _ := strconv.ParseUint(ints[i].key, 10, 32)
+		b, _ := strconv.ParseUint(ints[j].key, 10, 32)
+		return a < b
+	})
+	return append(ints, others...)
+}
+
+// namespaceValue is the object of a TypeScript namespace: its exported
+// consts (other members make it incomplete).
+func (e *evaluator) namespaceValue(m *modFile, name string, start, end int) *value {
+	open := m.namespaces[name]
+	close := matching(m.toks, open)
+	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
+	depth := 0
+	for j := open + 1; j < close; j++ {
+		t := m.tok(j)
+		if t.kind == tokPunct {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+			continue
+		}
+		if depth != 0 || t.kind != tokIdent || t.text != "export" {
+			continue
+		}
+		switch {
+		case m.isIdent(j+1, "const") && m.tok(j+2).kind == tokIdent:
+			k := m.tok(j + 2)
+			at := j + 3
+			if m.isPunct(at, ":") {
+				at = skipType(m.toks, at+1)
+			}
+			if !m.isPunct(at, "=") {
+				v.complete = false
+				continue
+			}
+			val, next := e.expr(m, at+1)
+			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
+			j = next - 1
+		case m.isIdent(j+1, "type") || m.isIdent(j+1, "interface"):
+		default:
+			v.complete = false // a function, a class, a nested namespace: not followed
+		}
+	}
+	return v
+}
+
+// letValue is the value of a `let` nothing assigns to again; a read before
+// its declaration throws, as for a const.
+func (e *evaluator) letValue(m *modFile, name string, start, end int, read bool) *value {
+	at := m.lets[name]
+	if read && e.readPos(m, start) < m.tok(at).start {
+		e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
+		return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))
+	}
+	key := m.path + "\x00let " + name
+	if v, ok := e.consts[key]; ok {
+		return v
+	}
+	if e.busy[key] {
+		return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
+	}
+	e.busy[key] = true
+	v, _ := e.expr(m, at)
+	delete(e.busy, key)
+	e.consts[key] = v
+	return v
+}
+
+// classInstance is `new C()` of a class C of the module with no `extends`
+// and no constructor: its fields initialised in place, and its methods.
+func (e *evaluator) classInstance(m *modFile, name string, start, end int) *value {
+	at := m.classes[name]
+	j := at + 1
+	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
+		if m.isIdent(j, "extends") {
+			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, which extends another class", name))
+		}
+		j++
+	}
+	close := matching(m.toks, j)
+	depth := 0
+	for k := j + 1; k < close; k++ {
+		t := m.tok(k)
+		if t.kind == tokPunct {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+		}
+		if depth == 0 && t.kind == tokIdent && t.text == "constructor" && m.isPunct(k+1, "(") {
+			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
+		}
+	}
+	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
+	if e.newAt < 0 {
+		// the fields' initializers run at the `new`, not where they are written
+		e.newAt, e.newFile = start, m.path
+		defer func() { e.newAt, e.newFile = -1, "" }()
+	}
+	for k := j + 1; k < close; {
+		if m.isPunct(k, ";") || m.isPunct(k, ",") {
+			k++
+			continue
+		}
+		static, accessor, declared := false, false, false
+		for {
+			t := m.tok(k)
+			n := m.tok(k + 1)
+			mod := t.kind == tokIdent && !(n.kind == tokPunct && (n.text == "(" || n.text == "=" || n.text == ":" || n.text == ";" || n.text == "?" || n.text == "!" || n.text == "<" || n.text == "}"))
+			if !mod {
+				break
+			}
+			switch t.text {
+			case "static":
+				static = true
+			case "get", "set":
+				accessor = true
+			case "declare":
+				declared = true // a type only: no field at run time
+			case "public", "private", "protected", "readonly", "override", "abstract", "async", "accessor":
+			default:
+				return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
+			}
+			k++
+		}
+		if m.isPunct(k, "*") {
+			k++
+		}
+		key := m.tok(k)
+		if key.kind == tokIdent && key.text == "constructor" && m.isPunct(k+1, "(") {
+			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
+		}
+		if key.kind != tokIdent && key.kind != tokString && key.kind != tokPrivate {
+			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
+		}
+		k++
+		if m.isPunct(k, "?") || m.isPunct(k, "!") {
+			k++
+		}
+		var val *value
+		switch {
+		case m.isPunct(k, "(") || m.isPunct(k, "<"):
+			fv, next := e.functionExpr(m, k-1, key.start)
+			val, k = fv, next
+			if accessor {
+				val = &value{kind: vUnknown, file: m.path, start: key.start, end: fv.end, why: "a getter: computed when read", accessor: true}
+			}
+		default:
+			if m.isPunct(k, ":") {
+				k = skipFieldType(m.toks, k+1)
+			}
+			if m.isPunct(k, "=") {
+				val, k = e.expr(m, k+1)
+			} else {
+				val = &value{kind: vUndefined, file: m.path, start: key.start, end: key.end}
+			}
+		}
+		if static || declared || key.kind == tokPrivate {
+			continue
+		}
+		v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
+	}
+	return v
+}
+
+// skipFieldType is skipType for a class field's type, which also ends at
+// a name that starts a new line after a complete type (the next member).
+func skipFieldType(toks []token, i int) int {
+	depth := 0
+	start := i
+	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
+		t := toks[i]
+		if depth == 0 && i > start && t.nl && (t.kind == tokIdent || t.kind == tokPrivate) && endsOperand(toks[i-1]) {
+			return i
+		}
+		if t.kind != tokPunct {
+			continue
+		}
+		switch t.text {
+		case "(", "[", "{", "<":
+			depth++
+		case ")", "]", "}", ">":
+			if depth == 0 {
+				return i
+			}
+			depth--
+		case ",", ";", "=":
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return i
+}
+
+// cjsExports is module.exports of a CommonJS module that sets it field by
+// field at its top level (`exports.x = ...`, `module.exports.x = ...`).
+// Writes by a computed key, and Object.assign or defineProperty on it, make
+// it incomplete.
+func (e *evaluator) cjsExports(m *modFile) *value {
+	t := m.tok(m.cjsPartial)
+	v := &value{kind: vObject, file: m.path, start: t.start, end: t.end, complete: true}
+	depth := 0
+	for i := 0; i < len(m.toks); i++ {
+		t := m.toks[i]
+		if t.kind == tokPunct {
+			switch t.text {
+			case "(", "[", "{":
+				depth++
+			case ")", "]", "}":
+				depth--
+			}
+			continue
+		}
+		if t.kind != tokIdent || m.isPunct(i-1, ".") {
+			continue
+		}
+		j := -1
+		switch {
+		case t.text == "exports":
+			j = i + 1
+		case t.text == "module" && m.isPunct(i+1, ".") && m.isIdent(i+2, "exports"):
+			j = i + 3
+		default:
+			continue
+		}
+		switch {
+		case depth == 0 && m.isPunct(j, ".") && m.tok(j+1).kind == tokIdent && m.isPunct(j+2, "="):
+			k := m.tok(j + 1)
+			val, next := e.expr(m, j+3)
+			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
+			i = next - 1
+		case m.isPunct(j, "[") || m.isPunct(i-1, "(") || m.isPunct(i-1, ","):
+			v.complete = false // a computed key, or exports passed to a function
+		}
+	}
+	return v
+}
+
+// substRE matches a substitution that names a binding or a property chain.
+var substRE = regexp.MustCompile(`^\s*([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\w$]*)*)\s*$`)
+
+// templateValue is a template literal whose substitutions are known
+// strings, numbers or booleans; its text parts must be free of escapes.
+func (e *evaluator) templateValue(m *modFile, t token) *value {
+	raw := string(m.src[t.start+1 : t.end-1])
+	var b strings.Builder
+	for raw != "" {
+		i := strings.Index(raw, "${")
+		lit := raw
+		if i >= 0 {
+			lit = raw[:i]
+		}
+		cooked, ok := cookTemplate(lit)
+		if !ok {
+			return unknown(m, t.start, t.end, "a template literal with an escape this inspector does not read")
+		}
+		b.WriteString(cooked)
+		if i < 0 {
+			break
+		}
+		rest := raw[i+2:]
+		close := strings.IndexByte(rest, '}')
+		if close < 0 {
+			return unknown(m, t.start, t.end, "a template literal with substitutions")
+		}
+		sm := substRE.FindStringSubmatch(rest[:close])
+		if sm == nil {
+			return unknown(m, t.start, t.end, "a template literal with substitutions computed when the module runs")
+		}
+		at := t.start + 1 + i + 2 + strings.Index(rest[:close], sm[1])
+		v := e.ref(m, sm[1], at, at+len(sm[1]))
+		for _, name := range strings.Split(sm[2], ".")[1:] {
+			v = e.member(m, v, strings.TrimSpace(name), at, at+len(rest[:close]))
+		}
+		s, ok := jsString(v)
+		if !ok {
+			return unknown(m, t.start, t.end, fmt.Sprintf("a template literal whose substitution `${%s}` is computed when the module runs", strings.TrimSpace(rest[:close])))
+		}
+		b.WriteString(s)
+		raw = rest[close+1:]
+	}
+	return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: b.String()}
+}
+
+// cookTemplate gives the value of a template's text part: line ends
+// normalised, the simple escapes decoded (others: ok false).
+func cookTemplate(raw string) (string, bool) {
+	raw = strings.ReplaceAll(strings.ReplaceAll(raw, "\r\n", "\n"), "\r", "\n")
+	if !strings.ContainsRune(raw, '\\') {
+		return raw, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			b.WriteByte(raw[i])
+			continue
+		}
+		i++
+		if i == len(raw) {
+			return "", false
+		}
+		switch c := raw[i]; c {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '\\', '`', '$', '\'', '"':
+			b.WriteByte(c)
+		case '\n': // a line continuation
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// jsString converts a known primitive as String(v) does.
+func jsString(v *value) (string, bool) {
+	switch v.kind {
+	case vString:
+		return v.str, true
+	case vBool:
+		return v.str, true
+	case vNull:
+		return "null", true
+	case vUndefined:
+		return "undefined", true
+	case vNumber:
+		n, ok := jsonNumber(v.str)
+		return n, ok
+	}
+	return "", false
+}
+
+// concat folds `a + b + ...` of known strings and numbers left to right,
+// as JavaScript does (numbers add until a string is met); ok is false when
+// a term is not known.
+func concat(terms []*value) (*value, bool) {
+	acc := terms[0]
+	i := 1
+	for ; i < len(terms) && acc.kind != vString; i++ {
+		t := terms[i]
+		switch {
+		case acc.kind == vNumber && t.kind == vNumber:
+			a, err1 := strconv.ParseFloat(strings.ReplaceAll(acc.str, "_", ""), 64)
+			b, err2 := strconv.ParseFloat(strings.ReplaceAll(t.str, "_", ""), 64)
+			if err1 != nil || err2 != nil {
+				return nil, false
+			}
+			acc = &value{kind: vNumber, str: strconv.FormatFloat(a+b, 'g', -1, 64)}
+		case t.kind == vString:
+			x, ok := jsString(acc)
+			if !ok {
+				return nil, false
+			}
+			acc = &value{kind: vString, str: x + t.str}
+		default:
+			return nil, false
+		}
+	}
+	if i == len(terms) {
+		return acc, true
+	}
+	// a string from here on: one builder, linear in the result
+	var b strings.Builder
+	b.WriteString(acc.str)
+	for _, t := range terms[i:] {
+		s, ok := jsString(t)
+		if !ok {
+			return nil, false
+		}
+		b.WriteString(s)
+	}
+	return &value{kind: vString, str: b.String()}, true
+}
+
+// builtinCall is the value of a call of a standard function on known
+// values, or nil: `Object.freeze(x)` is x; `Object.keys(o)` and
+// `Object.values(o)` of a known object; `a.join(sep)` of a known array.
+func (e *evaluator) builtinCall(m *modFile, callee string, recv *value, method string, args []*value) *value {
+	if strings.HasPrefix(callee, "Object.") && !declares(m, "Object") && len(args) == 1 {
+		a := args[0]
+		switch callee {
+		case "Object.freeze", "Object.seal", "Object.preventExtensions":
+			return a
+		case "Object.keys", "Object.values":
+			if a.kind != vObject || !a.complete {
+				return nil
+			}
+			out := &value{kind: vArray, file: a.file, start: a.start, end: a.end, complete: true}
+			seen := map[string]bool{}
+			var props []*prop
+			for i := len(a.props) - 1; i >= 0; i-- { // the last of a key wins
+				if !seen[a.props[i].key] {
+					seen[a.props[i].key] = true
+					props = append([]*prop{a.props[i]}, props...)
+				}
+			}
+			for _, p := range jsKeyOrder(props) {
+				if callee == "Object.keys" {
+					out.items = append(out.items, &value{kind: vString, file: p.file, start: p.start, end: p.end, str: p.key})
+				} else {
+					out.items = append(out.items, p.val)
+				}
+			}
+			return out
+		}
+	}
+	if recv != nil && recv.kind == vArray && recv.complete && method == "join" && len(args) <= 1 {
+		sep := ","
+		if len(args) == 1 {
+			if args[0].kind != vString {
+				return nil
+			}
+			sep = args[0].str
+		}
+		parts := make([]string, len(recv.items))
+		for i, it := range recv.items {
+			if it.kind == vNull || it.kind == vUndefined {
+				continue // join writes nothing for them
+			}
+			s, ok := jsString(it)
+			if !ok {
+				return nil
+			}
+			parts[i] = s
+		}
+		return &value{kind: vString, file: recv.file, start: recv.start, end: recv.end, str: strings.Join(parts, sep)}
+	}
+	return nil
+}
+
+// isTypeScript reports whether path is parsed as TypeScript without JSX
+// (where `<T>expr` is a type assertion).
+func isTypeScript(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
+}
