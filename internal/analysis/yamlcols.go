@@ -1,8 +1,9 @@
 package analysis
 
 import (
-	"encoding/binary"
 	"unicode/utf8"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // colStride is the distance in characters between two column marks of a
@@ -17,12 +18,12 @@ const colStride = 64
 // one by one. An ASCII line needs no marks: a column is a byte count there.
 // One pass over the content.
 func (p *positions) indexColumns() {
-	if isASCII(p.content) {
+	if diag.IsASCII(p.content) {
 		return
 	}
 	for line := range p.starts {
 		start, end := p.starts[line], p.walkEnd(line)
-		if isASCII(p.content[start:end]) {
+		if diag.IsASCII(p.content[start:end]) {
 			continue
 		}
 		if p.wide == nil {
@@ -92,20 +93,4 @@ func charSize(b []byte) int {
 	}
 	_, size := utf8.DecodeRune(b)
 	return size
-}
-
-// isASCII reports whether b holds only ASCII bytes, a word at a time.
-func isASCII(b []byte) bool {
-	for len(b) >= 8 {
-		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

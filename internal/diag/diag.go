@@ -248,7 +248,7 @@ const charStride = 64
 // byte offset of every charStride-th character from the line's start
 // (decoded as utf8.RuneCount decodes). One pass over the content.
 func (l *Lines) indexChars() {
-	if isASCII(l.content) {
+	if IsASCII(l.content) {
 		return
 	}
 	for line, start := range l.starts {
@@ -256,7 +256,7 @@ func (l *Lines) indexChars() {
 		if line+1 < len(l.starts) {
 			next = l.starts[line+1]
 		}
-		if isASCII(l.content[start:next]) {
+		if IsASCII(l.content[start:next]) {
 			continue
 		}
 		if l.chars == nil {
@@ -277,8 +277,8 @@ func (l *Lines) indexChars() {
 	}
 }
 
-// isASCII reports whether b holds only ASCII bytes, a word at a time.
-func isASCII(b []byte) bool {
+// IsASCII reports whether b holds only ASCII bytes, a word at a time.
+func IsASCII(b []byte) bool {
 	for len(b) >= 8 {
 		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
 			return false

@@ -2,12 +2,12 @@ package lsp
 
 import (
 	"bytes"
-	"encoding/binary"
 	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"go.lsp.dev/protocol"
 )
 
@@ -72,7 +72,7 @@ func NewMapper(content []byte, enc Encoding) *Mapper {
 			i += j + 1
 			starts = append(starts, i)
 		}
-		return &Mapper{content: content, size: len(content), enc: enc, starts: starts, ascii: isASCII(content), noCR: true}
+		return &Mapper{content: content, size: len(content), enc: enc, starts: starts, ascii: diag.IsASCII(content), noCR: true}
 	}
 	starts := make([]int, 1, 64)
 	ascii := true
@@ -90,22 +90,6 @@ func NewMapper(content []byte, enc Encoding) *Mapper {
 		}
 	}
 	return &Mapper{content: content, size: len(content), enc: enc, starts: starts, ascii: ascii}
-}
-
-// isASCII reports whether b holds only ASCII bytes.
-func isASCII(b []byte) bool {
-	for len(b) >= 8 {
-		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }
 
 // start returns the byte offset of the start of line (in range).
@@ -279,7 +263,7 @@ func (m *Mapper) Edited(start, end int, text string) *Mapper {
 	if end < start {
 		start, end = end, start
 	}
-	if !m.ascii || !m.noCR || !isASCII([]byte(text)) || strings.IndexByte(text, '\r') >= 0 {
+	if !m.ascii || !m.noCR || !diag.IsASCII([]byte(text)) || strings.IndexByte(text, '\r') >= 0 {
 		old := m.Content()
 		next := make([]byte, 0, len(old)-(end-start)+len(text))
 		next = append(next, old[:start]...)
