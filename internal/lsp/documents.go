@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"path/filepath"
@@ -113,4 +114,16 @@ func pathToURI(p string) protocol.DocumentURI {
 		p = "/" + p
 	}
 	return protocol.DocumentURI((&url.URL{Scheme: "file", Path: p}).String())
+}
+
+// sameContent reports whether a and b are the same bytes, quickly when
+// they are the same slice.
+func sameContent(a, b []byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	if len(a) == 0 || &a[0] == &b[0] {
+		return true
+	}
+	return bytes.Equal(a, b)
 }

@@ -1,0 +1,84 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/features"
+)
+
+// inlayHintJSON is the protocol's InlayHint (absent from v0.12.0).
+type inlayHintJSON struct {
+	Position     protocol.Position       `json:"position"`
+	Label        string                  `json:"label"`
+	Tooltip      *protocol.MarkupContent `json:"tooltip,omitempty"`
+	PaddingLeft  bool                    `json:"paddingLeft,omitempty"`
+	PaddingRight bool                    `json:"paddingRight,omitempty"`
+}
+
+// hintsOf returns the inlay hints of a document with their mapper.
+func (s *Server) hintsOf(ctx context.Context, v *view, uri protocol.DocumentURI) ([]features.InlayHint, *Mapper, error) {
+	a, err := s.locate(ctx, v, uri, nil)
+	if err != nil || a.p == nil {
+		return nil, nil, err
+	}
+	hints := features.InlayHints(a.proj, s.ws.modules(a.p), a.path)
+	sort.SliceStable(hints, func(i, j int) bool { return hints[i].Offset < hints[j].Offset })
+	return hints, s.mapperIn(v, a.proj, a.path), nil
+}
+
+func inlayHint(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	var p struct {
+		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
+		Range        protocol.Range                  `json:"range"`
+	}
+	if err := decodeParams(methodInlayHint, params, &p); err != nil {
+		return nil, err
+	}
+	hints, m, err := s.hintsOf(ctx, v, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	out := []inlayHintJSON{}
+	if m == nil {
+		return out, nil
+	}
+	start, end := m.Offsets(p.Range)
+	for _, h := range hints {
+		if h.Offset < start || h.Offset > end {
+			continue
+		}
+		hj := inlayHintJSON{Position: m.Position(h.Offset), Label: h.Label, PaddingLeft: h.PaddingLeft}
+		if h.Tooltip != "" {
+			m := s.markup(h.Tooltip)
+			hj.Tooltip = &m
+		}
+		out = append(out, hj)
+	}
+	return out, nil
+}
+
+// codeLens shows the inlay hints as code lenses for clients that lack
+// inlay hints.
+func codeLens(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	var p protocol.CodeLensParams
+	if err := decodeParams(protocol.MethodTextDocumentCodeLens, params, &p); err != nil {
+		return nil, err
+	}
+	hints, m, err := s.hintsOf(ctx, v, p.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	out := []protocol.CodeLens{}
+	for _, h := range hints {
+		pos := m.Position(h.Offset)
+		out = append(out, protocol.CodeLens{
+			Range:   protocol.Range{Start: protocol.Position{Line: pos.Line}, End: protocol.Position{Line: pos.Line}},
+			Command: &protocol.Command{Title: h.Label, Command: ""},
+		})
+	}
+	return out, nil
+}

@@ -1,0 +1,131 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
+)
+
+// yamlRun is the state of one project's YAML worker.
+type yamlRun struct {
+	lastLoad time.Duration // its last load, for the adaptive pause
+	burst    bool          // a change came in while it loaded
+}
+
+// yamlLoop starts a YAML worker for each dirty project that has none
+// running (one that runs picks its project up again when done).
+func (w *workspace) yamlLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.yamlKick:
+		}
+		w.mu.Lock()
+		for root := range w.dirty {
+			if w.yamlRuns[root] != nil {
+				continue
+			}
+			run := &yamlRun{}
+			w.yamlRuns[root] = run
+			w.s.goBackground("diagnostics", func(ctx context.Context) { w.projectYAMLLoop(ctx, root, run) })
+		}
+		w.mu.Unlock()
+	}
+}
+
+// projectYAMLLoop is the YAML worker of one project: it loads the project
+// while it is dirty, then ends.
+func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
+	// A user waits for this project's diagnostics: module inspection
+	// steps aside until they are published (priority.go).
+	defer w.s.interactive.begin()()
+	defer func() {
+		w.mu.Lock()
+		if w.yamlRuns[root] == run {
+			delete(w.yamlRuns, root)
+		}
+		if w.dirty[root] {
+			kick(w.yamlKick) // dirtied after the last look, or a panic
+		}
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}()
+	for ctx.Err() == nil {
+		w.mu.Lock()
+		if !w.dirty[root] {
+			w.mu.Unlock()
+			return
+		}
+		// Adaptive pause: a change that arrived while the last load ran
+		// means a burst of keystrokes is coming in; when loads are slow,
+		// wait a little so that the rest of the burst costs one load. A
+		// change that finds the worker idle is analysed at once.
+		pause := time.Duration(0)
+		if run.burst {
+			pause = run.lastLoad / 2
+		}
+		run.burst = false
+		w.mu.Unlock()
+		if pause > 2*time.Millisecond {
+			select {
+			case <-ctx.Done():
+				return
+			// Capped at 10 ms: every millisecond of pause is latency the
+			// keystroke budget pays (p95 60 ms at 10,000 tools, see
+			// docs/performance.md), and a slow load coalesces a burst by
+			// itself.
+			case <-time.After(min(pause, 10*time.Millisecond)):
+			}
+		}
+		w.mu.Lock()
+		delete(w.dirty, root)
+		w.mu.Unlock()
+		start := time.Now()
+		w.analyze(ctx, w.s.currentView(), root)
+		w.mu.Lock()
+		run.lastLoad = time.Since(start)
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}
+}
+
+// analyze loads one project from v, publishes its YAML findings and queues
+// its module inspection.
+func (w *workspace) analyze(ctx context.Context, v *view, root string) {
+	p := w.project(root)
+	if p == nil {
+		return
+	}
+	proj, err := w.loadAt(v, p)
+	if err != nil {
+		w.s.tracef("project %s: %v", root, err)
+		w.removeProject(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			w.s.logToClient(protocol.MessageTypeInfo, fmt.Sprintf("beeuni-lsp: %s no longer exists: its diagnostics are cleared", filepath.Join(root, analysis.ManifestName)))
+		} else {
+			// Unreadable (permissions, a folder, too large): say so.
+			w.s.notify(protocol.MethodWindowShowMessage, &protocol.ShowMessageParams{Type: protocol.MessageTypeWarning, Message: "Beeuni: " + err.Error()})
+		}
+		return
+	}
+	if insp := w.reuseInspection(p, proj, v.gen, true); insp != nil {
+		// No module changed: publish the YAML findings and the module
+		// findings together, so that T11 never flickers, and inspect
+		// nothing.
+		w.pub.setYAMLAndModules(v, proj, insp)
+		return
+	}
+	w.pub.setYAML(v, proj)
+	w.mu.Lock()
+	w.modJobs[root] = moduleJob{v: v, proj: proj}
+	w.mu.Unlock()
+	kick(w.modKick)
+}
