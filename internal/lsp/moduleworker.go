@@ -111,6 +111,7 @@ func (w *workspace) runModuleJob(ctx context.Context, root string, job moduleJob
 // module edit at 10,000 tools then costs one inspection, not a check of
 // every module); else every module.
 func (w *workspace) inspectModules(ctx context.Context, root string, proj *analysis.Project, modGen uint64) *analysis.Inspection {
+	ctx = withProject(ctx, root) // the inspection yields to this project's YAML passes (priority.go)
 	if p := w.project(root); p != nil && w.disk.on() {
 		p.mu.Lock()
 		prev, prevGen := p.inspected, p.inspModGen

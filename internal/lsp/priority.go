@@ -6,60 +6,102 @@ import (
 	"time"
 )
 
-// interactive counts the work a user is waiting for (a YAML pass after a
-// keystroke, a completion, a hover, any request) so that background work,
-// the module inspection, can step aside for it: an inspection worker calls
-// yield before each module, and yield returns once no interactive work is
-// under way. A worker never waits longer than maxYield for one module, so a
+// interactive counts the work a user is waiting for, so that background
+// work, the module inspection, can step aside for it: an inspection worker
+// calls yield before each module it inspects, and yield returns once no
+// such work is under way. Requests count for every project (a completion
+// may be in any); a project's YAML pass counts only for that project's
+// inspection, so that a long analysis of one project never slows another's
+// modules. A worker never waits longer than maxYield for one module, so a
 // client that keeps the server busy forever still gets its modules
 // inspected, only more slowly.
 type interactive struct {
-	mu   sync.Mutex
-	busy int
-	idle chan struct{} // closed when busy drops to 0; nil while idle
+	mu       sync.Mutex
+	requests int            // requests under way
+	projects map[string]int // YAML passes under way, by project root
+	changed  chan struct{}  // closed (and replaced) when a piece of work ends
 }
 
 // maxYield bounds one wait of an inspection worker for interactive work.
 const maxYield = 100 * time.Millisecond
 
-// begin marks interactive work as under way; the function it returns marks
-// it done, and must be called exactly once.
-func (p *interactive) begin() (end func()) {
+// begin marks a request as under way; the function it returns marks it
+// done (calling it again does nothing).
+func (p *interactive) begin() (end func()) { return p.start("") }
+
+// beginProject marks a YAML pass of the project at root as under way.
+func (p *interactive) beginProject(root string) (end func()) { return p.start(root) }
+
+func (p *interactive) start(root string) func() {
 	p.mu.Lock()
-	p.busy++
-	if p.idle == nil {
-		p.idle = make(chan struct{})
+	if root == "" {
+		p.requests++
+	} else {
+		if p.projects == nil {
+			p.projects = map[string]int{}
+		}
+		p.projects[root]++
 	}
 	p.mu.Unlock()
 	var once sync.Once
-	return func() { once.Do(p.done) }
+	return func() { once.Do(func() { p.done(root) }) }
 }
 
-func (p *interactive) done() {
+func (p *interactive) done(root string) {
 	p.mu.Lock()
-	p.busy--
-	if p.busy == 0 {
-		close(p.idle)
-		p.idle = nil
+	if root == "" {
+		p.requests--
+	} else if p.projects[root]--; p.projects[root] == 0 {
+		delete(p.projects, root)
+	}
+	if p.changed != nil {
+		close(p.changed)
+		p.changed = nil
 	}
 	p.mu.Unlock()
 }
 
-// yield waits until no interactive work is under way, maxYield at most, or
-// ctx is done (then it returns ctx's error).
-func (p *interactive) yield(ctx context.Context) error {
-	p.mu.Lock()
-	idle := p.idle
-	p.mu.Unlock()
-	if idle == nil {
-		return ctx.Err()
+// yield waits until no request and no YAML pass of the project at root is
+// under way, maxYield at most, or until ctx is done (then it returns ctx's
+// error). root "" waits for requests only.
+func (p *interactive) yield(ctx context.Context, root string) error {
+	var deadline <-chan time.Time
+	for {
+		p.mu.Lock()
+		if p.requests == 0 && p.projects[root] == 0 {
+			p.mu.Unlock()
+			return ctx.Err()
+		}
+		if p.changed == nil {
+			p.changed = make(chan struct{})
+		}
+		changed := p.changed
+		p.mu.Unlock()
+		if deadline == nil {
+			t := time.NewTimer(maxYield)
+			defer t.Stop()
+			deadline = t.C
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return ctx.Err()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
-	t := time.NewTimer(maxYield)
-	defer t.Stop()
-	select {
-	case <-idle:
-	case <-t.C:
-	case <-ctx.Done():
-	}
-	return ctx.Err()
+}
+
+// projectKey is the context key of the project a module pass inspects.
+type projectKey struct{}
+
+// withProject tells the inspection's yield which project it works for.
+func withProject(ctx context.Context, root string) context.Context {
+	return context.WithValue(ctx, projectKey{}, root)
+}
+
+// projectOf is the project withProject named, or "".
+func projectOf(ctx context.Context) string {
+	root, _ := ctx.Value(projectKey{}).(string)
+	return root
 }

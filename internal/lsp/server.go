@@ -80,8 +80,10 @@ type Server struct {
 
 	ws *workspace
 	// interactive counts the work a user waits for (requests, YAML
-	// passes); module inspection yields to it (priority.go).
-	interactive interactive
+	// passes); module inspection yields to it (priority.go). Requests in
+	// notInteractive do not count.
+	interactive    interactive
+	notInteractive map[string]bool
 
 	// completionDocs holds the documentation of the last completion list's
 	// items by label, for completionItem/resolve.
@@ -123,8 +125,14 @@ func New(opts Options) *Server {
 	s.bg, s.stopBg = context.WithCancel(context.Background())
 	s.ws = newWorkspace(s, disk)
 	registerHandlers(s)
+	// Requests a user does not wait on the server for are not interactive
+	// work (priority.go): a command may wait for the client's answer to
+	// workspace/applyEdit, and the hooks tests add wait for the background
+	// work itself (beeuni/test.idle waits for every module to be inspected).
+	s.notInteractive = map[string]bool{protocol.MethodWorkspaceExecuteCommand: true}
 	for name, h := range opts.extraRequests {
 		s.requests[name] = h
+		s.notInteractive[name] = true
 	}
 	return s
 }
@@ -225,9 +233,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	s.mu.Unlock()
 	go func() {
 		defer s.bgTasks.Done()
-		if method != protocol.MethodWorkspaceExecuteCommand {
-			// A command may wait for the client (workspace/applyEdit):
-			// not work the module inspection should wait for.
+		if !s.notInteractive[method] {
 			defer s.interactive.begin()()
 		}
 		defer func() {

@@ -168,7 +168,7 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 	w.insp = tsinspect.New(liveFS{s}, tsinspect.Options{
 		CacheEntries: maxCachedModules,
 		Parallelism:  max(1, runtime.GOMAXPROCS(0)-1),
-		Yield:        func(ctx context.Context) { _ = s.interactive.yield(ctx) },
+		Yield:        func(ctx context.Context) { _ = s.interactive.yield(ctx, projectOf(ctx)) },
 	})
 	w.pub = newPublisher(s)
 	return w

@@ -44,9 +44,9 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 // projectYAMLLoop is the YAML worker of one project: it loads the project
 // while it is dirty, then ends.
 func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
-	// A user waits for this project's diagnostics: module inspection
+	// A user waits for this project's diagnostics: its module inspection
 	// steps aside until they are published (priority.go).
-	defer w.s.interactive.begin()()
+	defer w.s.interactive.beginProject(root)()
 	defer func() {
 		w.mu.Lock()
 		if w.yamlRuns[root] == run {

@@ -41,8 +41,8 @@ type Options struct {
 	// NoGitignore turns off the check that a package resolves only through a
 	// node_modules folder git ignores.
 	NoGitignore bool
-	// Yield, when set, is called by each InspectAll worker before it
-	// inspects a module, and may block to let more urgent work run first
+	// Yield, when set, is called before each inspection that the result
+	// cache cannot answer, and may block to let more urgent work run first
 	// (the language server's interactive work). It must return promptly
 	// once ctx is done.
 	Yield func(ctx context.Context)
@@ -201,6 +201,10 @@ func (in *Inspector) Inspect(ctx context.Context, repoRoot, module string) *Resu
 	if r, ok := in.cache.get(key, in.fsys); ok {
 		return r
 	}
+	if in.opts.Yield != nil {
+		// Only real work steps aside: a cached result costs microseconds.
+		in.opts.Yield(ctx)
+	}
 	f := in.flight(key, repoRoot, module, content)
 	timer := time.NewTimer(in.opts.Timeout)
 	defer timer.Stop()
@@ -243,9 +247,6 @@ func (in *Inspector) InspectAll(ctx context.Context, repoRoot string, modules []
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if in.opts.Yield != nil {
-				in.opts.Yield(ctx)
-			}
 			out[i] = in.Inspect(ctx, repoRoot, modules[i])
 		}(i)
 	}

@@ -9,8 +9,9 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
-// Each InspectAll worker calls Options.Yield before it inspects a module,
-// and no module is inspected while Yield holds its worker back.
+// Each InspectAll worker calls Options.Yield before it inspects a module
+// the cache cannot answer, and no module is inspected while Yield holds its
+// worker back; cached results do not wait.
 func TestInspectAllYieldsBeforeEachModule(t *testing.T) {
 	mem := vfs.NewMem()
 	var modules []string
@@ -49,5 +50,9 @@ func TestInspectAllYieldsBeforeEachModule(t *testing.T) {
 		if r == nil || !r.Loads {
 			t.Errorf("module %d: %+v, want a loading module", i, r)
 		}
+	}
+	in.InspectAll(context.Background(), "/r", modules)
+	if got := int(yields.Load()); got != len(modules) {
+		t.Errorf("Yield called %d times after a second pass answered from the cache, want %d as after the first", got, len(modules))
 	}
 }
