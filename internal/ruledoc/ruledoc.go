@@ -61,6 +61,11 @@ var rules = []Rule{
 	{"M11", "A value that can only be known by running the module", diag.Information},
 	{"M12", "A module too large, binary or pathological to inspect", diag.Warning},
 	{"M13", "A package only a git-ignored node_modules provides", diag.Warning},
+	{"M14", "The module throws when it loads", diag.Error},
+	{"M15", "A read of process.env: a secret changed after the box started is in context.env", diag.Hint},
+	{"M16", "fetch in execute without the turn's signal", diag.Hint},
+	{"M17", "execute reads an argument the schema does not define", diag.Warning},
+	{"M18", "A required property execute never reads", diag.Hint},
 }
 
 // helpURIs is each code's HelpURI, made once.
