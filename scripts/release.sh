@@ -3,7 +3,9 @@
 #
 #   scripts/release.sh --snapshot           version <next>-snapshot+<commit>, e.g. 0.1.1-snapshot+61c8dcea227d
 #   scripts/release.sh --version 1.2.3      a release (the tag v1.2.3's workflow); needs a clean work tree
-#   --out DIR                               another folder than dist/ (emptied first)
+#   --out DIR                               another folder than dist/ (emptied first: it must
+#                                           be new, empty or an earlier output, which holds
+#                                           the marker .beeuni-release)
 #
 # dist/ then holds, for linux, darwin and windows on amd64 and arm64,
 # beeuni-lsp_<version>_<os>_<arch>.tar.gz (.zip for windows) with beeuni-lsp
@@ -32,13 +34,10 @@ while (($#)); do
   shift
 done
 [[ -n $mode ]] || die "say --snapshot or --version X.Y.Z"
-# $out is emptied first: only a folder of its own, new, empty or an earlier dist.
-if [[ $out == / || $repo/ == "$out"/* ]]; then
-  die "--out $out would empty the repository: name a folder of its own"
-fi
-if [[ -d $out && -n $(ls -A "$out") && ! -f $out/checksums.txt && $out != "$repo/dist" ]]; then
-  die "--out $out holds files and is no earlier dist folder: name a new or empty folder"
-fi
+# $out is emptied first: only a folder that does not exist, is empty or
+# holds the marker of an earlier run (scripts/release-out.sh).
+. scripts/release-out.sh
+release_out_check "$out" "$repo" || exit
 
 commit=$(git rev-parse HEAD)
 short=${commit:0:12}
@@ -73,8 +72,7 @@ echo "release: beeuni-lsp $version, commit $short, time $(date -u -d "@$SOURCE_D
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/dist" ./internal/release/cmd/dist
-rm -rf "$out"
-mkdir -p "$out"
+release_out_reset "$out" "$repo" || exit
 
 phase() { echo "release: $1 in $((SECONDS - phase_start)) s"; phase_start=$SECONDS; }
 phase_start=$SECONDS

@@ -50,7 +50,8 @@ func reportRuntime(ctx context.Context, e env, p *analysis.Project, results map[
 	}
 	defer os.RemoveAll(tmp)
 	ws := filepath.Join(tmp, "workspace")
-	if err := bunload.CopyWorkspace(p.Root, ws); err != nil {
+	skipped, err := bunload.CopyWorkspace(p.Root, ws)
+	if err != nil {
 		fmt.Fprintf(e.stderr, "beeuni-lsp: validate --runtime bun: copying the project: %v\n", err)
 		return 0, 2
 	}
@@ -61,6 +62,9 @@ func reportRuntime(ctx context.Context, e env, p *analysis.Project, results map[
 	sort.Strings(modules)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nRuntime check (bun, %s): each module loaded as the daemon does\n", bun)
+	for _, link := range skipped {
+		fmt.Fprintf(&b, "%s: symbolic link not copied (absolute, out of the project or not resolving): module code in the copy must not reach the real tree\n", link)
+	}
 	disagree := 0
 	for _, m := range modules {
 		r := results[m]

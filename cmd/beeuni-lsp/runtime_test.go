@@ -76,9 +76,16 @@ func TestValidateRuntimeWithoutBun(t *testing.T) {
 func TestValidateRuntimeBun(t *testing.T) {
 	bun := buntest.Binary(t)
 	dir := writeProject(t, runtimeProject)
+	// An absolute link into the project: its copy would lead module code to
+	// the real tree, so it is not copied, and the report says so.
+	real := filepath.Join(dir, "tools")
+	if err := os.Symlink(real, filepath.Join(dir, "real-tools")); err != nil {
+		t.Fatal(err)
+	}
 	t.Setenv("PATH", filepath.Dir(bun)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	stdout, stderr, code := runCLI(dir, "validate", "--runtime", "bun")
 	for _, want := range []string{
+		"real-tools -> " + real + ": symbolic link not copied",
 		"No problems.\n",
 		"tools/ok.ts: bun loads; static loads\n",
 		"tools/boom.ts: bun fails runtime: boom at load; static loads  [disagreement]\n",

@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/beeuni/beeuni-lsp/internal/bunload/buntest"
@@ -35,7 +37,7 @@ func TestLoad(t *testing.T) {
 		"tools/missing.ts":    "import { z } from 'zod'\nexport default { description: 'x', parameters: z, execute() {} }\n",
 	})
 	ws := filepath.Join(t.TempDir(), "copy")
-	if err := CopyWorkspace(src, ws); err != nil {
+	if _, err := CopyWorkspace(src, ws); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct{ module, want string }{
@@ -59,13 +61,34 @@ func TestLoad(t *testing.T) {
 }
 
 func TestCopyWorkspace(t *testing.T) {
-	src := t.TempDir()
+	outside := t.TempDir()
+	write(t, outside, map[string]string{"secret.txt": "real"})
+	src := filepath.Join(t.TempDir(), "project")
 	write(t, src, map[string]string{"tools/a.ts": "a", ".git/HEAD": "ref", "node_modules/p/index.js": "p"})
-	if err := os.Symlink("p", filepath.Join(src, "node_modules", "q")); err != nil {
-		t.Fatal(err)
+	links := []struct {
+		path, target string
+		kept         bool
+	}{
+		{"node_modules/q", "p", true},
+		{"node_modules/r", "q/index.js", true}, // through another kept link
+		{"tools/lib", "../node_modules/p", true},
+		{"self", ".", true},
+		{"abs-inside", filepath.Join(src, "tools"), false}, // a copy would point at the real tools/
+		{"abs-outside", filepath.Join(outside, "secret.txt"), false},
+		{"up", "../../" + filepath.Base(outside) + "/secret.txt", false},
+		{"by-name", "../project/tools", false}, // resolves inside, but not in a copy of another name
+		{"escape", "self/..", false},           // inside as written, out as resolved
+		{"dangling", "nowhere", false},
+		{"loop", "loop", false},
+	}
+	for _, l := range links {
+		if err := os.Symlink(l.target, filepath.Join(src, filepath.FromSlash(l.path))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	dst := filepath.Join(t.TempDir(), "copy")
-	if err := CopyWorkspace(src, dst); err != nil {
+	skipped, err := CopyWorkspace(src, dst)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if b, err := os.ReadFile(filepath.Join(dst, "tools/a.ts")); err != nil || string(b) != "a" {
@@ -74,7 +97,22 @@ func TestCopyWorkspace(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dst, ".git")); !os.IsNotExist(err) {
 		t.Errorf(".git copied: %v", err)
 	}
-	if l, err := os.Readlink(filepath.Join(dst, "node_modules/q")); err != nil || l != "p" {
-		t.Errorf("symbolic link: %q, %v", l, err)
+	var wantSkipped []string
+	for _, l := range links {
+		got, err := os.Readlink(filepath.Join(dst, filepath.FromSlash(l.path)))
+		switch {
+		case l.kept && (err != nil || got != l.target):
+			t.Errorf("%s -> %s: not copied as it is (%q, %v)", l.path, l.target, got, err)
+		case !l.kept && !os.IsNotExist(err):
+			t.Errorf("%s -> %s: copied (%q, %v), want it skipped", l.path, l.target, got, err)
+		}
+		if !l.kept {
+			wantSkipped = append(wantSkipped, l.path+" -> "+l.target)
+		}
+	}
+	sort.Strings(wantSkipped)
+	sort.Strings(skipped)
+	if strings.Join(skipped, "\n") != strings.Join(wantSkipped, "\n") {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(wantSkipped, "\n"))
 	}
 }

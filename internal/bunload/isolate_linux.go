@@ -2,7 +2,5 @@ package bunload
 
 import "syscall"
 
-// isolated gives the process a network namespace of its own.
-func isolated() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNET}
-}
+// isolate gives the process a network namespace of its own.
+func isolate(attr *syscall.SysProcAttr) { attr.Cloneflags |= syscall.CLONE_NEWNET }

@@ -4,5 +4,5 @@ package bunload
 
 import "syscall"
 
-// isolated is nil where network namespaces do not exist.
-func isolated() *syscall.SysProcAttr { return nil }
+// isolate does nothing where network namespaces do not exist.
+func isolate(*syscall.SysProcAttr) {}

@@ -37,7 +37,7 @@ func CheckDist(dir string, o CheckOptions) []string {
 	report := func(asset, format string, args ...any) {
 		problems = append(problems, asset+": "+fmt.Sprintf(format, args...))
 	}
-	want := map[string]bool{ChecksumsName: true}
+	want := map[string]bool{ChecksumsName: true, MarkerName: true}
 	binaries := map[Platform][]byte{}
 	for _, p := range Platforms() {
 		name := ArchiveName(o.Version, p)

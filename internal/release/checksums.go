@@ -36,8 +36,8 @@ func WriteChecksums(dir string) error {
 }
 
 // VerifyChecksums checks dir/checksums.txt against the files: each line
-// well-formed and naming a file of dir whose SHA-256 it is, and every other
-// file of dir listed. It returns one problem per line or file at fault.
+// well-formed and naming a file of dir (not the marker) whose SHA-256 it
+// is, and every other file of dir but the marker listed. It returns one problem per line or file at fault.
 func VerifyChecksums(dir string) []string {
 	path := filepath.Join(dir, ChecksumsName)
 	data, err := os.ReadFile(path)
@@ -52,6 +52,9 @@ func VerifyChecksums(dir string) []string {
 		if !ok || len(sum) != 64 || strings.ContainsAny(name, `/\`) || name == "" {
 			problems = append(problems, fmt.Sprintf("%s:%d: want \"<sha256 in hex>  <file name>\", got %q", ChecksumsName, n, sc.Text()))
 			continue
+		}
+		if name == MarkerName {
+			problems = append(problems, fmt.Sprintf("%s:%d: lists %s, which marks the folder and is no asset", ChecksumsName, n, MarkerName))
 		}
 		listed[name] = true
 		content, err := os.ReadFile(filepath.Join(dir, name))
@@ -76,7 +79,8 @@ func VerifyChecksums(dir string) []string {
 	return problems
 }
 
-// assetNames lists the regular files of dir but checksums.txt, sorted.
+// assetNames lists the regular files of dir but checksums.txt and the
+// marker, sorted.
 func assetNames(dir string) ([]string, error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -84,7 +88,7 @@ func assetNames(dir string) ([]string, error) {
 	}
 	var names []string
 	for _, de := range des {
-		if de.Type().IsRegular() && de.Name() != ChecksumsName {
+		if de.Type().IsRegular() && de.Name() != ChecksumsName && de.Name() != MarkerName {
 			names = append(names, de.Name())
 		}
 	}

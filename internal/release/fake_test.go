@@ -92,6 +92,7 @@ func fakeDist(t *testing.T, edit func(dir string, files map[string][]byte)) stri
 	for _, target := range fakeTargets {
 		files[VSIXName(fakeVersion, target)] = fakeVSIX(t, target, fakeBinary(t, target.Platform(), fakeVersion), 0o755)
 	}
+	files[MarkerName] = []byte("written by scripts/release.sh\n")
 	files[SBOMName(fakeVersion)] = []byte(`{"bomFormat":"CycloneDX","metadata":{"component":{"name":"github.com/beeuni/beeuni-lsp"}},"components":[{"name":"go.yaml.in/yaml/v3"}]}`)
 	dir := t.TempDir()
 	if edit != nil {

@@ -56,6 +56,11 @@ func SBOMName(version string) string {
 // format of sha256sum.
 const ChecksumsName = "checksums.txt"
 
+// MarkerName is the file scripts/release.sh writes into its output folder
+// (scripts/release-out.sh) so that its next run empties only a folder it
+// made. It is no asset: neither listed in checksums.txt nor published.
+const MarkerName = ".beeuni-release"
+
 // VSCodeTarget is a VS Code platform (editors/vscode/targets.json): vsce's
 // name for it and the Go platform of the binary its .vsix carries.
 type VSCodeTarget struct {

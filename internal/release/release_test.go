@@ -175,6 +175,7 @@ func TestCheckDistFindsEachProblem(t *testing.T) {
 		{"an SBOM of something else", func(t *testing.T, dir string, files map[string][]byte) {
 			files[SBOMName(fakeVersion)] = []byte(`{"bomFormat":"SPDX"}`)
 		}, "not a CycloneDX SBOM"},
+		{"no marker", func(t *testing.T, dir string, files map[string][]byte) { delete(files, MarkerName) }, MarkerName + ": missing"},
 		{"no checksums", func(t *testing.T, dir string, files map[string][]byte) { files["no "+ChecksumsName] = nil }, ChecksumsName + ": missing"},
 	}
 	for _, tt := range tests {

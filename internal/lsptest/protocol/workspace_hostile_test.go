@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
 
 // wantDiagnostic waits until the published diagnostics of path hold one
@@ -186,13 +188,11 @@ func TestFilesChangingUnderAnOpenProject(t *testing.T) {
 }
 
 // openUp lets another user read and enter the test's folders (t.TempDir()
-// makes them 0700).
+// makes them 0700), root (from t.TempDir()) and the server binary's.
 func openUp(t *testing.T, root string) {
 	t.Helper()
-	for dir := root; dir != "/" && dir != os.TempDir(); dir = filepath.Dir(dir) {
-		if err := os.Chmod(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	if err := vfstest.OpenTempDir(root); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.Chmod(filepath.Dir(serverBinary), 0o755); err != nil {
 		t.Fatal(err)
