@@ -74,7 +74,8 @@ var errTooManyFiles = errors.New("the repository has too many files to look thro
 // the repository at root (dependencies, hidden folders and symbolic links
 // skipped, as the workspace scan does) whose text may import module, or
 // "" (see importsTarget). The check is textual and errs towards
-// "imported": a specifier in a comment counts too.
+// "imported": a specifier in a comment counts too, and a folder or file
+// it cannot read is an error (the caller keeps the module).
 func importerOf(fsys vfs.FS, root, module string) (string, error) {
 	target := stripModuleExt(module)
 	names := importNames(module)
@@ -85,10 +86,9 @@ func importerOf(fsys vfs.FS, root, module string) (string, error) {
 		queue = queue[1:]
 		entries, err := fsys.ReadDir(dir)
 		if err != nil {
-			if dir == root {
-				return "", err
-			}
-			continue
+			// A folder left unread may hold an importer: the scan is
+			// incomplete, and the module counts as imported.
+			return "", err
 		}
 		for _, e := range entries {
 			if visited++; visited > maxImportScan {
@@ -105,7 +105,7 @@ func importerOf(fsys vfs.FS, root, module string) (string, error) {
 			case path != module && mayImport(name):
 				data, err := fsys.ReadFile(path)
 				if err != nil {
-					continue
+					return "", err
 				}
 				if importsTarget(data, dir, target, names) {
 					return path, nil

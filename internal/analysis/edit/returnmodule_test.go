@@ -1,7 +1,9 @@
 package edit
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,6 +107,51 @@ func TestReturnDeletesOnlyUnusedEjectedCopies(t *testing.T) {
 				if len(c.Edits) == 0 {
 					t.Errorf("%q sets nothing back", c.Title)
 				}
+			}
+		})
+	}
+}
+
+// failingFS fails ReadDir and ReadFile of the paths in bad.
+type failingFS struct {
+	vfs.FS
+	bad map[string]bool
+}
+
+func (f failingFS) ReadDir(p string) ([]fs.DirEntry, error) {
+	if f.bad[p] {
+		return nil, errors.New("permission denied")
+	}
+	return f.FS.ReadDir(p)
+}
+
+func (f failingFS) ReadFile(p string) ([]byte, error) {
+	if f.bad[p] {
+		return nil, errors.New("permission denied")
+	}
+	return f.FS.ReadFile(p)
+}
+
+// A folder or a module the importer search cannot read may hold an
+// importer: the return keeps the file.
+func TestReturnKeepsTheModuleWhenTheSearchIsIncomplete(t *testing.T) {
+	src, _ := beeunitools.Source("web_search")
+	files := map[string]string{
+		"beeuni.yaml":        "tools:\n  web_search: integrations/ws.ts  # ejected from beeuni:web_search\n",
+		"integrations/ws.ts": string(src),
+		"lib/a.ts":           "export const a = 1\n",
+	}
+	for _, bad := range []string{"lib", "lib/a.ts"} {
+		t.Run(bad, func(t *testing.T) {
+			m := memFrom(files)
+			p := load(t, m)
+			if cs := ReturnActions(p, m, "web_search"); len(cs) != 2 {
+				t.Fatalf("with every file readable: %d actions, want the deleting return and the keeping one", len(cs))
+			}
+			fsys := failingFS{FS: m, bad: map[string]bool{filepath.Join(testRoot, filepath.FromSlash(bad)): true}}
+			cs := ReturnActions(p, fsys, "web_search")
+			if len(cs) != 1 || cs[0].Title != ReturnKeepTitle("web_search") || len(cs[0].Delete) != 0 {
+				t.Fatalf("%s unreadable: %d actions (%v), want only %q", bad, len(cs), cs, ReturnKeepTitle("web_search"))
 			}
 		})
 	}
