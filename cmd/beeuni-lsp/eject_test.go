@@ -112,7 +112,11 @@ func TestToolsEjectRefusesAndLeavesTheProjectUntouched(t *testing.T) {
 		{"duplicate tool key", map[string]string{"beeuni.yaml": "tools:\n  memory: beeuni:memory\n  memory: beeuni:memory\n"}, "", []string{"--force", "memory"},
 			"beeuni-lsp: cannot eject memory: beeuni.yaml:3:3: key `memory` written a second time in its mapping [T10]; fix it first\n"},
 		{"several documents", map[string]string{"beeuni.yaml": "tools:\n  memory: beeuni:memory\n---\nextra: 1\n"}, "", []string{"memory"},
-			"beeuni-lsp: cannot eject memory: beeuni.yaml:3:1: a second YAML document starts here [Y1]; fix it first\n"},
+			"beeuni-lsp: cannot eject memory: beeuni.yaml:3:1: a manifest holds one YAML document: remove this `---` and what follows, or move it to an imported file [Y1]; fix it first\n"},
+		// Each Y1 says what it is, with its position: a syntax error is no
+		// "second YAML document starts here", nor a bare "does not parse".
+		{"a syntax error after the first document", map[string]string{"beeuni.yaml": "tools:\n  memory: beeuni:memory\n---\nextra: [1,\n"}, "", []string{"memory"},
+			"beeuni-lsp: cannot eject memory: beeuni.yaml:5:1: YAML syntax error: did not find expected node content [Y1]; fix it first\n"},
 		{"tools links out", map[string]string{"beeuni.yaml": starter}, "tools", []string{"--force", "web_search"},
 			"beeuni-lsp: tools/ is a symbolic link out of the repository (to " + outside + "): eject writes only inside the repository\n"},
 	}

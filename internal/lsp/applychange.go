@@ -67,11 +67,12 @@ func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) [
 			continue
 		}
 		seen[c.Title] = true
-		for _, del := range c.Delete {
+		if c.Disabled == "" {
 			// Never offered enabled: a client with resource operations
-			// would delete the buffer's unsaved text with the file.
-			if err := unsavedIn(v, del); err != nil && c.Disabled == "" {
-				c.Disabled = fmt.Sprintf("%s: %v", proj.Rel(del), err)
+			// would delete the buffer's unsaved text with the file, or
+			// leave an open buffer over the file an eject overwrites.
+			if path, err := unsafeForOpenFiles(v, c); err != nil {
+				c.Disabled = fmt.Sprintf("%s: %v", proj.Rel(path), err)
 			}
 		}
 		out = append(out, c)
@@ -149,14 +150,18 @@ func (s *Server) planAndCarryOut(ctx context.Context, v *view, plan func(v *view
 // (beeuni.eject, beeuni.applyChange).
 //
 // Every text edit names the version of the document it was computed on
-// (versionedEdit). Before anything is sent, an edited document that moved
-// on since v gives errDocumentMoved (planAndCarryOut plans again). A client
+// (versionedEdit). Before anything is sent, a change that would delete a
+// file open with unsaved changes or overwrite a file open in the editor
+// is refused (unsafeForOpenFiles), and an edited document that moved on
+// since v gives errDocumentMoved (planAndCarryOut plans again). Once the
+// edit is sent, cancelling the request no longer stops the change: the
+// rest runs under a context only the server's shutdown cancels. A client
 // that creates (and, when needed, deletes) files in workspace edits gets
 // the whole change in one workspace/applyEdit: it applies all of it or
 // none. Otherwise the client first applies the text edits, and only once
 // it has applied them does the server write the new files (edit.Apply:
 // inside the repository only, never through a symbolic link out of it)
-// and delete files (never one open with unsaved changes): an edit the
+// and delete files (checked again for unsaved changes): an edit the
 // client rejects leaves the disk untouched. A rejected edit is shown to
 // the user (window/showMessage, with the client's reason) and fails the
 // command. Then the client is asked to show c.Show. hint ends the error
@@ -171,6 +176,16 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 	if len(c.Edits) > 0 && !ci.applyEdit {
 		return fail("the editor cannot apply workspace edits (workspace.applyEdit)%s", hint)
 	}
+	if path, err := unsafeForOpenFiles(v, c); err != nil {
+		return fail("%s: %v", proj.Rel(path), err)
+	}
+	// Once the edit is sent, the editor may apply it whatever happens to
+	// the request: from then on, the change is carried out to its end
+	// (the files the edit needs written) under a context only the
+	// server's shutdown cancels, never left half done by a cancellation.
+	commit, release := s.detached(ctx)
+	defer release()
+	after := ctx // the context of what follows: commit once the edit is sent
 	send := func(resources bool) error {
 		we, err := s.workspaceEdit(v, proj, c, ci, resources)
 		if err != nil {
@@ -179,8 +194,16 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 		if moved := s.movedSince(v, c); moved != "" {
 			return fmt.Errorf("%s: %w", proj.Rel(moved), errDocumentMoved)
 		}
-		if err := s.sendEdit(ctx, c.Title, we); err != nil {
-			s.showMessage(protocol.MessageTypeError, fmt.Sprintf("Beeuni: %s: the editor did not apply the edit: %v. Nothing was changed on disk.", c.Title, err))
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		after = commit
+		if err := s.sendEdit(commit, c.Title, we); err != nil {
+			if errors.Is(err, errNoAnswer) {
+				s.showMessage(protocol.MessageTypeError, fmt.Sprintf("Beeuni: %s: %v: the editor may have applied it; look at the files before running the action again.", c.Title, err))
+			} else {
+				s.showMessage(protocol.MessageTypeError, fmt.Sprintf("Beeuni: %s: the editor did not apply the edit: %v. Nothing was changed on disk.", c.Title, err))
+			}
 			return fail("%v", err)
 		}
 		return nil
@@ -189,13 +212,8 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 		if err := send(true); err != nil {
 			return err
 		}
-		s.show(ctx, ci, c.Show)
+		s.show(after, ci, c.Show)
 		return nil
-	}
-	for _, del := range c.Delete {
-		if err := unsavedIn(v, del); err != nil {
-			return fail("%s: %v", proj.Rel(del), err)
-		}
 	}
 	for _, nf := range c.Create {
 		if _, err := os.Lstat(nf.Path); err == nil && !nf.Overwrite {
@@ -211,7 +229,7 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 		}
 	}
 	if len(c.Create) > 0 {
-		if err := edit.Apply(ctx, proj.Root, &edit.Change{Title: c.Title, Kind: c.Kind, Create: c.Create}); err != nil {
+		if err := edit.Apply(after, proj.Root, &edit.Change{Title: c.Title, Kind: c.Kind, Create: c.Create}); err != nil {
 			if len(c.Edits) > 0 {
 				s.showMessage(protocol.MessageTypeError, fmt.Sprintf("Beeuni: %s: the editor applied the edit, but writing the new file failed: %v. Undo the edit, or fix the cause and run the action again.", c.Title, err))
 			}
@@ -230,13 +248,48 @@ func (s *Server) carryOut(ctx context.Context, v *view, proj *analysis.Project, 
 				return fail("%s: %v (the file is kept)", proj.Rel(del), err)
 			}
 		}
-		if err := edit.Apply(ctx, proj.Root, &edit.Change{Title: c.Title, Kind: c.Kind, Delete: c.Delete}); err != nil {
+		if err := edit.Apply(after, proj.Root, &edit.Change{Title: c.Title, Kind: c.Kind, Delete: c.Delete}); err != nil {
 			return fail("%v", err)
 		}
 		s.filesChanged(c.Delete, changeDeleted)
 	}
-	s.show(ctx, ci, c.Show)
+	s.show(after, ci, c.Show)
 	return nil
+}
+
+// unsafeForOpenFiles refuses a change that would lose what an open
+// document holds: deleting a file open with unsaved changes, or
+// overwriting a file open in the editor at all (its buffer would keep
+// the old text, or the user's unsaved text, over the new file, and
+// saving it would undo the overwrite). It returns the file and why.
+func unsafeForOpenFiles(v *view, c *edit.Change) (string, error) {
+	for _, del := range c.Delete {
+		if err := unsavedIn(v, del); err != nil {
+			return del, err
+		}
+	}
+	for _, nf := range c.Create {
+		if !nf.Overwrite || v.docs[nf.Path] == nil {
+			continue
+		}
+		if err := unsavedIn(v, nf.Path); err != nil {
+			return nf.Path, err
+		}
+		return nf.Path, errors.New("open in the editor: close it, then run the action again (its buffer would keep the old text over the overwritten file)")
+	}
+	return "", nil
+}
+
+// detached returns a context that keeps ctx's values but not its
+// cancellation: only the server's shutdown (s.bg) cancels it. release
+// frees it.
+func (s *Server) detached(ctx context.Context) (context.Context, context.CancelFunc) {
+	c, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(s.bg, cancel)
+	return c, func() {
+		stop()
+		cancel()
+	}
 }
 
 // unsavedIn refuses to delete a file open in the editor with text that
@@ -266,15 +319,19 @@ func (s *Server) filesChanged(paths []string, kind changeKind) {
 	s.ws.changed(paths, kind)
 }
 
+// errNoAnswer is sendEdit's error when the client gave no answer (the
+// call failed): whether it applied the edit is unknown.
+var errNoAnswer = errors.New("no answer from the editor to the edit")
+
 // sendEdit asks the client to apply we; an edit the client does not apply
-// is an error with its reason.
+// is an error with its reason, one it did not answer wraps errNoAnswer.
 func (s *Server) sendEdit(ctx context.Context, label string, we *workspaceEditJSON) error {
 	var res struct {
 		Applied       bool   `json:"applied"`
 		FailureReason string `json:"failureReason"`
 	}
 	if err := s.call(ctx, protocol.MethodWorkspaceApplyEdit, map[string]any{"label": label, "edit": we}, &res); err != nil {
-		return err
+		return fmt.Errorf("%w (%v)", errNoAnswer, err)
 	}
 	if !res.Applied {
 		if res.FailureReason == "" {

@@ -401,6 +401,13 @@ func readApplyCase(t *testing.T, file string) applyCase {
 			c.want[strings.TrimPrefix(f.Name, "want/")] = string(f.Data)
 		default:
 			c.files[f.Name] = string(f.Data)
+			if name, ok := strings.CutPrefix(strings.TrimSpace(string(f.Data)), "{{beeuni source "); ok {
+				src, known := beeunitools.Source(strings.TrimSuffix(name, "}}"))
+				if !known {
+					t.Fatalf("%s: %s: no embedded source %q", file, f.Name, name)
+				}
+				c.files[f.Name] = string(src) // the copy as eject wrote it
+			}
 		}
 	}
 	if len(c.open) == 0 || c.at == "" || c.title == "" || c.kind == "" {
@@ -697,12 +704,16 @@ func TestApplyChangeIsAdvertised(t *testing.T) {
 
 const returnManifest = "tools:\n  web_search: tools/web_search.ts  # ejected from beeuni:web_search\n"
 
+// returnDeleting is the title of the return of returnManifest's entry that
+// deletes its module (still the copy eject wrote).
+const returnDeleting = "Return to beeuni:web_search (delete tools/web_search.ts)"
+
 // Refusals of beeuni.applyChange leave the disk as it was.
 func TestApplyChangeRefusals(t *testing.T) {
-	module := "export default {\n  description: 'Search.',\n  parameters: { type: 'object', properties: {} },\n  async execute() { return 'ok' },\n}\n"
+	module, _ := beeunitools.Source("web_search")
 	files := map[string]string{
 		"beeuni.yaml":                        returnManifest,
-		"tools/web_search.ts":                module,
+		"tools/web_search.ts":                string(module),
 		"harnesses/opencode/tools/memory.ts": "export default {}\n",
 	}
 	call := func(s *session, uri string, at protocol.Position, title string) *wireError {
@@ -730,7 +741,7 @@ func TestApplyChangeRefusals(t *testing.T) {
 		ed.open(s, manifest)
 		s.idle()
 		ed.setReject("the document changed")
-		a := findAction(s.codeActions(manifest, returnManifest, "web_search: tools"), "Return to beeuni:web_search")
+		a := findAction(s.codeActions(manifest, returnManifest, "web_search: tools"), returnDeleting)
 		if a == nil || a.Command == nil {
 			t.Fatalf("no return command")
 		}
@@ -796,7 +807,7 @@ func TestApplyChangeRefusals(t *testing.T) {
 		manifest := filepath.Join(dir, "beeuni.yaml")
 		s.open(manifest, returnManifest)
 		s.idle()
-		e := call(s, string(pathToURI(manifest)), protocol.Position{Line: 1, Character: 3}, "Return to beeuni:web_search")
+		e := call(s, string(pathToURI(manifest)), protocol.Position{Line: 1, Character: 3}, returnDeleting)
 		if e == nil || !strings.Contains(e.Message, "workspace.applyEdit") {
 			t.Errorf("return for a client that cannot apply edits: %+v, want a refusal naming workspace.applyEdit", e)
 		}

@@ -235,7 +235,7 @@ func TestReturnKeepsAModuleThatIsNoEjectedCopy(t *testing.T) {
 			s.idle()
 			actions := s.codeActions(path, manifest, "web_search: integrations")
 			for _, a := range actions {
-				if a.Title == "Return to beeuni:web_search" {
+				if strings.HasPrefix(a.Title, "Return to beeuni:web_search (delete") {
 					t.Errorf("a return that deletes integrations/ws.ts is offered: %+v", a)
 				}
 			}
@@ -261,26 +261,39 @@ func TestReturnKeepsAModuleThatIsNoEjectedCopy(t *testing.T) {
 
 // A module open with unsaved changes is never deleted: with resource
 // operations the return that deletes it is disabled (its edit would carry
-// {"kind":"delete"}), and the one keeping it is offered.
+// {"kind":"delete"}), and the one keeping it is offered. Here the buffer
+// holds the copy eject wrote (the user typed its first line back) and the
+// disk does not: unsaved changes all the same. A buffer the user edited
+// away from that copy gets no deleting return at all.
 func TestReturnNeverDeletesAModuleWithUnsavedChanges(t *testing.T) {
-	module := "export default {\n  description: 'Search.',\n  parameters: { type: 'object', properties: {} },\n  async execute() { return 'ok' },\n}\n"
+	src, _ := beeunitools.Source("web_search")
+	first, rest, _ := strings.Cut(string(src), "\n")
 	for _, cl := range actionClients {
 		t.Run(cl.name, func(t *testing.T) {
-			s, ed, dir := startActionSession(t, map[string]string{"beeuni.yaml": returnManifest, "tools/web_search.ts": module}, cl.resources)
+			s, ed, dir := startActionSession(t, map[string]string{"beeuni.yaml": returnManifest, "tools/web_search.ts": rest}, cl.resources)
 			path := filepath.Join(dir, "beeuni.yaml")
 			modPath := filepath.Join(dir, "tools/web_search.ts")
 			ed.open(s, path)
 			ed.open(s, modPath)
-			ed.typeAt(s, modPath, 0, "// my unsaved notes\n")
+			ed.typeAt(s, modPath, 0, first+"\n")
 			s.idle()
+			if got, _ := ed.text(modPath); got != string(src) {
+				t.Fatalf("the buffer is not the copy eject wrote:\n%s", got)
+			}
 			actions := s.codeActions(path, returnManifest, "web_search: tools")
-			del := findAction(actions, "Return to beeuni:web_search")
-			if del == nil || del.Title != "Return to beeuni:web_search" {
+			del := findAction(actions, returnDeleting)
+			if del == nil || del.Title != returnDeleting {
 				t.Fatalf("no return action: %v", titles(actions))
 			}
 			data, _ := json.Marshal(del)
 			if del.Disabled == nil || !strings.Contains(del.Disabled.Reason, "unsaved changes") || strings.Contains(string(data), `"delete"`) {
 				t.Errorf("the return deleting a module with unsaved changes: %s, want it disabled, with no delete in it", data)
+			}
+			ed.typeAt(s, modPath, 0, "// my unsaved notes\n")
+			s.idle()
+			actions = s.codeActions(path, returnManifest, "web_search: tools")
+			if del := findAction(actions, "(delete"); del != nil {
+				t.Errorf("a return deleting a copy the user edited is offered: %v", titles(actions))
 			}
 			keep := findAction(actions, "(keep the file)")
 			if keep == nil || keep.Disabled != nil {

@@ -80,7 +80,7 @@ func FuzzEjectWhileTyping(f *testing.F) {
 				text, _ := ed.text(manifest)
 				line := strings.Count(text[:max(0, strings.Index(text, "  memory:"))], "\n")
 				at := protocol.Position{Line: uint32(line), Character: 3}
-				arg := map[string]any{"uri": string(pathToURI(manifest)), "range": protocol.Range{Start: at, End: at}, "title": "Return to beeuni:memory"}
+				arg := map[string]any{"uri": string(pathToURI(manifest)), "range": protocol.Range{Start: at, End: at}, "title": "Return to beeuni:memory (delete tools/memory.ts)"}
 				pending = append(pending, s.start("workspace/executeCommand", map[string]any{"command": CommandApplyChange, "arguments": []any{arg}}))
 			case 3:
 				n := next()%3 + 1

@@ -14,9 +14,10 @@ import (
 // the project's YAML files, with no diagnostic needed:
 //   - on a `<name>: beeuni:<name>` entry: Eject <name> (or, when refused, the
 //     refused action disabled with its reason and the explicit overwrite);
-//   - on a Beeuni tool entry that points to a module: Return to beeuni:<name>
-//     (deleting the module, when it is an ejected copy nothing else uses) and
-//     Return to beeuni:<name> (keep the file);
+//   - on a Beeuni tool entry that points to a module: Return to
+//     beeuni:<name> (delete <path>), when the module is still the copy eject
+//     wrote and nothing else uses it, and Return to beeuni:<name> (keep the
+//     file);
 //   - on an agent's tools value in the legacy map form: Convert to exclude.
 func Refactors(p *analysis.Project, fsys vfs.FS, file string, offset int) []*Change {
 	return refactors(p, fsys, file, offset, true)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/beeunitools"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 	"github.com/beeuni/beeuni-lsp/internal/vfs/vfstest"
 )
@@ -94,7 +95,8 @@ func TestApplyRollsBackHalfWay(t *testing.T) {
 			files := map[string]string{"beeuni.yaml": template}
 			if action == "return" {
 				files["beeuni.yaml"] = "tools:\n  web_search: tools/web_search.ts  # ejected from beeuni:web_search\n"
-				files["tools/web_search.ts"] = "export default {}\n"
+				src, _ := beeunitools.Source("web_search")
+				files["tools/web_search.ts"] = string(src)
 			}
 			vfstest.WriteFiles(t, dir, files)
 			before := vfstest.Snapshot(t, dir)
@@ -173,7 +175,7 @@ func TestEjectRefusals(t *testing.T) {
 		{"tools is a link out", "-- beeuni.yaml --\ntools:\n  show: beeuni:show\n-- tools -> /elsewhere --\n-- /elsewhere/a --\n", "show", true, "tools/ is a symbolic link out of the repository (to /elsewhere): eject writes only inside the repository", false},
 		{"declared twice", "-- beeuni.yaml --\nimports: [b.yaml]\ntools:\n  show: beeuni:show\n-- b.yaml --\ntools:\n  show: beeuni:show\n", "show", false, "show is declared 2 times (beeuni.yaml, b.yaml): keep one declaration, then eject", false},
 		{"not a string", "-- beeuni.yaml --\ntools:\n  show: [a]\n", "show", false, "tools.show in beeuni.yaml is not a string: set it to beeuni:show first", false},
-		{"syntax error", "-- beeuni.yaml --\ntools: [\n", "show", false, "beeuni.yaml does not parse: fix its YAML first", false},
+		{"syntax error", "-- beeuni.yaml --\ntools: [\n", "show", false, "cannot eject show: beeuni.yaml:2:1: YAML syntax error: did not find expected node content [Y1]; fix it first", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

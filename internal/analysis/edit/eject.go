@@ -77,12 +77,14 @@ func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*
 		return nil, &Refusal{Reason: fmt.Sprintf("%s exists: edit it, or pass --force to overwrite it with the Beeuni source", rel), Forceable: true}
 	}
 
+	// A file that does not parse has its Y1 finding, with a position:
+	// unclearMeaning says it before the bare "does not parse".
+	if why := unclearMeaning(p); why != "" {
+		return nil, refuse("cannot eject %s: %s", name, why)
+	}
 	m := prepare(p)
 	if bad := m.unparsed(); bad != "" {
 		return nil, refuse("%s does not parse: fix its YAML first", bad)
-	}
-	if why := unclearMeaning(p); why != "" {
-		return nil, refuse("cannot eject %s: %s", name, why)
 	}
 	comment := EjectedComment(name)
 	var f *yfile
@@ -270,7 +272,8 @@ func setValueWithComment(f *yfile, d decl, value, comment string) ([]TextEdit, e
 func ReturnTitle(name string) string { return "Return to beeuni:" + name }
 
 // ReturnActions are the return actions of name: ReturnToBeeuni's change
-// and, when it deletes the module, the same change keeping the file.
+// and, when it deletes the module (titled ReturnDeleteTitle), the same
+// change keeping the file.
 func ReturnActions(p *analysis.Project, fsys vfs.FS, name string) []*Change {
 	c, err := ReturnToBeeuni(p, fsys, name)
 	if err != nil {
@@ -286,9 +289,10 @@ func ReturnActions(p *analysis.Project, fsys vfs.FS, name string) []*Change {
 
 // ReturnToBeeuni plans going back to the maintained tool (SPEC section 7):
 // the entry becomes `<name>: beeuni:<name>` (dropping the `# ejected from`
-// comment) and the module file is deleted when it is an ejected copy that
-// nothing else uses (keepReason; no other entry names it). Otherwise the
-// change keeps the file and is titled ReturnKeepTitle.
+// comment) and the module file is deleted when it is still the copy eject
+// wrote and nothing else uses it (keepReason; no other entry names it),
+// under ReturnDeleteTitle. Otherwise the change keeps the file and is
+// titled ReturnKeepTitle.
 func ReturnToBeeuni(p *analysis.Project, fsys vfs.FS, name string) (*Change, error) {
 	if !analysis.IsBeeuniTool(name) {
 		return nil, refuse("%q is not a Beeuni tool: only %s can return to beeuni:", name, strings.Join(analysis.BeeuniTools(), ", "))
@@ -320,13 +324,11 @@ func ReturnToBeeuni(p *analysis.Project, fsys vfs.FS, name string) (*Change, err
 	}
 	edits := []TextEdit{{File: f.path, Start: s, End: e, NewText: requote(d.value, target)}}
 	cs, ce, found, ok := f.commentAfter(e)
-	marked := false
 	if ok && found {
 		// Remove the marker eject added, and only it: a user's comment
 		// before it stays.
 		text := strings.TrimRight(string(f.content[cs:ce]), " \t")
 		if marker := EjectedComment(name); text == marker || strings.HasSuffix(text, " "+marker) {
-			marked = true
 			ms := cs + len(text) - len(marker)
 			for ms > e && isBlank(f.content[ms-1]) {
 				ms--
@@ -357,9 +359,10 @@ func ReturnToBeeuni(p *analysis.Project, fsys vfs.FS, name string) (*Change, err
 	case m.moduleUsedElsewhere(module, d):
 		why = fmt.Sprintf("another entry names %s", module)
 	default:
-		why = keepReason(p, fsys, name, abs, marked)
+		why = keepReason(p, fsys, name, abs)
 	}
 	if why == "" {
+		c.Title = ReturnDeleteTitle(name, p.Rel(abs))
 		c.Delete = []string{abs}
 	} else {
 		c.Title = ReturnKeepTitle(name)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/beeunitools"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -25,7 +27,9 @@ const testRoot = "/repo"
 // A golden case is a txtar archive: `action` (one line, see runAction), the
 // project's files, and the expected result: want/<path> for every YAML file
 // the action changes, want/created and want/deleted listing the files it
-// creates and deletes. Each case also runs with CRLF line breaks, with a
+// creates and deletes, want/title the action's title (when the case gives
+// one). An input line `{{beeuni source NAME}}` stands for the embedded
+// Beeuni source of NAME, the bytes eject writes. Each case also runs with CRLF line breaks, with a
 // byte order mark on beeuni.yaml, and without a final newline.
 func TestGolden(t *testing.T) {
 	paths, err := filepath.Glob("testdata/golden/*.txtar")
@@ -60,6 +64,7 @@ func TestGolden(t *testing.T) {
 }
 
 type result struct {
+	title   string
 	files   map[string]string // changed YAML files, repo path → content
 	created []string
 	deleted []string
@@ -74,11 +79,26 @@ func splitArchive(ar *txtar.Archive) (action string, inputs, wants map[string]st
 		case strings.HasPrefix(f.Name, "want/"):
 			wants[strings.TrimPrefix(f.Name, "want/")] = string(f.Data)
 		default:
-			inputs[f.Name] = string(f.Data)
+			inputs[f.Name] = expandSources(string(f.Data))
 		}
 	}
 	return action, inputs, wants
 }
+
+// expandSources replaces each line `{{beeuni source NAME}}` of content
+// with the embedded Beeuni source of NAME.
+func expandSources(content string) string {
+	return sourceLine.ReplaceAllStringFunc(content, func(line string) string {
+		name := sourceLine.FindStringSubmatch(line)[1]
+		src, ok := beeunitools.Source(name)
+		if !ok {
+			return line
+		}
+		return string(src)
+	})
+}
+
+var sourceLine = regexp.MustCompile(`(?m)^\{\{beeuni source (\w+)\}\}\n`)
 
 // transform makes the CRLF, BOM and no-final-newline variants of a set of
 // files (inputs or wants). It returns nil when the variant does not apply.
@@ -224,7 +244,7 @@ func runCase(t *testing.T, action string, inputs map[string]string, variant stri
 			t.Fatalf("%s left a YAML error: %s", c.Title, f.Message)
 		}
 	}
-	res := result{files: map[string]string{}}
+	res := result{title: c.Title, files: map[string]string{}}
 	for _, file := range c.Files() {
 		relPath := p.Rel(file)
 		if len(c.EditsOf(file)) > 0 {
@@ -305,7 +325,7 @@ func compareWants(t *testing.T, got result, wants map[string]string) {
 		}
 	}
 	for name := range wants {
-		if name == "created" || name == "deleted" {
+		if name == "created" || name == "deleted" || name == "title" {
 			continue
 		}
 		if _, ok := got.files[name]; !ok {
@@ -317,6 +337,9 @@ func compareWants(t *testing.T, got result, wants map[string]string) {
 	}
 	if g, w := strings.Join(got.deleted, "\n"), strings.TrimSpace(wants["deleted"]); g != w {
 		t.Errorf("deleted %q, want %q", g, w)
+	}
+	if w, ok := wants["title"]; ok && got.title != strings.TrimSpace(w) {
+		t.Errorf("title %q, want %q", got.title, strings.TrimSpace(w))
 	}
 }
 
@@ -340,6 +363,9 @@ func writeWants(t *testing.T, path string, ar *txtar.Archive, got result) {
 	}
 	if len(got.deleted) > 0 {
 		files = append(files, txtar.File{Name: "want/deleted", Data: []byte(strings.Join(got.deleted, "\n") + "\n")})
+	}
+	if strings.HasPrefix(got.title, ReturnTitle("")) {
+		files = append(files, txtar.File{Name: "want/title", Data: []byte(got.title + "\n")})
 	}
 	ar.Files = files
 	if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {

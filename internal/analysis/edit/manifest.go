@@ -59,12 +59,13 @@ func (m *manifests) unparsed() string {
 	return ""
 }
 
-// unclearMeaning returns, as `file:line:column: what, fix it first`, the
-// first finding of the project's YAML files that makes what an edit means
-// unclear: a key written twice in one mapping (T10: which one a reader
-// keeps is the reader's choice, and a second `tools:` key is a second
-// block the edit would not see) or a second YAML document (Y1). "" when
-// there is none.
+// unclearMeaning returns, as `file:line:column: what [code]; fix it
+// first`, the first finding of the project's YAML files that makes what an
+// edit means unclear: a key written twice in one mapping (T10: which one a
+// reader keeps is the reader's choice, and a second `tools:` key is a
+// second block the edit would not see) or a YAML syntax error (Y1: a
+// second document, or text past the first that does not parse), each
+// said as the finding says it. "" when there is none.
 func unclearMeaning(p *analysis.Project) string {
 	for _, f := range p.Findings {
 		if f.Code != analysis.CodeDuplicateKey && f.Code != analysis.CodeSyntax {
@@ -78,7 +79,7 @@ func unclearMeaning(p *analysis.Project) string {
 		if file.Lines != nil {
 			col = analysis.CharColumn(file.Lines, f.Range.Start) + 1
 		}
-		what := "a second YAML document starts here"
+		what := f.Message
 		if f.Code == analysis.CodeDuplicateKey {
 			what = "a key written twice in one mapping"
 			if s, e := f.Range.Start.Offset, f.Range.End.Offset; s < e && e <= len(file.Content) && e-s <= 80 {

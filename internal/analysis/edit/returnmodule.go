@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
@@ -17,51 +18,67 @@ import (
 // module file where it is.
 func ReturnKeepTitle(name string) string { return ReturnTitle(name) + " (keep the file)" }
 
+// ReturnDeleteTitle is the menu title of the return action that deletes
+// the module (rel, repository-relative): the title names what is lost.
+func ReturnDeleteTitle(name, rel string) string {
+	return fmt.Sprintf("%s (delete %s)", ReturnTitle(name), rel)
+}
+
 // maxImportScan bounds the entries the search for a module's importers
 // visits; past it, the module counts as imported (it is kept).
 const maxImportScan = 20000
 
 // keepReason says why return to beeuni: must leave module (absolute) on
-// disk, or "" when deleting it loses nothing the project needs: it is an
-// ejected copy (the entry carries the marker the eject writes, or the file
-// opens with the header of the Beeuni source the eject wrote), and no
-// module of the repository imports it.
-func keepReason(p *analysis.Project, fsys vfs.FS, name, module string, marked bool) string {
+// disk, or "" when deleting it loses nothing the project needs: its text
+// is still what eject wrote (the embedded Beeuni source of name, line
+// breaks aside), so no work of the user's is in it, and no module of the
+// repository may import it.
+func keepReason(p *analysis.Project, fsys vfs.FS, name, module string) string {
 	rel := p.Rel(module)
-	if !marked && !ejectHeader(fsys, name, module) {
-		return fmt.Sprintf("%s is not an ejected copy (no `%s` on the entry, no Beeuni header in the file)", rel, EjectedComment(name))
+	if why := notAsEjected(fsys, name, module); why != "" {
+		return fmt.Sprintf("%s %s", rel, why)
 	}
 	importer, err := importerOf(fsys, p.Root, module)
 	switch {
 	case err != nil:
 		return fmt.Sprintf("cannot tell whether a module imports %s: %v", rel, err)
 	case importer != "":
-		return fmt.Sprintf("%s imports %s", p.Rel(importer), rel)
+		return fmt.Sprintf("%s may import %s", p.Rel(importer), rel)
 	}
 	return ""
 }
 
-// ejectHeader reports whether module begins with the first line of the
-// Beeuni source of name, the header every ejected copy starts with.
-func ejectHeader(fsys vfs.FS, name, module string) bool {
+// notAsEjected says how module differs from the copy eject writes for
+// name (the embedded Beeuni source, byte for byte; CRLF line breaks, as a
+// checkout may write them, count as LF), or "" when it does not. The
+// `# ejected from` marker on the entry is not enough: the user may have
+// edited the copy since.
+func notAsEjected(fsys vfs.FS, name, module string) string {
 	src, ok := beeunitools.Source(name)
 	if !ok {
-		return false
+		return "is not the copy of a Beeuni tool"
 	}
-	first, _, _ := bytes.Cut(src, []byte("\n"))
 	data, err := fsys.ReadFile(module)
-	return err == nil && len(first) > 0 && bytes.HasPrefix(data, first)
+	if err != nil {
+		return fmt.Sprintf("cannot be read: %v", err)
+	}
+	if !bytes.Equal(data, src) && !bytes.Equal(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), src) {
+		return "differs from the Beeuni source eject writes (edited since, or not an ejected copy)"
+	}
+	return ""
 }
 
 var errTooManyFiles = errors.New("the repository has too many files to look through")
 
-// importerOf returns a JavaScript or TypeScript file of the repository at
-// root (dependencies, hidden folders and symbolic links skipped, as the
-// workspace scan does) whose text holds a relative specifier that
-// resolves to module, or "". The check is textual and errs towards
-// "imported": a specifier in a comment counts too.
+// importerOf returns a JavaScript or TypeScript file (JSX included) of
+// the repository at root (dependencies, hidden folders and symbolic links
+// skipped, as the workspace scan does) whose text may import module, or
+// "" (see importsTarget). The check is textual and errs towards
+// "imported": a specifier in a comment counts too, and a folder or file
+// it cannot read is an error (the caller keeps the module).
 func importerOf(fsys vfs.FS, root, module string) (string, error) {
 	target := stripModuleExt(module)
+	names := importNames(module)
 	queue := []string{root}
 	visited := 0
 	for len(queue) > 0 {
@@ -69,10 +86,9 @@ func importerOf(fsys vfs.FS, root, module string) (string, error) {
 		queue = queue[1:]
 		entries, err := fsys.ReadDir(dir)
 		if err != nil {
-			if dir == root {
-				return "", err
-			}
-			continue
+			// A folder left unread may hold an importer: the scan is
+			// incomplete, and the module counts as imported.
+			return "", err
 		}
 		for _, e := range entries {
 			if visited++; visited > maxImportScan {
@@ -86,12 +102,12 @@ func importerOf(fsys vfs.FS, root, module string) (string, error) {
 				if name != "node_modules" && !strings.HasPrefix(name, ".") {
 					queue = append(queue, path)
 				}
-			case path != module && analysis.HasModuleExtension(name):
+			case path != module && mayImport(name):
 				data, err := fsys.ReadFile(path)
 				if err != nil {
-					continue
+					return "", err
 				}
-				if importsTarget(data, dir, target) {
+				if importsTarget(data, dir, target, names) {
 					return path, nil
 				}
 			}
@@ -100,11 +116,15 @@ func importerOf(fsys vfs.FS, root, module string) (string, error) {
 	return "", nil
 }
 
-// importsTarget reports whether src holds a quoted relative specifier
-// ("./x", "../x") that, read from dir, names target (a path without its
-// module extension): with or without an extension, or as a folder whose
-// index it is.
-func importsTarget(src []byte, dir, target string) bool {
+// importsTarget reports whether src holds a quoted specifier that may
+// name target (a path without its module extension; names are
+// importNames of it). A relative one ("./x", "../x"), read from dir, must
+// resolve to it: with or without an extension, or as a folder whose index
+// it is. Any other (bare, a tsconfig `paths` alias or `baseUrl` path, a
+// package.json `#imports` name) counts when its last segment, extension
+// and `/index` dropped, is one of names: where it resolves to depends on
+// configuration this check does not read, so it errs towards keeping.
+func importsTarget(src []byte, dir, target string, names []string) bool {
 	for i := 0; i < len(src); i++ {
 		q := src[i]
 		if q != '\'' && q != '"' && q != '`' {
@@ -122,6 +142,9 @@ func importsTarget(src []byte, dir, target string) bool {
 		}
 		i += end + 1
 		if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+			if last := lastSegment(spec); last != "" && slices.Contains(names, last) {
+				return true
+			}
 			continue
 		}
 		named := filepath.Join(dir, filepath.FromSlash(spec))
@@ -132,9 +155,39 @@ func importsTarget(src []byte, dir, target string) bool {
 	return false
 }
 
-// stripModuleExt drops a module extension from p.
+// importNames are the last segments a non-relative specifier of module
+// may end with: its base name without extension and, for an index file,
+// its folder's name.
+func importNames(module string) []string {
+	base := filepath.Base(stripModuleExt(module))
+	if base == "index" {
+		return []string{filepath.Base(filepath.Dir(module))}
+	}
+	return []string{base}
+}
+
+// lastSegment returns the last path segment of a non-relative specifier,
+// its module extension and a final `/index` dropped, and a `#` of an
+// `#imports` name too: "@/lib/ws.js" and "#ws" give "ws".
+func lastSegment(spec string) string {
+	spec = stripModuleExt(strings.TrimSuffix(spec, "/"))
+	spec = strings.TrimSuffix(spec, "/index")
+	if i := strings.LastIndexAny(spec, "/:"); i >= 0 {
+		spec = spec[i+1:]
+	}
+	return strings.TrimPrefix(spec, "#")
+}
+
+// mayImport reports whether a file named name is read for imports: a tool
+// module extension, or JSX (.tsx, .jsx).
+func mayImport(name string) bool {
+	ext := filepath.Ext(name)
+	return analysis.HasModuleExtension(name) || ext == ".tsx" || ext == ".jsx"
+}
+
+// stripModuleExt drops a module extension (JSX included) from p.
 func stripModuleExt(p string) string {
-	if analysis.HasModuleExtension(p) {
+	if mayImport(p) {
 		return strings.TrimSuffix(p, filepath.Ext(p))
 	}
 	return p
