@@ -225,3 +225,20 @@ func TestToolsEjectWritesAMissingEjectedFile(t *testing.T) {
 		t.Errorf("beeuni.yaml = %q, want %q", got["beeuni.yaml"], want)
 	}
 }
+
+// A key written twice outside what the eject edits (two agents of one
+// name) is the agents' problem: the eject goes on, and that key stays as it
+// was.
+func TestToolsEjectDespiteADuplicateAgent(t *testing.T) {
+	dir := t.TempDir()
+	const agents = "agents:\n  helper:\n    tools: [read]\n  helper:\n    tools: [bash]\n"
+	vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": "tools:\n  web_search: beeuni:web_search\n" + agents})
+	stdout, stderr, code := runEject(t, dir, "web_search")
+	if code != 0 || stdout != ejectWant {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	want := "tools:\n  web_search: tools/web_search.ts  # ejected from beeuni:web_search\n" + agents
+	if got := vfstest.Snapshot(t, dir)["beeuni.yaml"]; got != want {
+		t.Errorf("beeuni.yaml = %q, want %q", got, want)
+	}
+}

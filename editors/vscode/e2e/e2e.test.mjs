@@ -56,7 +56,8 @@ function validateFindings() {
   const bin = process.env.BEEUNI_LSP || fs.readdirSync(path.join(tmp, 'extensions')).map((d) => path.join(tmp, 'extensions', d, 'bin', 'beeuni-lsp')).find((f) => fs.existsSync(f));
   let out;
   try {
-    out = execFileSync(bin, ['validate', '--json', '--no-inspect', project], { encoding: 'utf8' });
+    // Run in the project: validate names files relative to the working folder.
+    out = execFileSync(bin, ['validate', '--json', '--no-inspect'], { cwd: project, encoding: 'utf8' });
   } catch (err) {
     out = err.stdout; // exit 1: errors found
   }

@@ -61,11 +61,14 @@ func (m *manifests) unparsed() string {
 
 // unclearMeaning returns, as `file:line:column: what [code]; fix it
 // first`, the first finding of the project's YAML files that makes what an
-// edit means unclear: a key written twice in one mapping (T10: which one a
+// edit means unclear: a key written twice in a mapping the edit reads
+// (T10 on a top-level key or a key under a top-level `tools:`: which one a
 // reader keeps is the reader's choice, and a second `tools:` key is a
 // second block the edit would not see) or a YAML syntax error (Y1: a
 // second document, or text past the first that does not parse), each
-// said as the finding says it. "" when there is none.
+// said as the finding says it. "" when there is none. A key written twice
+// elsewhere (two agents of one name) is the agents' problem, not the
+// edit's.
 func unclearMeaning(p *analysis.Project) string {
 	for _, f := range p.Findings {
 		if f.Code != analysis.CodeDuplicateKey && f.Code != analysis.CodeSyntax {
@@ -73,6 +76,9 @@ func unclearMeaning(p *analysis.Project) string {
 		}
 		file := p.File(f.File)
 		if file == nil {
+			continue
+		}
+		if f.Code == analysis.CodeDuplicateKey && !inToolsPath(file, f.Range.Start.Offset) {
 			continue
 		}
 		col := f.Range.Start.Col + 1
@@ -89,6 +95,37 @@ func unclearMeaning(p *analysis.Project) string {
 		return fmt.Sprintf("%s:%d:%d: %s [%s]; fix it first", file.Rel, f.Range.Start.Line+1, col, what, f.Code)
 	}
 	return ""
+}
+
+// inToolsPath reports whether the key starting at off is one of file's
+// top-level keys or a key of a top-level `tools:` mapping; true when that
+// cannot be told (no parse, no marks).
+func inToolsPath(file *analysis.File, off int) bool {
+	marks := file.Marks()
+	if file.Doc == nil || len(file.Doc.Content) == 0 || marks == nil {
+		return true
+	}
+	root := file.Doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return true
+	}
+	hasKeyAt := func(m *yaml.Node) bool {
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			if marks.NodeStart(m.Content[i]) == off {
+				return true
+			}
+		}
+		return false
+	}
+	if hasKeyAt(root) {
+		return true
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k, v := root.Content[i], root.Content[i+1]; k.Value == "tools" && v.Kind == yaml.MappingNode && hasKeyAt(v) {
+			return true
+		}
+	}
+	return false
 }
 
 // decl is one entry under a top-level tools: mapping.
