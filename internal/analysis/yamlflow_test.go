@@ -1,8 +1,12 @@
 package analysis
 
 import (
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 func TestYAMLFlowClose(t *testing.T) {
@@ -62,4 +66,26 @@ func TestFlowRangeLineBreaks(t *testing.T) {
 			t.Errorf("eol %q: flowEnd = %d, want %d", eol, got, want)
 		}
 	}
+}
+
+// A single pair in a flow sequence (`[bash, writ: e, edit]`) has no
+// brackets: its range ends with its value, not at the end of the file (a
+// range that ran to the end made a memoized load keep a stale end).
+func TestFlowPairRangeEndsWithItsValue(t *testing.T) {
+	const manifest = "agents:\n  a:\n    tools: [bash, writ: e, edit]\n# after\n"
+	fsys := vfs.NewMem()
+	fsys.WriteFile(filepath.Join(testRoot, ManifestName), []byte(manifest))
+	p, err := Load(context.Background(), fsys, testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range p.Findings {
+		if f.Code == CodeAgentShape {
+			if got := manifest[f.Range.Start.Offset:f.Range.End.Offset]; got != "writ: e" {
+				t.Errorf("A3 covers %q, want %q", got, "writ: e")
+			}
+			return
+		}
+	}
+	t.Fatalf("no A3 finding in %+v", p.Findings)
 }

@@ -145,7 +145,11 @@ func (p *positions) end(n *yaml.Node, start int) int {
 			return e
 		case yaml.MappingNode, yaml.SequenceNode:
 			if n.Style&yaml.FlowStyle != 0 {
-				return p.flowEnd(start)
+				if i := p.skipProperties(start); i < len(p.content) && (p.content[i] == '[' || p.content[i] == '{') {
+					return p.flowEnd(start)
+				}
+				// A single pair in a flow sequence (`[a, k: v]`) has no
+				// brackets of its own: it ends where its value does.
 			}
 			if len(n.Content) == 0 {
 				return start
