@@ -95,12 +95,7 @@ func (e *evaluator) namespaceValue(m *modFile, name string, start, end int) *val
 	for j := open + 1; j < close; j++ {
 		t := m.tok(j)
 		if t.kind == tokPunct {
-			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
+			depth += nesting(t.text)
 			continue
 		}
 		if depth != 0 || t.kind != tokIdent || t.text != "export" {
@@ -166,12 +161,7 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 	for k := j + 1; k < close; k++ {
 		t := m.tok(k)
 		if t.kind == tokPunct {
-			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
+			depth += nesting(t.text)
 		}
 		if depth == 0 && t.kind == tokIdent && t.text == "constructor" && m.isPunct(k+1, "(") {
 			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
@@ -290,12 +280,7 @@ func (e *evaluator) cjsExports(m *modFile) *value {
 	for i := 0; i < len(m.toks); i++ {
 		t := m.toks[i]
 		if t.kind == tokPunct {
-			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
+			depth += nesting(t.text)
 			continue
 		}
 		if t.kind != tokIdent || m.isPunct(i-1, ".") {

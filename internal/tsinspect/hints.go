@@ -134,12 +134,7 @@ func hasKeyAtTop(m *modFile, open int, key string) bool {
 	for k := open + 1; k < close; k++ {
 		t := m.tok(k)
 		if t.kind == tokPunct {
-			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
+			depth += nesting(t.text)
 			continue
 		}
 		if depth == 0 && (t.kind == tokIdent || t.kind == tokString) && t.text == key && !m.isPunct(k-1, ".") {

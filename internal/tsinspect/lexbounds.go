@@ -123,3 +123,15 @@ const (
 	maxPlusChain  = 8192
 	maxRedeclared = 64 // esbuild's redeclaration errors are quadratic
 )
+
+// nesting is how a token's text changes the bracket depth: 1 for an
+// opening bracket, -1 for a closing one, 0 for anything else.
+func nesting(text string) int {
+	switch text {
+	case "(", "[", "{":
+		return 1
+	case ")", "]", "}":
+		return -1
+	}
+	return 0
+}

@@ -65,12 +65,7 @@ func scanModule(path string, src []byte, toks []token) *modFile {
 	for i := 0; i < len(toks) && toks[i].kind != tokEOF; i++ {
 		t := toks[i]
 		if t.kind == tokPunct {
-			switch t.text {
-			case "(", "[", "{":
-				depth++
-			case ")", "]", "}":
-				depth--
-			}
+			depth += nesting(t.text)
 			continue
 		}
 		if depth != 0 || t.kind != tokIdent {
