@@ -7,6 +7,7 @@
 # plain `go test`; this adds a few seconds of new inputs per target.
 #
 #   FUZZTIME=5s bash scripts/fuzz-smoke.sh        # time per target (default 5s)
+#   FUZZWORKERS=1 bash scripts/fuzz-smoke.sh      # fuzzing processes per target (default: one per core)
 #   bash scripts/fuzz-smoke.sh ./internal/diag    # only these package folders
 #
 # A crasher is written to the package's testdata/fuzz/<FuzzName>/; commit it
@@ -16,6 +17,8 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 
 fuzztime="${FUZZTIME:-5s}"
+workers=()
+[[ -z ${FUZZWORKERS:-} ]] || workers=(-test.parallel="$FUZZWORKERS")
 if [ "$#" -gt 0 ]; then
   dirs=("$@")
 else
@@ -46,7 +49,7 @@ for dir in "${dirs[@]}"; do
     count=$((count + 1))
     printf -- '--- %s %s (%s)\n' "$dir" "$target" "$fuzztime"
     if ! (cd "$repo/$dir" && "$test" -test.run='^$' -test.fuzz="^${target}\$" \
-      -test.fuzztime="$fuzztime" -test.fuzzcachedir="$cache/$pkg"); then
+      -test.fuzztime="$fuzztime" "${workers[@]}" -test.fuzzcachedir="$cache/$pkg"); then
       echo "FAIL: $target in $dir"
       failed=1
     fi

@@ -12,9 +12,18 @@ import (
 
 // rangeText returns the text a protocol range covers (UTF-16 columns).
 func rangeText(text string, r protocol.Range) string {
+	return rangesOf(text)(r)
+}
+
+// rangesOf is rangeText for many ranges of one text: the line index is
+// built once (a test reading 20,000 ranges of a 10,000-line text spent
+// 80 s under -race indexing it again for each).
+func rangesOf(text string) func(protocol.Range) string {
 	m := NewMapper([]byte(text), UTF16)
-	start, end := m.Offsets(r)
-	return text[start:end]
+	return func(r protocol.Range) string {
+		start, end := m.Offsets(r)
+		return text[start:end]
+	}
 }
 
 // With a syntax error, the outline and the links come from the last load
@@ -31,6 +40,7 @@ func TestOutlineAndLinksAfterSyntaxErrorStayOnTheirText(t *testing.T) {
 	edited := typoEdits(s, text, 2)
 	s.idle()
 	doc := map[string]any{"textDocument": map[string]any{"uri": "file:///ws/beeuni.yaml"}}
+	inEdited := rangesOf(edited)
 
 	var syms []protocol.DocumentSymbol
 	s.call("textDocument/documentSymbol", doc, &syms)
@@ -45,10 +55,10 @@ func TestOutlineAndLinksAfterSyntaxErrorStayOnTheirText(t *testing.T) {
 	}
 	for i, sym := range tools {
 		want := fmt.Sprintf("tool_%d", i)
-		if got := rangeText(edited, sym.SelectionRange); sym.Name != want || got != want {
+		if got := inEdited(sym.SelectionRange); sym.Name != want || got != want {
 			t.Fatalf("symbol %d: %q selecting %q in the edited text, want %q", i, sym.Name, got, want)
 		}
-		if got := rangeText(edited, sym.Range); !strings.HasPrefix(got, want+":") {
+		if got := inEdited(sym.Range); !strings.HasPrefix(got, want+":") {
 			t.Fatalf("symbol %s: range covers %q", want, got)
 		}
 	}
@@ -60,7 +70,7 @@ func TestOutlineAndLinksAfterSyntaxErrorStayOnTheirText(t *testing.T) {
 	}
 	for i, l := range links {
 		want := fmt.Sprintf("tools/tool_%d.ts", i)
-		if got := rangeText(edited, l.Range); got != want || !strings.HasSuffix(string(l.Target), "/"+want) {
+		if got := inEdited(l.Range); got != want || !strings.HasSuffix(string(l.Target), "/"+want) {
 			t.Fatalf("link %d: covers %q, targets %s; want %s", i, got, l.Target, want)
 		}
 	}
