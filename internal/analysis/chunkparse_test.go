@@ -203,6 +203,7 @@ func TestChunkedParseTakesTheChunkedPath(t *testing.T) {
 // corpus's manifests and to generated ones, parsing each version by chunks
 // with the previous version's chunks, and compares with a full parse.
 func TestChunkedParseMatchesFullParse(t *testing.T) {
+	oneGoroutine(t)
 	r := rand.New(rand.NewSource(7))
 	bases := corpusManifests(t)
 	bases["generated-1000"] = chunkTestManifest(1000)

@@ -92,6 +92,7 @@ func toggleModule(r *rand.Rand, fsys *vfs.Mem, cache *Cache, manifest []byte) {
 // model. The reuse itself is counted: a test that never reused an outcome
 // would prove nothing.
 func TestMemoizedLoadMatchesLoad(t *testing.T) {
+	oneGoroutine(t)
 	manifest := filepath.Join(testRoot, ManifestName)
 	hits := 0
 	for i, w := range goldenWorkspaces(t) {
@@ -306,6 +307,7 @@ func TestMemoFollowsFilesChanged(t *testing.T) {
 // TestMemoStaysBounded types for a while in many places: the memo keeps
 // about one outcome per entry, not one per version of every entry.
 func TestMemoStaysBounded(t *testing.T) {
+	oneGoroutine(t)
 	fsys, content := memoWorkspace(500)
 	manifest := filepath.Join(testRoot, ManifestName)
 	cache := NewCache()
