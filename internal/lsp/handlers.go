@@ -170,6 +170,8 @@ func (s *Server) beginProgress(ctx context.Context, ci clientInfo, title string)
 }
 
 // send notifies value, a protocol.WorkDoneProgressBegin, Report or End.
+// The params go by pointer: ProgressToken encodes itself through a pointer
+// method, and as a value it would be written {}.
 func (p progress) send(value any) {
 	if p.s == nil {
 		return
