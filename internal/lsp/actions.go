@@ -15,52 +15,6 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
-// workspaceEditJSON is the protocol's WorkspaceEdit with resource
-// operations, which protocol v0.12.0 cannot express.
-type workspaceEditJSON struct {
-	Changes         map[protocol.DocumentURI][]protocol.TextEdit `json:"changes,omitempty"`
-	DocumentChanges []any                                        `json:"documentChanges,omitempty"`
-}
-
-type codeActionJSON struct {
-	Title       string                `json:"title"`
-	Kind        string                `json:"kind,omitempty"`
-	Diagnostics []protocol.Diagnostic `json:"diagnostics,omitempty"`
-	IsPreferred bool                  `json:"isPreferred,omitempty"`
-	Disabled    *struct {
-		Reason string `json:"reason"`
-	} `json:"disabled,omitempty"`
-	Edit    *workspaceEditJSON `json:"edit,omitempty"`
-	Command *protocol.Command  `json:"command,omitempty"`
-	// Data, on an action whose edit is left to codeAction/resolve, says
-	// where it was offered and which it is (applyChangeArgs).
-	Data *applyChangeArgs `json:"data,omitempty"`
-}
-
-// methodCodeActionResolve is not in protocol v0.12.0.
-const methodCodeActionResolve = "codeAction/resolve"
-
-type createFileJSON struct {
-	Kind    string `json:"kind"`
-	URI     string `json:"uri"`
-	Options *struct {
-		Overwrite bool `json:"overwrite,omitempty"`
-	} `json:"options,omitempty"`
-}
-
-type deleteFileJSON struct {
-	Kind string `json:"kind"`
-	URI  string `json:"uri"`
-}
-
-type textDocumentEditJSON struct {
-	TextDocument struct {
-		URI     protocol.DocumentURI `json:"uri"`
-		Version *int32               `json:"version"`
-	} `json:"textDocument"`
-	Edits []protocol.TextEdit `json:"edits"`
-}
-
 // ejectArgs are the arguments of beeuni.eject (a contract with the
 // editor clients).
 type ejectArgs struct {
@@ -75,13 +29,7 @@ type showArgs struct {
 }
 
 func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
-	var p struct {
-		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
-		Range        protocol.Range                  `json:"range"`
-		Context      struct {
-			Only []string `json:"only"`
-		} `json:"context"`
-	}
+	var p protocol.CodeActionParams
 	if err := decodeParams(protocol.MethodTextDocumentCodeAction, params, &p); err != nil {
 		return nil, err
 	}
@@ -124,9 +72,7 @@ func (s *Server) codeActionOf(v *view, a *at, c *edit.Change, ci clientInfo, rng
 		ca.Diagnostics = []protocol.Diagnostic{s.toDiagnostic(v, s.mapperIn(v, proj, c.Fixes.File), *c.Fixes)}
 	}
 	disable := func(reason string) {
-		ca.Disabled = &struct {
-			Reason string `json:"reason"`
-		}{reason}
+		ca.Disabled = &protocol.CodeActionDisable{Reason: reason}
 	}
 	editOf := func(resources bool) *workspaceEditJSON {
 		we, err := s.workspaceEdit(v, proj, c, ci, resources)
@@ -224,12 +170,12 @@ func ejectOf(c *edit.Change, proj *analysis.Project) (name string, force bool, o
 	return "", false, false
 }
 
-func kindWanted(kind string, only []string) bool {
+func kindWanted(kind string, only []protocol.CodeActionKind) bool {
 	if len(only) == 0 {
 		return true
 	}
 	for _, o := range only {
-		if kind == o || strings.HasPrefix(kind, o+".") {
+		if kind == string(o) || strings.HasPrefix(kind, string(o)+".") {
 			return true
 		}
 	}
@@ -255,15 +201,13 @@ func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, 
 	}
 	we := &workspaceEditJSON{}
 	for _, nf := range c.Create {
-		cf := createFileJSON{Kind: "create", URI: string(pathToURI(nf.Path))}
+		cf := protocol.CreateFile{Kind: protocol.CreateResourceOperation, URI: pathToURI(nf.Path)}
 		if nf.Overwrite {
-			cf.Options = &struct {
-				Overwrite bool `json:"overwrite,omitempty"`
-			}{true}
+			cf.Options = &protocol.CreateFileOptions{Overwrite: true}
 		}
 		we.DocumentChanges = append(we.DocumentChanges, cf)
 		if len(nf.Content) > 0 {
-			te := textDocumentEditJSON{Edits: []protocol.TextEdit{{NewText: string(nf.Content)}}}
+			te := protocol.TextDocumentEdit{Edits: []protocol.TextEdit{{NewText: string(nf.Content)}}}
 			te.TextDocument.URI = pathToURI(nf.Path)
 			we.DocumentChanges = append(we.DocumentChanges, te)
 		}
@@ -278,22 +222,19 @@ func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, 
 			// An empty edit naming the version of the open file: a
 			// client that checks versions refuses the whole edit, delete
 			// included, once the user has typed in the file.
-			te := textDocumentEditJSON{Edits: []protocol.TextEdit{}}
+			te := protocol.TextDocumentEdit{Edits: []protocol.TextEdit{}}
 			te.TextDocument.URI = d.uri
 			version := d.version
 			te.TextDocument.Version = &version
 			we.DocumentChanges = append(we.DocumentChanges, te)
 		}
-		we.DocumentChanges = append(we.DocumentChanges, deleteFileJSON{Kind: "delete", URI: string(s.uriOf(v, del))})
+		we.DocumentChanges = append(we.DocumentChanges, protocol.DeleteFile{Kind: protocol.DeleteResourceOperation, URI: s.uriOf(v, del)})
 	}
 	return we, nil
 }
 
 func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
-	var p struct {
-		Command   string            `json:"command"`
-		Arguments []json.RawMessage `json:"arguments"`
-	}
+	var p executeCommandParams
 	if err := decodeParams(protocol.MethodWorkspaceExecuteCommand, params, &p); err != nil {
 		return nil, err
 	}
@@ -345,35 +286,37 @@ func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMess
 	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", p.Command))
 }
 
+// sessionToolsResult is the answer of beeuni.sessionTools (a contract
+// with the editor clients): the object `tools ls --json` prints, its
+// table and each agent's tools.
+type sessionToolsResult struct {
+	analysis.ToolsList
+	Table  string         `json:"table"`
+	Agents []sessionAgent `json:"agents"`
+}
+
+type sessionAgent struct {
+	Name  string   `json:"name"`
+	Tools []string `json:"tools"`
+}
+
 // sessionTools is the answer of beeuni.sessionTools.
-func sessionTools(proj *analysis.Project) any {
-	type agent struct {
-		Name  string   `json:"name"`
-		Tools []string `json:"tools"`
-	}
+func sessionTools(proj *analysis.Project) *sessionToolsResult {
 	// The module inspection's T11 is the server's other pass: the YAML
 	// findings say which entries will not load (T6, T3).
 	notLoaded := analysis.NotLoadedTools(proj, proj.Findings)
 	list := analysis.ToolsLsJSON(proj, notLoaded)
-	agents := []agent{}
+	agents := []sessionAgent{}
 	if proj.Model != nil {
 		for _, ag := range proj.Model.Agents {
-			agents = append(agents, agent{Name: ag.Name, Tools: append([]string{}, ag.Sees...)})
+			agents = append(agents, sessionAgent{Name: ag.Name, Tools: append([]string{}, ag.Sees...)})
 		}
 	}
 	table := ""
 	if proj.Model != nil {
 		table = analysis.FormatToolsLs(proj.Model, notLoaded)
 	}
-	return map[string]any{
-		"manifest":   list.Manifest,
-		"tools_key":  list.ToolsKey,
-		"tools":      list.Tools,
-		"not_loaded": list.NotLoaded,
-		"removed":    list.Removed,
-		"table":      table,
-		"agents":     agents,
-	}
+	return &sessionToolsResult{ToolsList: list, Table: table, Agents: agents}
 }
 
 // eject runs beeuni.eject through carryOut: the client applies the whole

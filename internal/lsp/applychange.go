@@ -326,11 +326,8 @@ var errNoAnswer = errors.New("no answer from the editor to the edit")
 // sendEdit asks the client to apply we; an edit the client does not apply
 // is an error with its reason, one it did not answer wraps errNoAnswer.
 func (s *Server) sendEdit(ctx context.Context, label string, we *workspaceEditJSON) error {
-	var res struct {
-		Applied       bool   `json:"applied"`
-		FailureReason string `json:"failureReason"`
-	}
-	if err := s.call(ctx, protocol.MethodWorkspaceApplyEdit, map[string]any{"label": label, "edit": we}, &res); err != nil {
+	var res protocol.ApplyWorkspaceEditResponse
+	if err := s.call(ctx, protocol.MethodWorkspaceApplyEdit, &applyWorkspaceEditParams{Label: label, Edit: we}, &res); err != nil {
 		return fmt.Errorf("%w (%v)", errNoAnswer, err)
 	}
 	if !res.Applied {
@@ -348,10 +345,8 @@ func (s *Server) show(ctx context.Context, ci clientInfo, path string) {
 	if path == "" || !ci.showDocument {
 		return
 	}
-	var shown struct {
-		Success bool `json:"success"`
-	}
-	if err := s.call(ctx, "window/showDocument", map[string]any{"uri": pathToURI(path), "takeFocus": true}, &shown); err != nil {
+	var shown protocol.ShowDocumentResult
+	if err := s.call(ctx, methodShowDocument, &protocol.ShowDocumentParams{URI: pathToURI(path), TakeFocus: true}, &shown); err != nil {
 		s.tracef("showDocument: %v", err)
 	}
 }

@@ -22,14 +22,6 @@ type document struct {
 
 func (d *document) content() []byte { return d.mapper.Content() }
 
-// contentChange is one entry of didChange's contentChanges. go.lsp.dev
-// protocol v0.12.0 declares Range as a value, which cannot tell a full
-// replacement (no range) from an insertion at 0:0; this type can.
-type contentChange struct {
-	Range *protocol.Range `json:"range,omitempty"`
-	Text  string          `json:"text"`
-}
-
 // applyChanges returns content with changes applied in order, each range
 // read in the text the previous changes left (as the protocol says).
 func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte {

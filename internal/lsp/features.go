@@ -33,9 +33,6 @@ func registerFeatures(s *Server) {
 	s.requests[protocol.MethodWorkspaceExecuteCommand] = executeCommand
 }
 
-// methodInlayHint is not in protocol v0.12.0.
-const methodInlayHint = "textDocument/inlayHint"
-
 // addFeatureCapabilities declares the features the server answers.
 func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
 	caps.CompletionProvider = &protocol.CompletionOptions{TriggerCharacters: []string{":", " ", "/", "-", "["}, ResolveProvider: true}
@@ -54,11 +51,7 @@ func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
 		caps.CodeLensProvider = &protocol.CodeLensOptions{}
 	}
 	if ci.codeActionLiterals {
-		// protocol v0.12.0's CodeActionOptions has no resolveProvider.
-		caps.CodeActionProvider = &struct {
-			CodeActionKinds []protocol.CodeActionKind `json:"codeActionKinds"`
-			ResolveProvider bool                      `json:"resolveProvider,omitempty"`
-		}{
+		caps.CodeActionProvider = &codeActionOptions{
 			CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.RefactorRewrite, protocol.Source},
 			ResolveProvider: ci.codeActionResolveEdit,
 		}

@@ -62,14 +62,14 @@ func initialized(ctx context.Context, s *Server, params json.RawMessage) error {
 }
 
 func (s *Server) registerWatchers(ctx context.Context) {
-	var watchers []map[string]any
+	var watchers []protocol.FileSystemWatcher
 	for _, p := range watchPatterns {
-		watchers = append(watchers, map[string]any{"globPattern": p})
+		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: p})
 	}
-	params := map[string]any{"registrations": []map[string]any{{
-		"id":              "beeuni-watch",
-		"method":          protocol.MethodWorkspaceDidChangeWatchedFiles,
-		"registerOptions": map[string]any{"watchers": watchers},
+	params := &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+		ID:              "beeuni-watch",
+		Method:          protocol.MethodWorkspaceDidChangeWatchedFiles,
+		RegisterOptions: &protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
 	}}}
 	if err := s.call(ctx, protocol.MethodClientRegisterCapability, params, nil); err != nil {
 		s.tracef("file watchers not registered: %v", err)
@@ -86,7 +86,7 @@ func (s *Server) registerWatchers(ctx context.Context) {
 // fetchSettings asks the client for the "beeuni" section.
 func (s *Server) fetchSettings(ctx context.Context) {
 	var result []json.RawMessage
-	params := map[string]any{"items": []map[string]any{{"section": "beeuni"}}}
+	params := &protocol.ConfigurationParams{Items: []protocol.ConfigurationItem{{Section: "beeuni"}}}
 	if err := s.call(ctx, protocol.MethodWorkspaceConfiguration, params, &result); err != nil {
 		s.tracef("workspace/configuration: %v", err)
 		return
@@ -153,53 +153,59 @@ func (s *Server) firstScan(ctx context.Context, ci clientInfo) {
 // progress is one work-done progress; a zero progress reports nothing.
 type progress struct {
 	s     *Server
-	token string
+	token *protocol.ProgressToken
 }
 
 func (s *Server) beginProgress(ctx context.Context, ci clientInfo, title string) progress {
 	if !ci.workDoneProgress {
 		return progress{}
 	}
-	token := "beeuni-scan"
-	if err := s.call(ctx, "window/workDoneProgress/create", map[string]any{"token": token}, nil); err != nil {
+	token := protocol.NewProgressToken("beeuni-scan")
+	if err := s.call(ctx, protocol.MethodWorkDoneProgressCreate, &protocol.WorkDoneProgressCreateParams{Token: *token}, nil); err != nil {
 		return progress{}
 	}
 	p := progress{s: s, token: token}
-	p.send(map[string]any{"kind": "begin", "title": title, "cancellable": false})
+	p.send(&protocol.WorkDoneProgressBegin{Kind: protocol.WorkDoneProgressKindBegin, Title: title})
 	return p
 }
 
-func (p progress) send(value map[string]any) {
+// send notifies value, a protocol.WorkDoneProgressBegin, Report or End.
+// The params go by pointer: ProgressToken encodes itself through a pointer
+// method, and as a value it would be written {}.
+func (p progress) send(value any) {
 	if p.s == nil {
 		return
 	}
-	p.s.notify(protocol.MethodProgress, map[string]any{"token": p.token, "value": value})
+	p.s.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: value})
 }
 
-func (p progress) report(msg string) { p.send(map[string]any{"kind": "report", "message": msg}) }
-func (p progress) end(msg string)    { p.send(map[string]any{"kind": "end", "message": msg}) }
+func (p progress) report(msg string) {
+	p.send(&protocol.WorkDoneProgressReport{Kind: protocol.WorkDoneProgressKindReport, Message: msg})
+}
+
+func (p progress) end(msg string) {
+	p.send(&protocol.WorkDoneProgressEnd{Kind: protocol.WorkDoneProgressKindEnd, Message: msg})
+}
 
 func didChangeWatchedFiles(ctx context.Context, s *Server, params json.RawMessage) error {
-	var p struct {
-		Changes []struct {
-			URI  protocol.DocumentURI `json:"uri"`
-			Type int                  `json:"type"`
-		} `json:"changes"`
-	}
+	var p protocol.DidChangeWatchedFilesParams
 	if err := decodeParams(protocol.MethodWorkspaceDidChangeWatchedFiles, params, &p); err != nil {
 		return err
 	}
 	byKind := map[changeKind][]string{}
 	for _, c := range p.Changes {
+		if c == nil {
+			continue
+		}
 		path, err := uriToPath(c.URI)
 		if err != nil {
 			continue
 		}
 		kind := changeDisk
 		switch c.Type {
-		case 1:
+		case protocol.FileChangeTypeCreated:
 			kind = changeCreated
-		case 3:
+		case protocol.FileChangeTypeDeleted:
 			kind = changeDeleted
 		}
 		// Forget before the new view exists, so that it reads afresh.
@@ -216,9 +222,7 @@ func didChangeWatchedFiles(ctx context.Context, s *Server, params json.RawMessag
 }
 
 func didChangeConfiguration(ctx context.Context, s *Server, params json.RawMessage) error {
-	var p struct {
-		Settings json.RawMessage `json:"settings"`
-	}
+	var p didChangeConfigurationParams
 	if err := decodeParams(protocol.MethodWorkspaceDidChangeConfiguration, params, &p); err != nil {
 		return err
 	}
@@ -237,12 +241,7 @@ func didChangeConfiguration(ctx context.Context, s *Server, params json.RawMessa
 }
 
 func didChangeWorkspaceFolders(ctx context.Context, s *Server, params json.RawMessage) error {
-	var p struct {
-		Event struct {
-			Added   []protocol.WorkspaceFolder `json:"added"`
-			Removed []protocol.WorkspaceFolder `json:"removed"`
-		} `json:"event"`
-	}
+	var p protocol.DidChangeWorkspaceFoldersParams
 	if err := decodeParams(protocol.MethodWorkspaceDidChangeWorkspaceFolders, params, &p); err != nil {
 		return err
 	}

@@ -14,8 +14,7 @@ import (
 )
 
 // clientInfo is what the server needs of the client's capabilities. It is
-// decoded from the raw initialize params: protocol v0.12.0 lacks
-// general.positionEncodings and the inlay hint capability.
+// decoded from the initialize params (initializeParams).
 type clientInfo struct {
 	encoding            Encoding
 	configuration       bool // workspace/configuration
@@ -40,73 +39,11 @@ type clientInfo struct {
 	folders               []string // workspace folders (absolute paths)
 }
 
-// rawInitializeParams is the part of InitializeParams the server reads.
-type rawInitializeParams struct {
-	ProcessID        *int32          `json:"processId"`
-	RootURI          string          `json:"rootUri"`
-	RootPath         string          `json:"rootPath"`
-	InitOptions      json.RawMessage `json:"initializationOptions"`
-	WorkspaceFolders []struct {
-		URI  string `json:"uri"`
-		Name string `json:"name"`
-	} `json:"workspaceFolders"`
-	Capabilities struct {
-		General *struct {
-			PositionEncodings []string `json:"positionEncodings"`
-		} `json:"general"`
-		Workspace *struct {
-			ApplyEdit     bool `json:"applyEdit"`
-			WorkspaceEdit *struct {
-				DocumentChanges    bool     `json:"documentChanges"`
-				ResourceOperations []string `json:"resourceOperations"`
-			} `json:"workspaceEdit"`
-			DidChangeWatchedFiles *struct {
-				DynamicRegistration bool `json:"dynamicRegistration"`
-			} `json:"didChangeWatchedFiles"`
-			Configuration bool `json:"configuration"`
-		} `json:"workspace"`
-		TextDocument *struct {
-			InlayHint          json.RawMessage `json:"inlayHint"`
-			CodeLens           json.RawMessage `json:"codeLens"`
-			PublishDiagnostics *struct {
-				RelatedInformation bool `json:"relatedInformation"`
-				VersionSupport     bool `json:"versionSupport"`
-			} `json:"publishDiagnostics"`
-			Hover *struct {
-				ContentFormat []string `json:"contentFormat"`
-			} `json:"hover"`
-			Definition *struct {
-				LinkSupport bool `json:"linkSupport"`
-			} `json:"definition"`
-			DocumentSymbol *struct {
-				Hierarchical bool `json:"hierarchicalDocumentSymbolSupport"`
-			} `json:"documentSymbol"`
-			CodeAction *struct {
-				Literals       json.RawMessage `json:"codeActionLiteralSupport"`
-				ResolveSupport *struct {
-					Properties []string `json:"properties"`
-				} `json:"resolveSupport"`
-			} `json:"codeAction"`
-			Completion *struct {
-				CompletionItem *struct {
-					SnippetSupport bool `json:"snippetSupport"`
-				} `json:"completionItem"`
-			} `json:"completion"`
-		} `json:"textDocument"`
-		Window *struct {
-			WorkDoneProgress bool `json:"workDoneProgress"`
-			ShowDocument     *struct {
-				Support bool `json:"support"`
-			} `json:"showDocument"`
-		} `json:"window"`
-	} `json:"capabilities"`
-}
-
 func present(raw json.RawMessage) bool { return len(raw) > 0 && string(raw) != "null" }
 
 // parseClientInfo reads the capabilities and workspace folders. The
 // encoding is UTF-8 when the client offers it, else UTF-16.
-func parseClientInfo(p *rawInitializeParams) clientInfo {
+func parseClientInfo(p *initializeParams) clientInfo {
 	ci := clientInfo{encoding: UTF16}
 	caps := p.Capabilities
 	if caps.General != nil && slices.Contains(caps.General.PositionEncodings, string(UTF8)) {
@@ -124,23 +61,23 @@ func parseClientInfo(p *rawInitializeParams) clientInfo {
 		}
 	}
 	if td := caps.TextDocument; td != nil {
-		ci.inlayHints = present(td.InlayHint)
-		ci.codeLens = present(td.CodeLens)
+		ci.inlayHints = td.InlayHint != nil
+		ci.codeLens = td.CodeLens != nil
 		if td.PublishDiagnostics != nil {
 			ci.diagnosticVersions = td.PublishDiagnostics.VersionSupport
 			ci.relatedInformation = td.PublishDiagnostics.RelatedInformation
 		}
 		if td.Hover != nil {
-			ci.markdownHover = len(td.Hover.ContentFormat) == 0 || slices.Contains(td.Hover.ContentFormat, "markdown")
+			ci.markdownHover = len(td.Hover.ContentFormat) == 0 || slices.Contains(td.Hover.ContentFormat, protocol.Markdown)
 		}
 		if td.Definition != nil {
 			ci.definitionLinks = td.Definition.LinkSupport
 		}
 		if td.DocumentSymbol != nil {
-			ci.hierarchicalSymbols = td.DocumentSymbol.Hierarchical
+			ci.hierarchicalSymbols = td.DocumentSymbol.HierarchicalDocumentSymbolSupport
 		}
 		if td.CodeAction != nil {
-			ci.codeActionLiterals = present(td.CodeAction.Literals)
+			ci.codeActionLiterals = td.CodeAction.CodeActionLiteralSupport != nil
 			if rs := td.CodeAction.ResolveSupport; rs != nil {
 				ci.codeActionResolveEdit = slices.Contains(rs.Properties, "edit")
 			}
@@ -192,31 +129,19 @@ const (
 	CommandShowDocument = "beeuni.showDocument"
 )
 
-// serverCapabilities adds what protocol v0.12.0 lacks to its type.
-type serverCapabilities struct {
-	protocol.ServerCapabilities
-	PositionEncoding  Encoding `json:"positionEncoding"`
-	InlayHintProvider bool     `json:"inlayHintProvider,omitempty"`
-}
-
-type initializeResult struct {
-	Capabilities serverCapabilities   `json:"capabilities"`
-	ServerInfo   *protocol.ServerInfo `json:"serverInfo,omitempty"`
-}
-
 func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state != stateNew {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize: the server is already initialized")
 	}
-	var p rawInitializeParams
+	var p initializeParams
 	if err := decodeParams(protocol.MethodInitialize, params, &p); err != nil {
 		return nil, err
 	}
 	s.client = parseClientInfo(&p)
-	if present(p.InitOptions) {
-		if err := s.settings.merge(p.InitOptions); err != nil {
+	if present(p.InitializationOptions) {
+		if err := s.settings.merge(p.InitializationOptions); err != nil {
 			s.tracef("initializationOptions: %v", err)
 		}
 	}

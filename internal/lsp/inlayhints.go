@@ -10,15 +10,6 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/features"
 )
 
-// inlayHintJSON is the protocol's InlayHint (absent from v0.12.0).
-type inlayHintJSON struct {
-	Position     protocol.Position       `json:"position"`
-	Label        string                  `json:"label"`
-	Tooltip      *protocol.MarkupContent `json:"tooltip,omitempty"`
-	PaddingLeft  bool                    `json:"paddingLeft,omitempty"`
-	PaddingRight bool                    `json:"paddingRight,omitempty"`
-}
-
 // hintsOf returns the inlay hints of a document with their mapper.
 func (s *Server) hintsOf(ctx context.Context, v *view, uri protocol.DocumentURI) ([]features.InlayHint, *Mapper, error) {
 	a, err := s.locate(ctx, v, uri, nil)
@@ -31,10 +22,7 @@ func (s *Server) hintsOf(ctx context.Context, v *view, uri protocol.DocumentURI)
 }
 
 func inlayHint(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
-	var p struct {
-		TextDocument protocol.TextDocumentIdentifier `json:"textDocument"`
-		Range        protocol.Range                  `json:"range"`
-	}
+	var p inlayHintParams
 	if err := decodeParams(methodInlayHint, params, &p); err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func prepareRename(ctx context.Context, s *Server, v *view, params json.RawMessa
 		return nil, renameError(err)
 	}
 	m := s.mapperIn(v, a.proj, a.path)
-	return map[string]any{"range": m.Range(r.Start.Offset, r.End.Offset), "placeholder": name}, nil
+	return &prepareRenameResult{Range: m.Range(r.Start.Offset, r.End.Offset), Placeholder: name}, nil
 }
 
 func renameError(err error) error {

@@ -293,9 +293,7 @@ func (s *Server) handleNotification(ctx context.Context, method string, params j
 		return
 	}
 	if method == protocol.MethodCancelRequest {
-		var p struct {
-			ID json.RawMessage `json:"id"`
-		}
+		var p cancelParams
 		if json.Unmarshal(params, &p) == nil {
 			s.cancelRequest(string(p.ID))
 		}

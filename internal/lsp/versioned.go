@@ -53,7 +53,7 @@ func (s *Server) versionedEdit(v *view, proj *analysis.Project, ci clientInfo, t
 		return we, nil
 	}
 	for _, file := range te.order {
-		tde := textDocumentEditJSON{Edits: te.edits[file]}
+		tde := protocol.TextDocumentEdit{Edits: te.edits[file]}
 		tde.TextDocument.URI = s.uriOf(v, file)
 		if d := v.docs[file]; d != nil {
 			if !sameContent(d.content(), contentIn(v, proj, file)) {

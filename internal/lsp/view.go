@@ -92,15 +92,8 @@ func didOpen(ctx context.Context, s *Server, params json.RawMessage) error {
 	return nil
 }
 
-// didChangeParams is decoded with contentChange, which keeps a missing
-// range apart from an insertion at 0:0.
-type didChangeParams struct {
-	TextDocument protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
-	Changes      []contentChange                          `json:"contentChanges"`
-}
-
 func didChange(ctx context.Context, s *Server, params json.RawMessage) error {
-	var p didChangeParams
+	var p didChangeTextDocumentParams
 	if err := decodeParams(protocol.MethodTextDocumentDidChange, params, &p); err != nil {
 		return err
 	}
