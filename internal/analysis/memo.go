@@ -27,6 +27,7 @@ import (
 // says when the files around the manifests may have changed.
 type resolveMemo struct {
 	filesGen uint64                       // the Cache's files generation the outcomes hold for
+	rules    *ruleSet                     // the checks the outcomes were made by
 	load     uint64                       // the number of the load using the memo
 	used     int                          // outcomes the current load used or added
 	hits     int                          // outcomes the current load reused (tests check it)
@@ -58,11 +59,26 @@ type agentDeps struct {
 	sees     []string       // shared, never written
 }
 
-func newResolveMemo(filesGen uint64) *resolveMemo {
+func newResolveMemo(filesGen uint64, rules *ruleSet) *resolveMemo {
 	return &resolveMemo{
-		filesGen: filesGen, tools: map[*yaml.Node]*toolOutcome{}, agents: map[*yaml.Node]*agentOutcome{},
+		filesGen: filesGen, rules: rules, tools: map[*yaml.Node]*toolOutcome{}, agents: map[*yaml.Node]*agentOutcome{},
 		dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
 	}
+}
+
+// filesChanged drops what read the files around the manifests, now at the
+// Cache's files generation gen: the outcomes of the declarations a files
+// check ran on, and the folder listings. Every other outcome read its
+// entry alone (rule.go) and stays; A1 and A2 stay keyed on the tool set,
+// which the next load compares with theirs.
+func (m *resolveMemo) filesChanged(gen uint64) {
+	m.filesGen = gen
+	for k, o := range m.tools {
+		if o.readFiles {
+			delete(m.tools, k)
+		}
+	}
+	m.dirs, m.realDirs = map[string]*dirInfo{}, map[string]realDir{}
 }
 
 // outcome is what a tool's and an agent's kept outcome share: the entry
@@ -111,6 +127,9 @@ type toolOutcome struct {
 	outcome
 	tool Tool // empty when !ok
 	ok   bool
+	// readFiles is set when a check that reads the files around the
+	// manifests ran (T5, T6): Cache.FilesChanged drops the outcome.
+	readFiles bool
 }
 
 // agentOutcome is one agent as agentShape read it, before its names are
@@ -192,7 +211,9 @@ func rebaseFindings(fs []diag.Finding, lines *diag.Lines) {
 func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	m := l.memo
 	if m == nil {
-		return l.checkTool(d)
+		t, ok, found, _ := l.checkTool(d)
+		l.findings = append(l.findings, found...)
+		return t, ok
 	}
 	u := d.unit
 	if o := m.tools[d.key]; o != nil && o.made(d.value, u) {
@@ -203,11 +224,12 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 		l.findings = append(l.findings, o.findings...)
 		return o.tool, o.ok
 	}
-	before, budget := len(l.findings), l.budget.left
-	t, ok := l.checkTool(d)
-	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
+	budget := l.budget.left
+	t, ok, found, readFiles := l.checkTool(d)
+	l.findings = append(l.findings, found...)
+	if keepable(budget, l.budget.left, found) {
 		key := u.parsed.pos.nodeRange(d.key)
-		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, key, found, m.load), tool: t, ok: ok}
+		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, key, found, m.load), tool: t, ok: ok, readFiles: readFiles}
 		m.used++
 	}
 	return t, ok
@@ -219,7 +241,9 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 	m := l.memo
 	if m == nil {
-		return l.agentShape(u, kv), nil
+		a, found := l.agentShape(u, kv)
+		l.findings = append(l.findings, found...)
+		return a, nil
 	}
 	if o := m.agents[kv.k]; o != nil && o.made(kv.v, u) {
 		if o.reuse(m, u) {
@@ -243,9 +267,10 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 		l.findings = append(l.findings, o.findings...)
 		return o.agent, o
 	}
-	before, budget := len(l.findings), l.budget.left
-	a = l.agentShape(u, kv)
-	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
+	budget := l.budget.left
+	a, found := l.agentShape(u, kv)
+	l.findings = append(l.findings, found...)
+	if keepable(budget, l.budget.left, found) {
 		o = &agentOutcome{outcome: newOutcome(kv.v, u, a.Key, found, m.load), agent: a}
 		m.agents[kv.k] = o
 		m.used++

@@ -11,7 +11,7 @@ import (
 
 // resolveAgents reads agents.<name>.tools in every file, checks A1-A3 and
 // computes what each agent's model sees.
-func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
+func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
 	universe, setEpoch := l.agentUniverse(m, st)
 	// index returns a name's position in the universe, without a map of
@@ -75,7 +75,7 @@ func (l *loader) resolveAgents(m *Model, st *toolState) []Agent {
 // (the same names declared in the same order, the same ones loaded) gives
 // the last load's universe and set number, so that agents unchanged since
 // keep their A1, A2 and view; setEpoch is 0 without a memo.
-func (l *loader) agentUniverse(m *Model, st *toolState) (universe []string, setEpoch uint64) {
+func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpoch uint64) {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
 	var prev *agentToolSet
 	if l.memo != nil {
@@ -130,204 +130,8 @@ func (l *loader) agentUniverse(m *Model, st *toolState) (universe []string, setE
 	return universe, l.memo.setEpochs
 }
 
-// agentShape reads one entry of agents: (its name, and its tools value's
-// form and names, with A3 on a wrong shape). The names are checked against
-// the tool set by the caller (A1, A2).
-func (l *loader) agentShape(u *unit, kv pair) Agent {
-	a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
-	if body := resolveAlias(kv.v); body != nil && body.Kind == yaml.MappingNode {
-		for _, f := range mapPairs(kv.v, l.budget) {
-			if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
-				a.ToolsKey = u.parsed.pos.nodeRange(f.k)
-				a.ToolsValue = u.parsed.pos.nodeRange(f.v)
-				l.agentTools(u, &a, f.v)
-				break
-			}
-		}
-	}
-	return a
-}
-
-// agentTools reads one agent's tools value into a (A3 on a wrong shape).
-func (l *loader) agentTools(u *unit, a *Agent, raw *yaml.Node) {
-	v := resolveAlias(raw)
-	shape := func(n *yaml.Node, msg string) {
-		if n == nil {
-			n = raw
-		}
-		l.add(u, n, diag.Error, CodeAgentShape, msg, map[string]string{"agent": a.Name})
-	}
-	ref := func(n *yaml.Node, enabled bool) {
-		a.Refs = append(a.Refs, AgentToolRef{Name: n.Value, Range: u.parsed.pos.nodeRange(n), Enabled: enabled})
-	}
-	switch {
-	case v == nil:
-		a.Form = FormInvalid
-		shape(raw, msgAgentToolsShape(a.Name, "an alias that resolves to nothing"))
-		return
-	case isNull(v):
-		a.Form = FormAll // `tools:` with nothing: as if omitted
-	case v.Kind == yaml.ScalarNode:
-		switch {
-		case v.Tag == "!!str" && v.Value == agentAll:
-			a.Form = FormAll
-		case v.Tag == "!!str" && v.Value == agentNone:
-			a.Form = FormNone
-		default:
-			a.Form = FormInvalid
-			shape(v, msgAgentToolsShape(a.Name, kindName(v)))
-		}
-	case v.Kind == yaml.SequenceNode:
-		a.Form = FormList
-		if len(v.Content) > 0 {
-			a.Refs = make([]AgentToolRef, 0, len(v.Content))
-		}
-		for _, it := range v.Content {
-			it := resolveAlias(it)
-			if !isString(it) {
-				if it == nil {
-					continue
-				}
-				shape(it, msgAgentListItem(kindName(it)))
-				continue
-			}
-			if it.Value == agentStar {
-				a.Form = FormAll
-			}
-			ref(it, true)
-		}
-	case v.Kind == yaml.MappingNode:
-		pairs := mapPairs(raw, l.budget)
-		var exclude *pair
-		for i := range pairs {
-			if pairs[i].k.Kind == yaml.ScalarNode && pairs[i].k.Value == agentExclude {
-				exclude = &pairs[i]
-				break
-			}
-		}
-		if exclude != nil {
-			a.Form = FormExclude
-			for _, p := range pairs {
-				if p.k != exclude.k {
-					a.Form = FormInvalid
-					shape(p.k, msgAgentExcludeExtra(p.k.Value))
-				}
-			}
-			list := resolveAlias(exclude.v)
-			switch {
-			case isNull(list):
-				// `exclude:` with nothing: excludes nothing
-			case list == nil || list.Kind != yaml.SequenceNode:
-				a.Form = FormInvalid
-				shape(list, msgAgentExcludeShape(kindOrAlias(list)))
-			default:
-				if len(list.Content) > 0 {
-					a.Refs = make([]AgentToolRef, 0, len(list.Content))
-				}
-				for _, it := range list.Content {
-					it := resolveAlias(it)
-					if !isString(it) {
-						if it != nil {
-							shape(it, msgAgentListItem(kindName(it)))
-						}
-						continue
-					}
-					ref(it, true)
-				}
-			}
-		} else {
-			a.Form = FormLegacy
-			if len(pairs) > 0 {
-				a.Refs = make([]AgentToolRef, 0, len(pairs))
-			}
-			for _, p := range pairs {
-				val := resolveAlias(p.v)
-				if p.k.Kind != yaml.ScalarNode {
-					a.Form = FormInvalid
-					shape(p.k, msgAgentToolsShape(a.Name, "a mapping with "+kindName(p.k)+" as a key"))
-					continue
-				}
-				if val == nil || val.Kind != yaml.ScalarNode || val.Tag != "!!bool" {
-					a.Form = FormInvalid
-					shape(val, msgAgentLegacyValue(p.k.Value, kindOrAlias(val)))
-					continue
-				}
-				ref(p.k, isTrue(val.Value))
-			}
-		}
-	default:
-		a.Form = FormInvalid
-		shape(v, msgAgentToolsShape(a.Name, kindName(v)))
-	}
-}
-
-func kindOrAlias(n *yaml.Node) string {
-	if n == nil {
-		return "an alias that resolves to nothing"
-	}
-	return kindName(n)
-}
-
-func isTrue(s string) bool {
-	switch s {
-	case "true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "y", "Y":
-		return true
-	}
-	return false
-}
-
-// checkAgentRef reports a name that is no tool (A1) or a Beeuni tool the
-// project does not load (A2).
-func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *toolState) {
-	name := r.Name
-	if name == agentStar {
-		return
-	}
-	if known, _ := HarnessTool(name); known {
-		return
-	}
-	if IsBeeuniTool(name) {
-		if !m.ToolsKey {
-			return
-		}
-		if _, ok := st.declared[name]; ok {
-			return
-		}
-		l.findings = append(l.findings, diag.Finding{
-			File: u.file.Path, Range: r.Range, Severity: diag.Warning, Code: CodeNotLoaded,
-			Message: msgNotLoaded(name), Data: map[string]string{DataName: name},
-		})
-		return
-	}
-	if _, ok := st.declared[name]; ok {
-		return
-	}
-	suggest := closestTool(name, st)
-	data := map[string]string{DataName: name}
-	if suggest != "" {
-		data[DataSuggest] = suggest
-	}
-	l.findings = append(l.findings, diag.Finding{
-		File: u.file.Path, Range: r.Range, Severity: diag.Warning, Code: CodeUnknownTool,
-		Message: msgUnknownTool(name, suggest, a.Form == FormExclude), Data: data,
-	})
-}
-
-// closestTool returns the real tool name nearest to name by edit distance,
-// within suggestMaxDistance, or "". Harness tools come first, then Beeuni
-// tools, then project tools in declaration order; the first of equals wins.
-// The names are indexed once per load, on the first suggestion.
-func closestTool(name string, st *toolState) string {
-	if st.suggest == nil {
-		names := append(append(HarnessTools(), beeuniTools[:]...), st.order()...)
-		st.suggest = newNameIndex(names)
-	}
-	best, _ := st.suggest.closest(name, suggestMaxDistance(name))
-	return best
-}
-
 // order returns the declared names in declaration order.
-func (st *toolState) order() []string {
+func (st *toolSet) order() []string {
 	if st.names == nil {
 		st.names = make([]string, 0, len(st.all))
 		for _, d := range st.all {
@@ -402,4 +206,11 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	}
 	out = append(out, universe[prev:]...)
 	return out
+}
+
+// agentShape reads one entry of agents: of u (see rule_agent_shape.go),
+// with its A3 findings.
+func (l *loader) agentShape(u *unit, kv pair) (Agent, []diag.Finding) {
+	e := &agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
+	return agentShape(e), e.findings
 }
