@@ -208,9 +208,9 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	return out
 }
 
-// agentShape reads one entry of agents: of u (see rule_agent_shape.go),
-// with its A3 findings.
-func (l *loader) agentShape(u *unit, kv pair) (Agent, []diag.Finding) {
+// readAgent reads one entry of agents: of u with agentShape (A3, see
+// rule_agent_shape.go): what it gives, and its findings.
+func (l *loader) readAgent(u *unit, kv pair) (Agent, []diag.Finding) {
 	e := &agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
 	return agentShape(e), e.findings
 }

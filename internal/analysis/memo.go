@@ -11,20 +11,24 @@ import (
 // Memoized resolution: a language server reloads the project on every
 // keystroke, and a keystroke changes a few entries of a manifest that may
 // hold ten thousand. The chunked parse (chunkparse.go) shares the nodes of
-// every chunk whose bytes did not change between versions, so the rules
-// that read one entry alone (T1-T7 on a tool declaration; the form of an
-// agent's tools value, its names and A3) give the same outcome for the same
-// nodes, as long as the files around them did not change (T5's links, T6's
-// module files). A resolveMemo keeps those outcomes by node between loads
-// of one project through one Cache; a load reuses them for the nodes it
-// finds again and computes the others.
+// every chunk whose bytes did not change between versions, so the checks
+// whose rules read one entry (rule.go: the tool checks, T1-T7, which get a
+// declaration and nothing else; agentShape, A3, which gets an agent's
+// entry) give the same outcome for the same nodes, as long as the files
+// around them did not change for the checks that also read those (T5's
+// links, T6's module files). A resolveMemo keeps those outcomes by node
+// between loads of one project through one Cache; a load reuses them for
+// the nodes it finds again and computes the others. What reads across
+// entries is not kept by entry: the set checks (T8, T9) run on every load,
+// and an agent's A1 and A2 are kept only against the same tool set.
 //
 // A node is only ever at one line and column (a chunk that moves is copied
 // with new nodes), and its chunk's lines are byte for byte the same, so an
 // outcome's ranges keep their lines and columns: only their byte offsets
 // move when text before them changes, and rebase recomputes those from the
-// new file's line index. Cache.FilesChanged drops every memo: the caller
-// says when the files around the manifests may have changed.
+// new file's line index. After Cache.FilesChanged (the caller says when the
+// files around the manifests may have changed) the next load drops the
+// outcomes a files check ran on and the folder listings (filesChanged).
 type resolveMemo struct {
 	filesGen uint64                       // the Cache's files generation the outcomes hold for
 	rules    *ruleSet                     // the checks the outcomes were made by
@@ -241,7 +245,7 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 	m := l.memo
 	if m == nil {
-		a, found := l.agentShape(u, kv)
+		a, found := l.readAgent(u, kv)
 		l.findings = append(l.findings, found...)
 		return a, nil
 	}
@@ -268,7 +272,7 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 		return o.agent, o
 	}
 	budget := l.budget.left
-	a, found := l.agentShape(u, kv)
+	a, found := l.readAgent(u, kv)
 	l.findings = append(l.findings, found...)
 	if keepable(budget, l.budget.left, found) {
 		o = &agentOutcome{outcome: newOutcome(kv.v, u, a.Key, found, m.load), agent: a}

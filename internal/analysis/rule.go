@@ -16,25 +16,31 @@ import (
 // checks through which the loader runs them and the memo keeps their
 // outcomes (docs/engine.md, "How to add a rule").
 
-// Reads is what a rule's check reads. The memo (memo.go) keeps a rule's
-// outcome only as long as what its rule declares it reads is unchanged, and
-// the type of a memoized check says what it receives: an entry check gets
-// the entry and nothing else, so it cannot read more than it declares.
+// Reads is what a rule's check reads. A rule the loader checks on every
+// load may read whatever it declares. The memo (memo.go) keeps a check's
+// outcome between loads only by what the check's rule declares, and the
+// type of a memoized check is what it receives: a tool check gets one
+// declaration (toolEntry) and, if its rule reads the files, a view of
+// them (entryFiles); never the model. newRuleSet refuses a check whose
+// rule declares other than what the check receives, and
+// TestMemoCrossEntryRule shows what a memoized load looks like when a rule
+// reads more.
 type Reads uint8
 
 const (
-	// ReadsFile is the text of one YAML file: checked when the file is
-	// parsed, kept with the parse (by the file's path and content).
+	// ReadsFile is the text of one YAML file. Y1, Y2 and T10 run when the
+	// file is parsed and are kept with the parse (by path and content).
 	ReadsFile Reads = 1 << iota
 	// ReadsEntry is one entry alone, a tool declaration or an agent: kept
 	// by the entry's nodes between loads.
 	ReadsEntry
 	// ReadsFiles is the files around the manifests (modules, folders,
-	// symbolic links): what read them is dropped by Cache.FilesChanged.
+	// symbolic links): an outcome that read them is dropped after
+	// Cache.FilesChanged.
 	ReadsFiles
-	// ReadsManifest is every entry of the project's manifests (the tool
-	// set, the imports, several files at once): checked on every load, or
-	// kept keyed on all it read (A1 and A2, by the tool set).
+	// ReadsManifest is several entries, or several files, of the project
+	// (the tool set, the imports): checked on every load, or kept keyed on
+	// all it read (A1 and A2, by the tool set).
 	ReadsManifest
 )
 
