@@ -126,6 +126,7 @@ type loader struct {
 	dirs     map[string]*dirInfo
 	realDirs map[string]realDir
 	tools    *toolSet
+	checking toolEntry // the declaration the tool checks are on (checkTool)
 	budget   *expandBudget
 	// lastEntry memoizes the last folder entry looked up.
 	lastEntry entryMemo

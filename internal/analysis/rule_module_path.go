@@ -65,7 +65,7 @@ func checkModulePath(e *toolEntry, fs entryFiles) verdict {
 		e.tool.Kind = KindProject
 	}
 	bad := func(msg string) verdict {
-		e.report(rulePath, e.value, msg, map[string]string{DataName: e.name, DataPath: value})
+		e.report(rulePath, e.value, msg, e.pathData())
 		return drop
 	}
 	if strings.TrimSpace(value) == "" {
@@ -101,12 +101,16 @@ func checkModulePath(e *toolEntry, fs entryFiles) verdict {
 // file. The declaration stands either way (the daemon skips the tool).
 func checkModuleFile(e *toolEntry, fs entryFiles) verdict {
 	exists, regular := fs.fileState(e.tool.Module)
-	data := map[string]string{DataName: e.name, DataPath: e.tool.Source}
 	switch {
 	case !exists:
-		e.report(ruleMissing, e.value, msgModuleMissing(e.tool.Source), data)
+		e.report(ruleMissing, e.value, msgModuleMissing(e.tool.Source), e.pathData())
 	case !regular:
-		e.report(ruleMissing, e.value, msgModuleNotFile(e.tool.Source), data)
+		e.report(ruleMissing, e.value, msgModuleNotFile(e.tool.Source), e.pathData())
 	}
 	return carryOn
+}
+
+// pathData is the Data of T5 and T6: the tool and its path as written.
+func (e *toolEntry) pathData() map[string]string {
+	return map[string]string{DataName: e.name, DataPath: e.tool.Source}
 }

@@ -151,7 +151,8 @@ func (l *loader) resolve() *Model {
 // the tool the session gets, if it gets one, the findings, and whether a
 // check that reads the files around the manifests ran.
 func (l *loader) checkTool(d *declaration) (t Tool, ok bool, found []diag.Finding, readFiles bool) {
-	e := &toolEntry{name: d.name, key: d.key, value: d.value, file: d.unit.file.Path, pos: d.unit.parsed.pos}
+	e := &l.checking // one per load: checking a declaration allocates nothing
+	*e = toolEntry{name: d.name, key: d.key, value: d.value, file: d.unit.file.Path, pos: d.unit.parsed.pos}
 	v := carryOn
 	for _, c := range l.rules.tools {
 		if c.files != nil {
