@@ -45,7 +45,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 				continue
 			}
 			seen[kv.k.Value] = true
-			a, o := l.agentShapeMemo(u, kv)
+			a, o := l.readAgentMemo(u, kv)
 			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
 				// The same agent against the same tool set: the same A1,
 				// A2 and view (findings rebased with the shape's).
@@ -208,9 +208,13 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	return out
 }
 
-// readAgent reads one entry of agents: of u with agentShape (A3, see
-// rule_agent_shape.go): what it gives, and its findings.
+// readAgent runs the agent checks (rule.go) on one entry of agents: of u:
+// the agent they read, and their findings.
 func (l *loader) readAgent(u *unit, kv pair) (Agent, []diag.Finding) {
 	e := &agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
-	return agentShape(e), e.findings
+	a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
+	for _, c := range l.rules.agents {
+		c.check(e, &a)
+	}
+	return a, e.findings
 }

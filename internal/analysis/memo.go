@@ -13,7 +13,7 @@ import (
 // hold ten thousand. The chunked parse (chunkparse.go) shares the nodes of
 // every chunk whose bytes did not change between versions, so the checks
 // whose rules read one entry (rule.go: the tool checks, T1-T7, which get a
-// declaration and nothing else; agentShape, A3, which gets an agent's
+// declaration and nothing else; the agent checks, A3, which get an agent's
 // entry) give the same outcome for the same nodes, as long as the files
 // around them did not change for the checks that also read those (T5's
 // links, T6's module files). A resolveMemo keeps those outcomes by node
@@ -136,7 +136,7 @@ type toolOutcome struct {
 	readFiles bool
 }
 
-// agentOutcome is one agent as agentShape read it, before its names are
+// agentOutcome is one agent as the agent checks read it, before its names are
 // checked against the tool set (A1, A2) and what it sees is computed.
 type agentOutcome struct {
 	outcome
@@ -239,10 +239,10 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	return t, ok
 }
 
-// agentShapeMemo is agentShape through the memo; o is the agent's outcome
+// readAgentMemo is readAgent through the memo; o is the agent's outcome
 // in the memo (nil when not kept), for the caller to keep what it checks
 // against the tool set.
-func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
+func (l *loader) readAgentMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 	m := l.memo
 	if m == nil {
 		a, found := l.readAgent(u, kv)

@@ -199,6 +199,30 @@ func (c toolCheck) reads() Reads {
 	return ReadsEntry
 }
 
+// agentEntry is one entry of agents: as the agent checks see it: its nodes
+// and where they are, the load's alias and merge budget (an outcome that
+// spends it is not kept: see keepable), and nothing of the other entries.
+type agentEntry struct {
+	file       string
+	pos        *positions
+	key, value *yaml.Node
+	budget     *expandBudget
+	findings   []diag.Finding
+}
+
+// report adds a finding of rule r on node n of the entry.
+func (e *agentEntry) report(r *Rule, n *yaml.Node, msg string, data map[string]string) {
+	e.findings = append(e.findings, r.finding(e.file, e.pos.nodeRange(n), msg, data, nil))
+}
+
+// agentCheck is one rule's check of an agent's entry: it gets the entry
+// alone and fills in the Agent (its name, file and key are set). The memo
+// keeps an agent's outcome by its nodes.
+type agentCheck struct {
+	rule  *Rule
+	check func(e *agentEntry, a *Agent)
+}
+
 // setCheck is one rule's check of the whole tool set: it runs on every load.
 type setCheck struct {
 	rule  *Rule
@@ -207,15 +231,16 @@ type setCheck struct {
 
 // ruleSet is the checks a load runs.
 type ruleSet struct {
-	tools []toolCheck // on each name's first declaration, in this order
-	set   []setCheck  // once per load, after the tool checks
+	tools  []toolCheck  // on each name's first declaration, in this order
+	set    []setCheck   // once per load, after the tool checks
+	agents []agentCheck // on each agent (its first entry of that name), in this order
 }
 
 // newRuleSet checks that every check reads what its rule declares: a
 // tool check gets the entry (and the files, for a rule that reads them),
-// a set check the whole tool set, which only a rule declaring
-// ReadsManifest may read.
-func newRuleSet(tools []toolCheck, set []setCheck) (*ruleSet, error) {
+// an agent check the entry, a set check the whole tool set, which only a
+// rule declaring ReadsManifest may read.
+func newRuleSet(tools []toolCheck, set []setCheck, agents []agentCheck) (*ruleSet, error) {
 	for _, c := range tools {
 		if (c.entry == nil) == (c.files == nil) {
 			return nil, fmt.Errorf("rule %s: a tool check has exactly one function", c.rule.Code)
@@ -232,7 +257,15 @@ func newRuleSet(tools []toolCheck, set []setCheck) (*ruleSet, error) {
 			return nil, fmt.Errorf("rule %s declares it reads %s, but its check reads the whole manifest", c.rule.Code, c.rule.Reads)
 		}
 	}
-	return &ruleSet{tools: tools, set: set}, nil
+	for _, c := range agents {
+		if c.check == nil {
+			return nil, fmt.Errorf("rule %s: an agent check without a function", c.rule.Code)
+		}
+		if c.rule.Reads != ReadsEntry {
+			return nil, fmt.Errorf("rule %s declares it reads %s, but its check reads one entry", c.rule.Code, c.rule.Reads)
+		}
+	}
+	return &ruleSet{tools: tools, set: set, agents: agents}, nil
 }
 
 // defaultToolChecks are the checks of a tool declaration, in the order
@@ -257,9 +290,16 @@ func defaultSetChecks() []setCheck {
 	}
 }
 
+// defaultAgentChecks are the checks of an agent's entry, in order.
+func defaultAgentChecks() []agentCheck {
+	return []agentCheck{
+		{rule: ruleAgentShape, check: checkAgentTools},
+	}
+}
+
 // defaultRules is the engine's rule set (read only).
 var defaultRules = func() *ruleSet {
-	rs, err := newRuleSet(defaultToolChecks(), defaultSetChecks())
+	rs, err := newRuleSet(defaultToolChecks(), defaultSetChecks(), defaultAgentChecks())
 	if err != nil {
 		panic(err)
 	}

@@ -8,10 +8,11 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
-// A3: the shape of an agent's tools value. Reading an agent's entry gives
-// its form and the names it writes (checked against the tool set by A1 and
-// A2, rule_agent_names.go) and A3 on a wrong shape. It reads the agent's
-// entry alone: the memo keeps what it gave by the agent's nodes.
+// A3: the shape of an agent's tools value. Its check reads the agent's
+// entry into the Agent (its form and the names it writes, checked against
+// the tool set by A1 and A2, rule_agent_names.go), with A3 on a wrong shape.
+// It reads the entry alone: the memo keeps what it gave by the agent's
+// nodes.
 
 const CodeAgentShape = "A3"
 
@@ -37,33 +38,20 @@ func msgAgentLegacyValue(name, kind string) string {
 	return fmt.Sprintf("in the legacy map form every value is true or false; `%s` is %s", name, kind)
 }
 
-// agentEntry is one entry of agents: as agentShape reads it: its nodes and
-// where they are, the load's alias and merge budget (an outcome that spends
-// it is not kept: see keepable), and nothing of the other entries.
-type agentEntry struct {
-	file       string
-	pos        *positions
-	key, value *yaml.Node
-	budget     *expandBudget
-	findings   []diag.Finding
-}
-
-// agentShape reads one entry of agents: (its name, and its tools value's
-// form and names, with A3 on a wrong shape). The names are checked against
-// the tool set by the caller (A1, A2).
-func agentShape(e *agentEntry) Agent {
-	a := Agent{Name: e.key.Value, File: e.file, Key: e.pos.nodeRange(e.key), Form: FormAll}
+// checkAgentTools reads the agent's tools value into a: its form and the
+// names it writes, with A3 on a wrong shape. The names are checked against
+// the tool set by A1 and A2.
+func checkAgentTools(e *agentEntry, a *Agent) {
 	if body := resolveAlias(e.value); body != nil && body.Kind == yaml.MappingNode {
 		for _, f := range mapPairs(e.value, e.budget) {
 			if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
 				a.ToolsKey = e.pos.nodeRange(f.k)
 				a.ToolsValue = e.pos.nodeRange(f.v)
-				agentTools(e, &a, f.v)
-				break
+				agentTools(e, a, f.v)
+				return
 			}
 		}
 	}
-	return a
 }
 
 // agentTools reads one agent's tools value into a (A3 on a wrong shape).
@@ -73,7 +61,7 @@ func agentTools(e *agentEntry, a *Agent, raw *yaml.Node) {
 		if n == nil {
 			n = raw
 		}
-		e.findings = append(e.findings, ruleAgentShape.finding(e.file, e.pos.nodeRange(n), msg, map[string]string{"agent": a.Name}, nil))
+		e.report(ruleAgentShape, n, msg, map[string]string{"agent": a.Name})
 	}
 	ref := func(n *yaml.Node, enabled bool) {
 		a.Refs = append(a.Refs, AgentToolRef{Name: n.Value, Range: e.pos.nodeRange(n), Enabled: enabled})

@@ -38,9 +38,10 @@ func TestRulesRegistry(t *testing.T) {
 			t.Errorf("set check of %s, which is not registered", c.rule.Code)
 		}
 	}
-	// agentShapeMemo keeps A3 by the agent's nodes.
-	if ruleAgentShape.Reads != ReadsEntry {
-		t.Errorf("A3 is memoized by entry but declares it reads %s", ruleAgentShape.Reads)
+	for _, c := range defaultRules.agents {
+		if !seen[c.rule.Code] {
+			t.Errorf("agent check of %s, which is not registered", c.rule.Code)
+		}
 	}
 	if _, ok := RuleOf("X9"); ok {
 		t.Error("RuleOf of an unknown code")
@@ -53,27 +54,34 @@ func TestRuleSetRefusesWrongDeclarations(t *testing.T) {
 	entry := func(e *toolEntry) verdict { return carryOn }
 	files := func(e *toolEntry, fs entryFiles) verdict { return carryOn }
 	set := func(s *toolSet) {}
+	agent := func(e *agentEntry, a *Agent) {}
 	cases := []struct {
-		name  string
-		tools []toolCheck
-		set   []setCheck
-		want  string // "" when the set is valid
+		name   string
+		tools  []toolCheck
+		set    []setCheck
+		want   string // "" when the set is valid
+		agents []agentCheck
 	}{
-		{"entry check, entry rule", []toolCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry}, entry: entry}}, nil, ""},
-		{"files check, files rule", []toolCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry | ReadsFiles}, files: files}}, nil, ""},
-		{"set check, manifest rule", nil, []setCheck{{rule: &Rule{Code: "X1", Reads: ReadsManifest}, check: set}}, ""},
+		{"entry check, entry rule", []toolCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry}, entry: entry}}, nil, "", nil},
+		{"files check, files rule", []toolCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry | ReadsFiles}, files: files}}, nil, "", nil},
+		{"set check, manifest rule", nil, []setCheck{{rule: &Rule{Code: "X1", Reads: ReadsManifest}, check: set}}, "", nil},
 		{"set check of a rule declared per entry", nil, []setCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry}, check: set}},
-			"rule X1 declares it reads one entry, but its check reads the whole manifest"},
+			"rule X1 declares it reads one entry, but its check reads the whole manifest", nil},
 		{"files check of a rule declared per entry", []toolCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry}, files: files}}, nil,
-			"rule X1 declares it reads one entry, but its check reads one entry + the files around the manifests"},
+			"rule X1 declares it reads one entry, but its check reads one entry + the files around the manifests", nil},
 		{"entry check of a rule declared cross-entry", []toolCheck{{rule: &Rule{Code: "X1", Reads: ReadsManifest}, entry: entry}}, nil,
-			"rule X1 declares it reads the whole manifest, but its check reads one entry"},
+			"rule X1 declares it reads the whole manifest, but its check reads one entry", nil},
 		{"two functions", []toolCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry}, entry: entry, files: files}}, nil,
-			"rule X1: a tool check has exactly one function"},
-		{"no function", nil, []setCheck{{rule: &Rule{Code: "X1", Reads: ReadsManifest}}}, "rule X1: a set check without a function"},
+			"rule X1: a tool check has exactly one function", nil},
+		{"no function", nil, []setCheck{{rule: &Rule{Code: "X1", Reads: ReadsManifest}}}, "rule X1: a set check without a function", nil},
+		{"agent check, entry rule", nil, nil, "", []agentCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry}, check: agent}}},
+		{"agent check of a rule declared cross-entry", nil, nil, "rule X1 declares it reads the whole manifest, but its check reads one entry",
+			[]agentCheck{{rule: &Rule{Code: "X1", Reads: ReadsManifest}, check: agent}}},
+		{"agent check without a function", nil, nil, "rule X1: an agent check without a function",
+			[]agentCheck{{rule: &Rule{Code: "X1", Reads: ReadsEntry}}}},
 	}
 	for _, c := range cases {
-		_, err := newRuleSet(c.tools, c.set)
+		_, err := newRuleSet(c.tools, c.set, c.agents)
 		got := ""
 		if err != nil {
 			got = err.Error()
@@ -200,7 +208,7 @@ func only(fs []diag.Finding, code string) []string {
 // the comparison with the uncached load catches it; and newRuleSet refuses
 // its set check under a rule declared per entry.
 func TestMemoCrossEntryRule(t *testing.T) {
-	rules, err := newRuleSet(defaultToolChecks(), append(defaultSetChecks(), setCheck{rule: ruleSharedModule, check: checkSharedModule}))
+	rules, err := newRuleSet(defaultToolChecks(), append(defaultSetChecks(), setCheck{rule: ruleSharedModule, check: checkSharedModule}), defaultAgentChecks())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +225,7 @@ func TestMemoCrossEntryRule(t *testing.T) {
 		}
 		return carryOn
 	}
-	wrong, err := newRuleSet(append(defaultToolChecks(), toolCheck{rule: ruleSharedModuleEntry, files: perEntry}), defaultSetChecks())
+	wrong, err := newRuleSet(append(defaultToolChecks(), toolCheck{rule: ruleSharedModuleEntry, files: perEntry}), defaultSetChecks(), defaultAgentChecks())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +235,7 @@ func TestMemoCrossEntryRule(t *testing.T) {
 	}
 	t.Logf("caught as expected: %s", diff)
 
-	if _, err := newRuleSet(defaultToolChecks(), []setCheck{{rule: ruleSharedModuleEntry, check: checkSharedModule}}); err == nil {
+	if _, err := newRuleSet(defaultToolChecks(), []setCheck{{rule: ruleSharedModuleEntry, check: checkSharedModule}}, nil); err == nil {
 		t.Fatal("newRuleSet took a set check under a rule declared per entry")
 	}
 }
@@ -289,5 +297,27 @@ func TestFilesChangedKeepsEntryOutcomes(t *testing.T) {
 	if h := memoHits(cache); h != entryOnly+againstSet {
 		t.Fatalf("after FilesChanged the load reused %d outcomes, want the %d that read their entry alone and the %d agents' names against the same tool set",
 			h, entryOnly, againstSet)
+	}
+}
+
+// A memo is made for one rule set: a load with other checks through the
+// same cache starts an empty one, and the default checks' memo is not used
+// for them.
+func TestMemoIsPerRuleSet(t *testing.T) {
+	withX1, err := newRuleSet(defaultToolChecks(), append(defaultSetChecks(), setCheck{rule: ruleSharedModule, check: checkSharedModule}), defaultAgentChecks())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys, _ := memoWorkspace(100)
+	cache := NewCache()
+	ctx := context.Background()
+	for i, rules := range []*ruleSet{defaultRules, defaultRules, withX1, withX1, defaultRules} {
+		if _, err := loadWith(ctx, fsys, testRoot, cache, rules); err != nil {
+			t.Fatal(err)
+		}
+		reused := i == 1 || i == 3
+		if h := memoHits(cache); (h > 0) != reused {
+			t.Errorf("load %d reused %d outcomes; want reuse: %v", i, h, reused)
+		}
 	}
 }
