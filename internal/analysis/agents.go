@@ -211,10 +211,12 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 // readAgent runs the agent checks (rule.go) on one entry of agents: of u:
 // the agent they read, and their findings.
 func (l *loader) readAgent(u *unit, kv pair) (Agent, []diag.Finding) {
-	e := &agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
-	a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
+	e := &l.agent // one per load: reading an agent allocates no entry
+	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
+	a := &l.agentRead // the checks get a pointer: kept in the loader, not on the heap per agent
+	*a = Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
 	for _, c := range l.rules.agents {
-		c.check(e, &a)
+		c.check(e, a)
 	}
-	return a, e.findings
+	return *a, e.findings
 }

@@ -62,6 +62,7 @@ func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules
 		budget: newExpandBudget(), byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
 		memo: cache.takeMemo(root, rules),
 	}
+	l.files = entryFiles{repoPath: l.resolveRepoPath, fileState: l.fileState}
 	defer cache.putMemo(root, l.memo)
 	if l.memo != nil {
 		l.dirs, l.realDirs = l.memo.dirs, l.memo.realDirs
@@ -123,11 +124,14 @@ type loader struct {
 	byReal   map[string]*unit
 	findings []diag.Finding
 	// dirs memoizes directory listings for module checks.
-	dirs     map[string]*dirInfo
-	realDirs map[string]realDir
-	tools    *toolSet
-	checking toolEntry // the declaration the tool checks are on (checkTool)
-	budget   *expandBudget
+	dirs      map[string]*dirInfo
+	realDirs  map[string]realDir
+	tools     *toolSet
+	checking  toolEntry  // the declaration the tool checks are on (checkTool)
+	agent     agentEntry // the agent the agent checks are on (readAgent)
+	agentRead Agent      // what they read of it
+	files     entryFiles // what the files checks may read
+	budget    *expandBudget
 	// lastEntry memoizes the last folder entry looked up.
 	lastEntry entryMemo
 	// memo keeps entry rules' outcomes between loads through a Cache (nil

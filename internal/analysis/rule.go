@@ -175,10 +175,11 @@ func (e *toolEntry) reportAs(r *Rule, sev diag.Severity, n *yaml.Node, msg strin
 func (e *toolEntry) nameData() map[string]string { return map[string]string{DataName: e.name} }
 
 // entryFiles is what a check of an entry that reads the files around the
-// manifests may look at: repository paths and the files they name.
-type entryFiles interface {
-	resolveRepoPath(raw string) (string, pathProblem)
-	fileState(abs string) (exists, regular bool)
+// manifests may look at: repository paths and the files they name (the
+// loader's, behind functions, so that a check cannot reach the loader).
+type entryFiles struct {
+	repoPath  func(raw string) (abs string, problem pathProblem)
+	fileState func(abs string) (exists, regular bool)
 }
 
 // toolCheck is one rule's check of a tool declaration; exactly one of its

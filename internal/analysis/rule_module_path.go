@@ -71,7 +71,7 @@ func checkModulePath(e *toolEntry, fs entryFiles) verdict {
 	if strings.TrimSpace(value) == "" {
 		return bad(msgPathEmpty(e.name))
 	}
-	abs, problem := fs.resolveRepoPath(value)
+	abs, problem := fs.repoPath(value)
 	switch problem {
 	case pathNotRelative:
 		return bad(msgPathNotRelative(value))

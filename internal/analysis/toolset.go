@@ -157,7 +157,7 @@ func (l *loader) checkTool(d *declaration) (t Tool, ok bool, found []diag.Findin
 	for _, c := range l.rules.tools {
 		if c.files != nil {
 			readFiles = true
-			v = c.files(e, l)
+			v = c.files(e, l.files)
 		} else {
 			v = c.entry(e)
 		}
