@@ -21,7 +21,8 @@ import (
 // outcome between loads only by what the check's rule declares, and the
 // type of a memoized check is what it receives: a tool check gets one
 // declaration (toolEntry) and, if its rule reads the files, a view of
-// them (entryFiles); never the model. newRuleSet refuses a check whose
+// them (entryFiles); an agent check one agent's entry (agentEntry); never
+// the model or the other entries. newRuleSet refuses a check whose
 // rule declares other than what the check receives, and
 // TestMemoCrossEntryRule shows what a memoized load looks like when a rule
 // reads more.
