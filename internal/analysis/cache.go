@@ -34,9 +34,10 @@ func NewCache() *Cache {
 
 // FilesChanged tells the cache that files other than the YAML files it
 // parsed may have changed: created, deleted, replaced by a link, opened or
-// closed in an editor. The rules that look at the files around the
-// manifests (T5's links, T6's modules) then run again for every entry; a
-// caller that cannot tell when files change calls it before every load.
+// closed in an editor. The rules that read the files around the manifests
+// (rule.go's ReadsFiles: T5's links, T6's modules) then run again for every
+// entry they checked, the others keep their outcomes; a caller that cannot
+// tell when files change calls it before every load.
 func (c *Cache) FilesChanged() {
 	if c == nil {
 		return
@@ -44,12 +45,12 @@ func (c *Cache) FilesChanged() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.filesGen++
-	clear(c.memos)
 }
 
-// takeMemo returns root's memo for a load, removed from the cache until
-// putMemo (a concurrent load of root gets a fresh one); nil without a cache.
-func (c *Cache) takeMemo(root string) *resolveMemo {
+// takeMemo returns root's memo for a load by rules, removed from the cache
+// until putMemo (a concurrent load of root gets a fresh one); nil without a
+// cache. A memo made before FilesChanged loses what read the files.
+func (c *Cache) takeMemo(root string, rules *ruleSet) *resolveMemo {
 	if c == nil {
 		return nil
 	}
@@ -57,14 +58,18 @@ func (c *Cache) takeMemo(root string) *resolveMemo {
 	defer c.mu.Unlock()
 	m := c.memos[root]
 	delete(c.memos, root)
-	if m == nil || m.filesGen != c.filesGen {
-		m = newResolveMemo(c.filesGen)
+	switch {
+	case m == nil || m.rules != rules:
+		m = newResolveMemo(c.filesGen, rules)
+	case m.filesGen != c.filesGen:
+		m.filesChanged(c.filesGen)
 	}
 	m.startLoad()
 	return m
 }
 
-// putMemo gives a memo back after a load, unless the files changed since.
+// putMemo gives a memo back after a load (one that ran while the files
+// changed is put back too: the next takeMemo drops what read them).
 func (c *Cache) putMemo(root string, m *resolveMemo) {
 	if c == nil || m == nil {
 		return
@@ -72,9 +77,7 @@ func (c *Cache) putMemo(root string, m *resolveMemo) {
 	m.prune()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if m.filesGen == c.filesGen {
-		c.memos[root] = m
-	}
+	c.memos[root] = m
 }
 
 func (c *Cache) parse(p string, content []byte) *parsed {

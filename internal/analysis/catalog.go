@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"bytes"
-	"fmt"
 	"path"
 	"strings"
 
@@ -11,7 +10,8 @@ import (
 
 // This file is the catalog: every name list and every decision of the spec
 // that the rules depend on, in one place, so that a decision is easy to
-// change. The rule messages live in messages.go.
+// change. Each rule's code, severity and messages live in its own file,
+// rule_<name>.go (rule.go lists them).
 
 // BeeuniTools are the five Beeuni tools in the page's canonical order.
 var beeuniTools = [...]string{"web_search", "image_search", "scrape_webpage", "memory", "show"}
@@ -193,63 +193,6 @@ const (
 	agentStar    = "*"
 	agentExclude = "exclude"
 )
-
-// Rule codes: one stable id per rule.
-const (
-	CodeSyntax        = "Y1" // YAML syntax error, or more than one document
-	CodeShape         = "Y2" // a manifest that is not a mapping
-	CodeImportShape   = "I1" // imports: not a list, or an item not a string
-	CodeImportPath    = "I2" // an import path that is not repo-relative or leaves the repository
-	CodeImportExt     = "I3" // an import path that is not .yaml/.yml
-	CodeImportMissing = "I4" // an imported file that does not exist or cannot be read
-	CodeImportDup     = "I5" // the same import listed twice
-	CodeImportCycle   = "I6" // an import cycle
-	CodeName          = "T1"
-	CodeHarnessName   = "T2"
-	CodeBeeuniValue   = "T3"
-	CodeProjectBeeuni = "T4"
-	CodePath          = "T5"
-	CodeMissing       = "T6"
-	CodeNotString     = "T7"
-	CodeNoBeeuni      = "T8"
-	CodeTwoFiles      = "T9"
-	CodeDuplicateKey  = "T10"
-	CodeModule        = "T11"
-	CodeUnknownTool   = "A1"
-	CodeNotLoaded     = "A2"
-	CodeAgentShape    = "A3"
-	CodeShadow        = "H1"
-	CodeHarnessOnly   = "H2"
-)
-
-// Finding.Data keys (quick fixes read them).
-const (
-	DataName    = "name"    // the tool name the finding is about
-	DataSuggest = "suggest" // A1: the closest real tool; T1: the snake_case name
-	DataKey     = "key"     // T3: the Beeuni tool key
-	DataPath    = "path"    // T5/T6, imports, H1/H2: the path as written (or the file's repo path)
-)
-
-// suggestMaxDistance is how far (edit distance) an A1 suggestion may be.
-func suggestMaxDistance(name string) int {
-	d := (len(name) + 2) / 4
-	if d < 1 {
-		d = 1
-	}
-	if d > 3 {
-		d = 3
-	}
-	return d
-}
-
-// joinCode formats a list of names as `a`, `b`.
-func joinCode(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = fmt.Sprintf("`%s`", n)
-	}
-	return strings.Join(q, ", ")
-}
 
 // CharColumn returns the 0-based column of pos counted in characters, as the
 // CLI prints it (plus one): a UTF-8 byte order mark at the start of the file

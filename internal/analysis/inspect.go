@@ -2,14 +2,10 @@ package analysis
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 )
-
-// CodeModuleLoad is the manifest rule for a module the daemon would skip.
-const CodeModuleLoad = "T11"
 
 // Inspection is the outcome of inspecting every tool module of a project.
 type Inspection struct {
@@ -309,8 +305,8 @@ func moduleLoadFinding(t *Tool, rel, message string, r *tsinspect.Result) diag.F
 	f := diag.Finding{
 		File:     t.File,
 		Range:    t.Value,
-		Severity: diag.Error,
-		Code:     CodeModuleLoad,
+		Severity: ruleModuleLoad.Severity,
+		Code:     ruleModuleLoad.Code,
 		Message:  message,
 		Data:     map[string]string{"name": t.Name, "module": rel},
 	}
@@ -319,21 +315,3 @@ func moduleLoadFinding(t *Tool, rel, message string, r *tsinspect.Result) diag.F
 	}
 	return f
 }
-
-// moduleLoadMessage is T11's text: the module, the daemon's reason, where,
-// and what it means for the session.
-func moduleLoadMessage(name, rel string, r *tsinspect.Result) string {
-	return moduleLoadPrior(rel, r) + name + moduleLoadAfter
-}
-
-// moduleLoadPrior is T11's text before the tool's name, moduleLoadAfter
-// the text after.
-func moduleLoadPrior(rel string, r *tsinspect.Result) string {
-	where := rel
-	if !r.ReasonRange.IsZero() {
-		where = fmt.Sprintf("%s:%d:%d", rel, r.ReasonRange.Start.Line+1, CharColumn(r.Lines, r.ReasonRange.Start)+1)
-	}
-	return fmt.Sprintf("%s will not load: %s (%s). The daemon skips it, so sessions get no ", rel, r.Reason, where)
-}
-
-const moduleLoadAfter = " tool."

@@ -42,6 +42,11 @@ func Load(ctx context.Context, fsys vfs.FS, root string) (*Project, error) {
 // and content match a cached entry are not parsed again; the rules, which
 // are cheap, run again on every load.
 func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*Project, error) {
+	return loadWith(ctx, fsys, root, cache, defaultRules)
+}
+
+// loadWith is LoadCached with the checks of rules (tests add their own).
+func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules *ruleSet) (*Project, error) {
 	root = filepath.Clean(root)
 	manifest := filepath.Join(root, ManifestName)
 	content, err := fsys.ReadFile(manifest)
@@ -53,10 +58,11 @@ func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*P
 		realRoot = root
 	}
 	l := &loader{
-		ctx: ctx, fsys: fsys, root: root, realRoot: realRoot, cache: cache,
+		ctx: ctx, fsys: fsys, root: root, realRoot: realRoot, cache: cache, rules: rules,
 		budget: newExpandBudget(), byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
-		memo: cache.takeMemo(root),
+		memo: cache.takeMemo(root, rules),
 	}
+	l.files = entryFiles{repoPath: l.resolveRepoPath, fileState: l.fileState}
 	defer cache.putMemo(root, l.memo)
 	if l.memo != nil {
 		l.dirs, l.realDirs = l.memo.dirs, l.memo.realDirs
@@ -113,14 +119,19 @@ type loader struct {
 	root     string
 	realRoot string
 	cache    *Cache
+	rules    *ruleSet
 	units    []*unit
 	byReal   map[string]*unit
 	findings []diag.Finding
 	// dirs memoizes directory listings for module checks.
-	dirs     map[string]*dirInfo
-	realDirs map[string]realDir
-	tools    *toolState
-	budget   *expandBudget
+	dirs      map[string]*dirInfo
+	realDirs  map[string]realDir
+	tools     *toolSet
+	checking  toolEntry  // the declaration the tool checks are on (checkTool)
+	agent     agentEntry // the agent the agent checks are on (readAgent)
+	agentRead Agent      // what they read of it
+	files     entryFiles // what the files checks may read
+	budget    *expandBudget
 	// lastEntry memoizes the last folder entry looked up.
 	lastEntry entryMemo
 	// memo keeps entry rules' outcomes between loads through a Cache (nil
@@ -140,11 +151,9 @@ func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
 	return u
 }
 
-func (l *loader) add(u *unit, n *yaml.Node, sev diag.Severity, code, msg string, data map[string]string, related ...diag.Related) {
-	l.findings = append(l.findings, diag.Finding{
-		File: u.file.Path, Range: u.parsed.pos.nodeRange(n), Severity: sev, Code: code, Message: msg,
-		Related: related, Data: data,
-	})
+// report adds a finding of rule r on node n of u.
+func (l *loader) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[string]string, related ...diag.Related) {
+	l.findings = append(l.findings, r.finding(u.file.Path, u.parsed.pos.nodeRange(n), msg, data, related))
 }
 
 // topValue returns the value of a top-level key of a file and its key node.

@@ -11,22 +11,27 @@ import (
 // Memoized resolution: a language server reloads the project on every
 // keystroke, and a keystroke changes a few entries of a manifest that may
 // hold ten thousand. The chunked parse (chunkparse.go) shares the nodes of
-// every chunk whose bytes did not change between versions, so the rules
-// that read one entry alone (T1-T7 on a tool declaration; the form of an
-// agent's tools value, its names and A3) give the same outcome for the same
-// nodes, as long as the files around them did not change (T5's links, T6's
-// module files). A resolveMemo keeps those outcomes by node between loads
-// of one project through one Cache; a load reuses them for the nodes it
-// finds again and computes the others.
+// every chunk whose bytes did not change between versions, so the checks
+// whose rules read one entry (rule.go: the tool checks, T1-T7, which get a
+// declaration and nothing else; the agent checks, A3, which get an agent's
+// entry) give the same outcome for the same nodes, as long as the files
+// around them did not change for the checks that also read those (T5's
+// links, T6's module files). A resolveMemo keeps those outcomes by node
+// between loads of one project through one Cache; a load reuses them for
+// the nodes it finds again and computes the others. What reads across
+// entries is not kept by entry: the set checks (T8, T9) run on every load,
+// and an agent's A1 and A2 are kept only against the same tool set.
 //
 // A node is only ever at one line and column (a chunk that moves is copied
 // with new nodes), and its chunk's lines are byte for byte the same, so an
 // outcome's ranges keep their lines and columns: only their byte offsets
 // move when text before them changes, and rebase recomputes those from the
-// new file's line index. Cache.FilesChanged drops every memo: the caller
-// says when the files around the manifests may have changed.
+// new file's line index. After Cache.FilesChanged (the caller says when the
+// files around the manifests may have changed) the next load drops the
+// outcomes a files check ran on and the folder listings (filesChanged).
 type resolveMemo struct {
 	filesGen uint64                       // the Cache's files generation the outcomes hold for
+	rules    *ruleSet                     // the checks the outcomes were made by
 	load     uint64                       // the number of the load using the memo
 	used     int                          // outcomes the current load used or added
 	hits     int                          // outcomes the current load reused (tests check it)
@@ -58,11 +63,26 @@ type agentDeps struct {
 	sees     []string       // shared, never written
 }
 
-func newResolveMemo(filesGen uint64) *resolveMemo {
+func newResolveMemo(filesGen uint64, rules *ruleSet) *resolveMemo {
 	return &resolveMemo{
-		filesGen: filesGen, tools: map[*yaml.Node]*toolOutcome{}, agents: map[*yaml.Node]*agentOutcome{},
+		filesGen: filesGen, rules: rules, tools: map[*yaml.Node]*toolOutcome{}, agents: map[*yaml.Node]*agentOutcome{},
 		dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
 	}
+}
+
+// filesChanged drops what read the files around the manifests, now at the
+// Cache's files generation gen: the outcomes of the declarations a files
+// check ran on, and the folder listings. Every other outcome read its
+// entry alone (rule.go) and stays; A1 and A2 stay keyed on the tool set,
+// which the next load compares with theirs.
+func (m *resolveMemo) filesChanged(gen uint64) {
+	m.filesGen = gen
+	for k, o := range m.tools {
+		if o.readFiles {
+			delete(m.tools, k)
+		}
+	}
+	m.dirs, m.realDirs = map[string]*dirInfo{}, map[string]realDir{}
 }
 
 // outcome is what a tool's and an agent's kept outcome share: the entry
@@ -111,9 +131,12 @@ type toolOutcome struct {
 	outcome
 	tool Tool // empty when !ok
 	ok   bool
+	// readFiles is set when a check that reads the files around the
+	// manifests ran (T5, T6): Cache.FilesChanged drops the outcome.
+	readFiles bool
 }
 
-// agentOutcome is one agent as agentShape read it, before its names are
+// agentOutcome is one agent as the agent checks read it, before its names are
 // checked against the tool set (A1, A2) and what it sees is computed.
 type agentOutcome struct {
 	outcome
@@ -192,7 +215,9 @@ func rebaseFindings(fs []diag.Finding, lines *diag.Lines) {
 func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 	m := l.memo
 	if m == nil {
-		return l.checkTool(d)
+		t, ok, found, _ := l.checkTool(d)
+		l.findings = append(l.findings, found...)
+		return t, ok
 	}
 	u := d.unit
 	if o := m.tools[d.key]; o != nil && o.made(d.value, u) {
@@ -203,23 +228,26 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 		l.findings = append(l.findings, o.findings...)
 		return o.tool, o.ok
 	}
-	before, budget := len(l.findings), l.budget.left
-	t, ok := l.checkTool(d)
-	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
+	budget := l.budget.left
+	t, ok, found, readFiles := l.checkTool(d)
+	l.findings = append(l.findings, found...)
+	if keepable(budget, l.budget.left, found) {
 		key := u.parsed.pos.nodeRange(d.key)
-		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, key, found, m.load), tool: t, ok: ok}
+		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, key, found, m.load), tool: t, ok: ok, readFiles: readFiles}
 		m.used++
 	}
 	return t, ok
 }
 
-// agentShapeMemo is agentShape through the memo; o is the agent's outcome
+// readAgentMemo is readAgent through the memo; o is the agent's outcome
 // in the memo (nil when not kept), for the caller to keep what it checks
 // against the tool set.
-func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
+func (l *loader) readAgentMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 	m := l.memo
 	if m == nil {
-		return l.agentShape(u, kv), nil
+		a, found := l.readAgent(u, kv)
+		l.findings = append(l.findings, found...)
+		return a, nil
 	}
 	if o := m.agents[kv.k]; o != nil && o.made(kv.v, u) {
 		if o.reuse(m, u) {
@@ -243,9 +271,10 @@ func (l *loader) agentShapeMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 		l.findings = append(l.findings, o.findings...)
 		return o.agent, o
 	}
-	before, budget := len(l.findings), l.budget.left
-	a = l.agentShape(u, kv)
-	if found := l.findings[before:]; keepable(budget, l.budget.left, found) {
+	budget := l.budget.left
+	a, found := l.readAgent(u, kv)
+	l.findings = append(l.findings, found...)
+	if keepable(budget, l.budget.left, found) {
 		o = &agentOutcome{outcome: newOutcome(kv.v, u, a.Key, found, m.load), agent: a}
 		m.agents[kv.k] = o
 		m.used++

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
 // docs/rules.md has exactly one `## CODE` section per code of the catalog,
@@ -42,22 +44,49 @@ func TestRulesPageHasASectionPerCode(t *testing.T) {
 	}
 }
 
-// The catalog holds every code the engine and the inspector define.
+// The catalog holds every rule the engine registers, at the rule's default
+// severity, and every code the inspector defines.
 func TestCatalogHoldsEveryCode(t *testing.T) {
+	rules := analysis.Rules()
+	if len(rules) == 0 {
+		t.Fatal("the engine registers no rule")
+	}
+	for _, r := range rules {
+		doc, ok := Lookup(r.Code)
+		if !ok {
+			t.Errorf("the engine registers %s, which the catalog lacks", r.Code)
+			continue
+		}
+		if doc.Level != r.Severity {
+			t.Errorf("%s: the catalog's level is %v, the rule's severity %v", r.Code, doc.Level, r.Severity)
+		}
+	}
 	re := regexp.MustCompile(`Code\w*\s*=\s*"([A-Z][0-9]+)"`)
-	for _, file := range []string{
-		filepath.Join("..", "analysis", "catalog.go"),
-		filepath.Join("..", "analysis", "inspect.go"),
-		filepath.Join("..", "tsinspect", "check.go"),
-	} {
+	files, err := filepath.Glob(filepath.Join("..", "tsinspect", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inspector := map[string]bool{}
+	for _, file := range files {
+		if strings.HasSuffix(file, "_test.go") {
+			continue
+		}
 		data, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			inspector[m[1]] = true
 			if _, ok := Lookup(m[1]); !ok {
 				t.Errorf("%s defines %s, which the catalog lacks", file, m[1])
 			}
+		}
+	}
+	// Every code of the catalog is a rule of the engine or of the
+	// inspector.
+	for _, doc := range All() {
+		if _, ok := analysis.RuleOf(doc.Code); !ok && !inspector[doc.Code] {
+			t.Errorf("the catalog lists %s, which no package defines", doc.Code)
 		}
 	}
 }

@@ -17,25 +17,20 @@ import (
 // QuickFixes returns the fixes of one finding, the obvious one first and
 // marked Preferred. Each fix is checked before it is offered: applied over
 // fsys, the project re-loads with the fixed finding gone and no new finding.
-// A finding with no clear fix gets none.
+// A finding with no clear fix gets none. Which fixes a finding offers is
+// its rule's (analysis.Rule.Fixes, in the rule's file); this file makes the
+// edits of each kind.
 func QuickFixes(p *analysis.Project, fsys vfs.FS, f diag.Finding) []*Change {
+	rule, ok := analysis.RuleOf(f.Code)
+	if !ok || len(rule.Fixes) == 0 {
+		return nil
+	}
 	m := prepare(p)
 	var candidates []*Change
-	switch f.Code {
-	case analysis.CodeBeeuniValue:
-		candidates = append(candidates, m.fixBeeuniValue(f))
-	case analysis.CodeNoBeeuni:
-		candidates = append(candidates, m.fixNoBeeuni(f))
-	case analysis.CodeNotLoaded:
-		candidates = append(candidates, m.fixAddToTools(f), m.fixRemoveFromAgent(f))
-	case analysis.CodeUnknownTool:
-		candidates = append(candidates, m.fixReplaceName(f))
-	case analysis.CodeName:
-		candidates = append(candidates, m.fixRename(f))
-	case analysis.CodeMissing:
-		candidates = append(candidates, m.fixCreateModule(fsys, f))
-	case analysis.CodeShadow:
-		candidates = append(candidates, m.fixDeleteCopy(f))
+	for _, kind := range rule.Fixes {
+		if fix := fixer(kind); fix != nil {
+			candidates = append(candidates, fix(m, fsys, f))
+		}
 	}
 	var out []*Change
 	for _, c := range candidates {
@@ -54,6 +49,30 @@ func QuickFixes(p *analysis.Project, fsys vfs.FS, f diag.Finding) []*Change {
 		out[0].Preferred = true
 	}
 	return out
+}
+
+// fixer returns the function that makes a fix of that kind, or nil for a
+// kind this package does not know (a test checks every rule's kinds).
+func fixer(kind analysis.FixKind) func(m *manifests, fsys vfs.FS, f diag.Finding) *Change {
+	switch kind {
+	case analysis.FixSetBeeuniValue:
+		return (*manifests).fixBeeuniValue
+	case analysis.FixAddBeeuniTools:
+		return (*manifests).fixNoBeeuni
+	case analysis.FixAddToTools:
+		return (*manifests).fixAddToTools
+	case analysis.FixRemoveFromAgent:
+		return (*manifests).fixRemoveFromAgent
+	case analysis.FixReplaceName:
+		return (*manifests).fixReplaceName
+	case analysis.FixRenameTool:
+		return (*manifests).fixRename
+	case analysis.FixCreateModule:
+		return (*manifests).fixCreateModule
+	case analysis.FixDeleteCopy:
+		return (*manifests).fixDeleteCopy
+	}
+	return nil
 }
 
 // fileOf returns the prepared file a finding is in.
@@ -85,7 +104,7 @@ func (y *yfile) nodeAt(offset int) (*yaml.Node, []*yaml.Node) {
 }
 
 // fixBeeuniValue (T3) sets `<key>: beeuni:<key>`.
-func (m *manifests) fixBeeuniValue(f diag.Finding) *Change {
+func (m *manifests) fixBeeuniValue(_ vfs.FS, f diag.Finding) *Change {
 	key := f.Data[analysis.DataKey]
 	if !analysis.IsBeeuniTool(key) {
 		return nil
@@ -116,7 +135,7 @@ func (m *manifests) fixBeeuniValue(f diag.Finding) *Change {
 
 // fixNoBeeuni (T8) adds the five Beeuni tools to the tools: mapping the
 // finding is on.
-func (m *manifests) fixNoBeeuni(f diag.Finding) *Change {
+func (m *manifests) fixNoBeeuni(_ vfs.FS, f diag.Finding) *Change {
 	y := m.fileOf(f)
 	key, tools := toolsOf(y)
 	if key == nil {
@@ -173,7 +192,7 @@ func entryNames(entries []entry) string {
 }
 
 // fixAddToTools (A2) adds `<name>: beeuni:<name>` under the top-level tools.
-func (m *manifests) fixAddToTools(f diag.Finding) *Change {
+func (m *manifests) fixAddToTools(_ vfs.FS, f diag.Finding) *Change {
 	name := f.Data[analysis.DataName]
 	if !analysis.IsBeeuniTool(name) || len(m.decls(name)) > 0 {
 		return nil
@@ -231,7 +250,7 @@ func (y *yfile) agentListItem(offset int) (item, seq, key *yaml.Node, keys []str
 }
 
 // fixRemoveFromAgent (A2) removes the name from the agent's list.
-func (m *manifests) fixRemoveFromAgent(f diag.Finding) *Change {
+func (m *manifests) fixRemoveFromAgent(_ vfs.FS, f diag.Finding) *Change {
 	name := f.Data[analysis.DataName]
 	y := m.fileOf(f)
 	item, seq, key, keys, ok := y.agentListItem(f.Range.Start.Offset)
@@ -278,7 +297,7 @@ func (m *manifests) fixRemoveFromAgent(f diag.Finding) *Change {
 }
 
 // fixReplaceName (A1) replaces a misspelt name with the close real one.
-func (m *manifests) fixReplaceName(f diag.Finding) *Change {
+func (m *manifests) fixReplaceName(_ vfs.FS, f diag.Finding) *Change {
 	suggest := f.Data[analysis.DataSuggest]
 	if suggest == "" || !analysis.ValidToolName(suggest) {
 		return nil
@@ -309,7 +328,7 @@ func (m *manifests) fixReplaceName(f diag.Finding) *Change {
 
 // fixRename (T1) renames a tool to its snake_case name, with every agent
 // list that names it.
-func (m *manifests) fixRename(f diag.Finding) *Change {
+func (m *manifests) fixRename(_ vfs.FS, f diag.Finding) *Change {
 	name, suggest := f.Data[analysis.DataName], f.Data[analysis.DataSuggest]
 	if suggest == "" || !analysis.ValidToolName(suggest) || len(m.decls(suggest)) > 0 {
 		return nil
@@ -421,7 +440,7 @@ func (m *manifests) fixCreateModule(fsys vfs.FS, f diag.Finding) *Change {
 
 // fixDeleteCopy (H1) deletes a Beeuni tool's copy under
 // harnesses/opencode/tools/.
-func (m *manifests) fixDeleteCopy(f diag.Finding) *Change {
+func (m *manifests) fixDeleteCopy(_ vfs.FS, f diag.Finding) *Change {
 	name, rel := f.Data[analysis.DataName], f.Data[analysis.DataPath]
 	if !analysis.IsBeeuniTool(name) || !strings.HasPrefix(rel, analysis.HarnessToolsDir+"/") {
 		return nil

@@ -1,0 +1,222 @@
+package analysis
+
+import (
+	"slices"
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// resolveAgents reads agents.<name>.tools in every file, checks A1-A3 and
+// computes what each agent's model sees.
+func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
+	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
+	universe, setEpoch := l.agentUniverse(m, st)
+	// index returns a name's position in the universe, without a map of
+	// every name: the declarations carry their position.
+	index := func(name string) (int, bool) {
+		if i := harnessIndex(name); i >= 0 {
+			return i, true
+		}
+		if d := st.declared[name]; d != nil {
+			return d.universe, d.universe > 0
+		}
+		if !m.ToolsKey {
+			if b := beeuniIndex(name); b >= 0 {
+				return nHarness + b, true // the implicit Beeuni tools
+			}
+		}
+		return 0, false
+	}
+	var agents []Agent
+	memo := map[string][]string{}
+	for _, u := range l.units {
+		_, raw := topValue(u.parsed, "agents", l.budget)
+		if v := resolveAlias(raw); v == nil || v.Kind != yaml.MappingNode {
+			continue // not ours to judge (SPEC section 1)
+		}
+		pairs := mapPairs(raw, l.budget)
+		agents = slices.Grow(agents, len(pairs))
+		seen := make(map[string]bool, len(pairs))
+		for _, kv := range pairs {
+			if kv.k.Kind != yaml.ScalarNode || seen[kv.k.Value] {
+				continue
+			}
+			seen[kv.k.Value] = true
+			a, o := l.readAgentMemo(u, kv)
+			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
+				// The same agent against the same tool set: the same A1,
+				// A2 and view (findings rebased with the shape's).
+				l.memo.hits++
+				l.findings = append(l.findings, o.dep.findings...)
+				a.Sees = o.dep.sees
+				agents = append(agents, a)
+				continue
+			}
+			before, budget := len(l.findings), l.budget.left
+			for _, r := range a.Refs {
+				l.checkAgentRef(u, &a, r, m, st)
+			}
+			a.Sees = sees(&a, universe, index, memo)
+			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(budget, l.budget.left, found) {
+				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
+			}
+			agents = append(agents, a)
+		}
+	}
+	return agents
+}
+
+// agentUniverse returns every tool an agent's model can see, in order (the
+// harness tools, then the session's tools), and gives each declaration of a
+// tool its index in it. With a memo, a tool set the same as the last load's
+// (the same names declared in the same order, the same ones loaded) gives
+// the last load's universe and set number, so that agents unchanged since
+// keep their A1, A2 and view; setEpoch is 0 without a memo.
+func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpoch uint64) {
+	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
+	var prev *agentToolSet
+	if l.memo != nil {
+		prev = l.memo.toolSet
+	}
+	same := prev != nil && prev.toolsKey == m.ToolsKey
+	k := nHarness
+	for i, t := range m.Tools {
+		if known, _ := HarnessTool(t.Name); !known {
+			if i < len(st.toolDecls) {
+				st.toolDecls[i].universe = k
+			}
+			if same && (k >= len(prev.universe) || prev.universe[k] != t.Name) {
+				same = false
+			}
+			k++
+		}
+	}
+	if same && k == len(prev.universe) {
+		// The declared names (valid or not) decide A1 and its suggestions.
+		j := 0
+		for _, d := range st.all {
+			if !d.first {
+				continue
+			}
+			if j >= len(prev.declared) || prev.declared[j] != d.name {
+				same = false
+				break
+			}
+			j++
+		}
+		if same && j == len(prev.declared) {
+			return prev.universe, prev.epoch
+		}
+	}
+	universe = make([]string, 0, k)
+	universe = append(universe, certainHarnessTools[:]...)
+	universe = append(universe, opencodeHarnessTools[:]...)
+	for _, t := range m.Tools {
+		if known, _ := HarnessTool(t.Name); !known {
+			universe = append(universe, t.Name)
+		}
+	}
+	universe = universe[:len(universe):len(universe)] // agents share it: no appends into it
+	if l.memo == nil {
+		return universe, 0
+	}
+	l.memo.setEpochs++
+	l.memo.toolSet = &agentToolSet{
+		toolsKey: m.ToolsKey, universe: universe, declared: st.order(), epoch: l.memo.setEpochs,
+	}
+	return universe, l.memo.setEpochs
+}
+
+// order returns the declared names in declaration order.
+func (st *toolSet) order() []string {
+	if st.names == nil {
+		st.names = make([]string, 0, len(st.all))
+		for _, d := range st.all {
+			if d.first {
+				st.names = append(st.names, d.name)
+			}
+		}
+	}
+	return st.names
+}
+
+// sees computes the tools an agent's model sees from its form.
+func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[string][]string) (out []string) {
+	switch a.Form {
+	case FormAll:
+		return universe
+	case FormNone:
+		return []string{}
+	case FormInvalid:
+		return nil
+	case FormList:
+		idx := make([]int, 0, len(a.Refs))
+		for _, r := range a.Refs {
+			if i, ok := index(r.Name); ok {
+				idx = append(idx, i)
+			}
+		}
+		slices.Sort(idx)
+		idx = slices.Compact(idx)
+		out := make([]string, len(idx))
+		for k, i := range idx {
+			out[k] = universe[i]
+		}
+		return out
+	}
+	// exclude and legacy: the universe minus the names removed. Copy the
+	// runs between removed entries (fast even for 10,000 tools); share the
+	// universe itself when nothing in it is removed.
+	var removed []int
+	for _, r := range a.Refs {
+		if a.Form == FormLegacy && r.Enabled {
+			continue
+		}
+		if r.Name == agentStar {
+			return []string{}
+		}
+		if i, ok := index(r.Name); ok {
+			removed = append(removed, i)
+		}
+	}
+	if len(removed) == 0 {
+		return universe
+	}
+	slices.Sort(removed)
+	removed = slices.Compact(removed)
+	// Agents that remove the same tools share one slice.
+	var buf [64]byte
+	keyBytes := buf[:0]
+	for _, i := range removed {
+		keyBytes = strconv.AppendInt(append(keyBytes, ' '), int64(i), 10)
+	}
+	if shared, ok := memo[string(keyBytes)]; ok {
+		return shared
+	}
+	key := string(keyBytes)
+	defer func() { memo[key] = out }()
+	out = make([]string, 0, len(universe)-len(removed))
+	prev := 0
+	for _, i := range removed {
+		out = append(out, universe[prev:i]...)
+		prev = i + 1
+	}
+	out = append(out, universe[prev:]...)
+	return out
+}
+
+// readAgent runs the agent checks (rule.go) on one entry of agents: of u:
+// the agent they read, and their findings.
+func (l *loader) readAgent(u *unit, kv pair) (Agent, []diag.Finding) {
+	e := &l.agent // one per load: reading an agent allocates no entry
+	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
+	a := &l.agentRead // the checks get a pointer: kept in the loader, not on the heap per agent
+	*a = Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
+	for _, c := range l.rules.agents {
+		c.check(e, a)
+	}
+	return *a, e.findings
+}

@@ -1,0 +1,169 @@
+package analysis
+
+import (
+	"go.yaml.in/yaml/v3"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// declaration is one tool entry as written, valid or not.
+type declaration struct {
+	unit  *unit
+	key   *yaml.Node
+	value *yaml.Node
+	name  string
+	// universe is the name's index in the agents' universe (see
+	// resolveAgents) when it is a tool the session gets; 0 otherwise (the
+	// harness tools come first, so no tool has index 0).
+	universe int
+	// first is true for the name's first declaration, the one that counts.
+	first bool
+}
+
+// toolSet is every tool declaration of the project and the model built
+// from them: what the set checks read (rule.go), and what the tools rules
+// leave for the agents rules and the harness folder rules.
+type toolSet struct {
+	model *Model
+	// declared maps each name written under any tools: key (with a valid or
+	// invalid value) to its first declaration; others holds the later ones
+	// in other files (T9), only for names declared more than once.
+	declared map[string]*declaration
+	others   map[string][]*declaration
+	// firstToolsKey is the first tools: key in load order, for T8.
+	firstToolsKey *yaml.Node
+	firstToolsIn  *unit
+	// all lists the declarations in load order (first ones and T9's later
+	// ones); names, built on first use (an A1 suggestion), lists the
+	// declared names in declaration order.
+	all   []*declaration
+	names []string
+	// suggest indexes the names A1 suggests from, built on first use.
+	suggest *nameIndex
+	// toolDecls[i] is the declaration of the model's Tools[i] (nil for the
+	// implicit Beeuni tools).
+	toolDecls []*declaration
+	// findings are the set checks' findings.
+	findings []diag.Finding
+}
+
+// report adds a set check's finding of rule r on node n of u.
+func (s *toolSet) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[string]string, related ...diag.Related) {
+	s.findings = append(s.findings, r.finding(u.file.Path, u.parsed.pos.nodeRange(n), msg, data, related))
+}
+
+// resolve gathers the declarations of every loaded file, runs the tool
+// checks on each name's first declaration and the set checks on them all,
+// and builds the model.
+func (l *loader) resolve() *Model {
+	m := &Model{}
+	st := &toolSet{model: m, others: map[string][]*declaration{}}
+	var all []*declaration
+	first := map[string]*declaration{}
+	others := st.others
+	for _, u := range l.units {
+		key, raw := topValue(u.parsed, "tools", l.budget)
+		if key == nil {
+			continue
+		}
+		m.ToolsKey = true
+		if st.firstToolsKey == nil {
+			st.firstToolsKey, st.firstToolsIn = key, u
+		}
+		v := resolveAlias(raw)
+		if isNull(v) {
+			continue // `tools:` with every line deleted: listed nothing
+		}
+		if v.Kind != yaml.MappingNode {
+			l.report(ruleNotString, u, v, msgToolsNotMapping(kindName(v)), nil)
+			continue
+		}
+		pairs := mapPairs(raw, l.budget)
+		if len(first) == 0 {
+			first = make(map[string]*declaration, len(pairs))
+			all = make([]*declaration, 0, len(pairs))
+		}
+		// One allocation for the file's declarations.
+		slab := make([]declaration, 0, len(pairs))
+		for _, kv := range pairs {
+			if kv.k.Kind != yaml.ScalarNode {
+				// `? [a, b]` or an alias as a key: no name to check further.
+				l.report(ruleName, u, kv.k, msgNameNotString(kindName(kv.k)), nil)
+				continue
+			}
+			name := kv.k.Value
+			slab = append(slab, declaration{unit: u, key: kv.k, value: kv.v, name: name})
+			d := &slab[len(slab)-1]
+			if f, ok := first[name]; ok {
+				if f.unit == u {
+					continue // T10 already reported; the first one counts
+				}
+				if already := others[name]; len(already) > 0 && already[len(already)-1].unit == u {
+					continue // twice in this other file: T10 as well
+				}
+				others[name] = append(others[name], d)
+			} else {
+				first[name] = d
+				d.first = true
+			}
+			all = append(all, d)
+		}
+	}
+
+	m.Tools = make([]Tool, 0, len(all)+len(beeuniTools))
+	// Every name's first declaration is the one that counts.
+	st.declared, st.all = first, all
+	st.toolDecls = make([]*declaration, 0, len(all))
+	for _, d := range all {
+		if !d.first {
+			continue // T9 reported; the first declaration counts
+		}
+		if t, ok := l.checkToolMemo(d); ok {
+			m.Tools = append(m.Tools, t)
+			st.toolDecls = append(st.toolDecls, d)
+		}
+	}
+
+	if !m.ToolsKey {
+		for _, b := range beeuniTools {
+			m.Tools = append(m.Tools, Tool{Name: b, Kind: KindBeeuni, Source: BeeuniPrefix + b})
+		}
+	} else {
+		for _, b := range beeuniTools {
+			if _, ok := st.declared[b]; !ok {
+				m.Removed = append(m.Removed, b)
+			}
+		}
+	}
+	if m.Removed == nil {
+		m.Removed = []string{}
+	}
+	for _, c := range l.rules.set {
+		c.check(st)
+	}
+	l.findings = append(l.findings, st.findings...)
+	l.tools = st
+	m.Agents = l.resolveAgents(m, st)
+	return m
+}
+
+// checkTool runs the tool checks on one declaration, in order. It returns
+// the tool the session gets, if it gets one, the findings, and whether a
+// check that reads the files around the manifests ran.
+func (l *loader) checkTool(d *declaration) (t Tool, ok bool, found []diag.Finding, readFiles bool) {
+	e := &l.checking // one per load: checking a declaration allocates nothing
+	*e = toolEntry{name: d.name, key: d.key, value: d.value, file: d.unit.file.Path, pos: d.unit.parsed.pos}
+	v := carryOn
+	for _, c := range l.rules.tools {
+		if c.files != nil {
+			readFiles = true
+			v = c.files(e, l.files)
+		} else {
+			v = c.entry(e)
+		}
+		if v != carryOn {
+			break
+		}
+	}
+	return e.tool, v != drop && !e.badName, e.findings, readFiles
+}
