@@ -136,12 +136,16 @@ func (l *loader) agentUniverse(m *Model, st *toolState) (universe []string, setE
 func (l *loader) agentShape(u *unit, kv pair) Agent {
 	a := Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
 	if body := resolveAlias(kv.v); body != nil && body.Kind == yaml.MappingNode {
+		tools := false // the first tools: counts (T10 reports a second)
 		for _, f := range mapPairs(kv.v, l.budget) {
-			if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
+			if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" && !tools {
+				tools = true
 				a.ToolsKey = u.parsed.pos.nodeRange(f.k)
 				a.ToolsValue = u.parsed.pos.nodeRange(f.v)
 				l.agentTools(u, &a, f.v)
-				break
+			}
+			if f.k.Kind == yaml.ScalarNode && f.k.Value == "secrets" && a.Secrets.Form == SecretsAbsent {
+				a.Secrets = readSecrets(f.v)
 			}
 		}
 	}
