@@ -224,7 +224,7 @@ type ToolModules struct {
 	root    string
 	modules []string      // Model.Tools[i].Module
 	failing []failingTool // the tools whose module the base says will not load
-	readers []int         // the tools whose module reads context.env (A4)
+	readers *secretTools  // the tools whose module reads context.env (A4)
 }
 
 // failingTool is a tool whose module will not load, with what T11 on it

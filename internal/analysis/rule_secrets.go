@@ -38,34 +38,26 @@ func boxVariable(name string) bool { return strings.HasPrefix(name, boxPrefix) }
 // before "and N more".
 const maxSecretTools = 5
 
-// msgSecretNotGranted is A4's message: the agent, the tools it can call
-// that read secret (the first few of them, then how many more), the
-// secret.
-func msgSecretNotGranted(agent, secret string, tools []string) string {
+// msgSecretNotGranted is A4's message: the agent, the first tools it can
+// call that read secret (shown), how many do in all, the secret.
+func msgSecretNotGranted(agent, secret string, shown []string, total int) string {
+	verb := "read"
+	if total == 1 {
+		verb = "reads"
+	}
 	return fmt.Sprintf("agent `%s` can call %s, which %s `context.env.%s`, but its `secrets:` does not list `%s`: the agent does not get that secret, and `%s` may still come from the box's environment; add `%s` to `secrets:` if the tool needs the secret",
-		agent, listNames(tools, maxSecretTools, "tools"), readsVerb(len(tools)), secret, secret, secret, secret)
+		agent, listNames(shown, total, "tools"), verb, secret, secret, secret, secret)
 }
 
-func readsVerb(n int) string {
-	if n == 1 {
-		return "reads"
-	}
-	return "read"
-}
-
-// listNames quotes the first most names ("`a`, `b` and `c`"), then says
-// how many more (of what) there are.
-func listNames(names []string, most int, what string) string {
-	shown := names
-	if len(names) > most {
-		shown = names[:most]
-	}
+// listNames quotes the names shown ("`a`, `b` and `c`"), then says how
+// many more (of what) there are, of total.
+func listNames(shown []string, total int, what string) string {
 	q := make([]string, len(shown))
 	for i, n := range shown {
 		q[i] = "`" + n + "`"
 	}
-	if len(names) > most {
-		return strings.Join(q, ", ") + fmt.Sprintf(" and %d more %s", len(names)-most, what)
+	if total > len(shown) {
+		return strings.Join(q, ", ") + fmt.Sprintf(" and %d more %s", total-len(shown), what)
 	}
 	if len(q) == 1 {
 		return q[0]
@@ -154,103 +146,171 @@ func firstReads(reads []tsinspect.EnvRead) []tsinspect.EnvRead {
 	return slices.CompactFunc(out, func(a, b tsinspect.EnvRead) bool { return a.Name == b.Name })
 }
 
-// readerTools returns the positions in p's tools of those whose module
-// reads `context.env`, in declaration order.
-func (s *secretReads) readerTools(p *Project) []int {
+// secretTools is what A4 needs of one load's tools: the positions of
+// those whose module reads `context.env` (in declaration order), and for
+// agents that see every tool, which of them read each secret. It depends
+// on the module of each position only, so a load declaring the same
+// modules (ToolModules.Same) can use it. It is immutable.
+type secretTools struct {
+	tools []int
+	every map[string]*secretTally
+	// names are the tools' names when it was made, and byName their
+	// positions (a name declared twice, T9: the first, again the others),
+	// for the agents that see some tools; a load that renamed a tool
+	// makes its own.
+	names  []string
+	byName map[string]int
+	again  map[string][]int
+}
+
+// index returns the positions of the reader tools by name, for p.
+func (r *secretTools) index(p *Project) (byName map[string]int, again map[string][]int) {
+	same := true
+	for k, ti := range r.tools {
+		if p.Model.Tools[ti].Name != r.names[k] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return r.byName, r.again
+	}
+	return toolsByName(p, r.tools)
+}
+
+func toolsByName(p *Project, tools []int) (byName map[string]int, again map[string][]int) {
+	byName = make(map[string]int, len(tools))
+	for _, ti := range tools {
+		n := p.Model.Tools[ti].Name
+		if _, dup := byName[n]; dup {
+			if again == nil {
+				again = map[string][]int{}
+			}
+			again[n] = append(again[n], ti)
+			continue
+		}
+		byName[n] = ti
+	}
+	return byName, again
+}
+
+// readerTools returns p's tools whose module reads `context.env`.
+func (s *secretReads) readerTools(p *Project) *secretTools {
 	if len(s.byModule) == 0 || p == nil || p.Model == nil {
 		return nil
 	}
-	var out []int
+	var tools []int
 	for i, t := range p.Model.Tools {
 		if t.Module != "" && s.byModule[t.Module] != nil {
-			out = append(out, i)
+			tools = append(tools, i)
 		}
 	}
-	return out
+	if tools == nil {
+		return nil
+	}
+	r := &secretTools{tools: tools, every: s.tally(p, tools), names: make([]string, len(tools))}
+	for k, ti := range tools {
+		r.names[k] = p.Model.Tools[ti].Name
+	}
+	r.byName, r.again = toolsByName(p, tools)
+	return r
 }
 
-// findings returns A4 for p's agents whose `secrets:` is a list, over the
-// tools of p at positions tools (readerTools): one finding per agent and
-// secret, on the agent's name, naming the tools that read it, sorted with
-// diag.Sort.
-func (s *secretReads) findings(p *Project, tools []int) []diag.Finding {
-	if len(tools) == 0 {
+// findings returns A4 for p's agents whose `secrets:` is a list, over r
+// (readerTools of p, or of a load declaring the same modules): one finding
+// per agent and secret, on the agent's name, naming the first tools that
+// read it, sorted with diag.Sort. An agent that sees every tool costs the
+// secrets read, another the tools it sees: never the product of the agents
+// and the tools.
+func (s *secretReads) findings(p *Project, r *secretTools) []diag.Finding {
+	if r == nil {
 		return nil
 	}
 	var out []diag.Finding
-	var calls []int
+	var byName map[string]int // the reader tools' positions by name (r.index)
+	var again map[string][]int
+	var seen []int
 	for ai := range p.Model.Agents {
 		a := &p.Model.Agents[ai]
 		if a.Secrets.Form != SecretsList || a.File == "" {
 			continue
 		}
-		calls = callable(a, p.Model.Tools, tools, calls[:0])
-		// secret -> the tools (positions in p's tools) that read it
-		bySecret := map[string][]int{}
-		for _, ti := range calls {
-			for _, r := range s.byModule[p.Model.Tools[ti].Module] {
-				if !a.Secrets.grants(r.Name) {
-					bySecret[r.Name] = append(bySecret[r.Name], ti)
+		tally := r.every
+		if a.Form != FormAll {
+			if byName == nil {
+				byName, again = r.index(p)
+			}
+			seen = seen[:0]
+			for _, n := range a.Sees {
+				if ti, ok := byName[n]; ok {
+					seen = append(seen, ti)
+					seen = append(seen, again[n]...)
 				}
 			}
+			slices.Sort(seen) // declaration order
+			tally = s.tally(p, slices.Compact(seen))
 		}
-		secrets := make([]string, 0, len(bySecret))
-		for x := range bySecret {
-			secrets = append(secrets, x)
+		secrets := make([]string, 0, len(tally))
+		for x := range tally {
+			if !a.Secrets.grants(x) {
+				secrets = append(secrets, x)
+			}
 		}
 		slices.Sort(secrets)
 		for _, x := range secrets {
-			out = append(out, s.finding(p, a, x, bySecret[x]))
+			out = append(out, s.finding(p, a, x, tally[x]))
 		}
 	}
 	diag.Sort(out)
 	return out
 }
 
-// finding is A4 on agent a for secret, read by the tools at positions
-// readers of p's tools.
-func (s *secretReads) finding(p *Project, a *Agent, secret string, readers []int) diag.Finding {
-	names := make([]string, len(readers))
-	for i, ti := range readers {
+// secretTally is which tools read one secret: the first few (positions in
+// the project's tools, in declaration order) and how many in all.
+type secretTally struct {
+	first []int
+	n     int
+}
+
+// tally counts, per secret, the tools at positions tools that read it.
+func (s *secretReads) tally(p *Project, tools []int) map[string]*secretTally {
+	out := map[string]*secretTally{}
+	for _, ti := range tools {
+		for _, r := range s.byModule[p.Model.Tools[ti].Module] {
+			t := out[r.Name]
+			if t == nil {
+				t = &secretTally{}
+				out[r.Name] = t
+			}
+			if len(t.first) < maxSecretTools {
+				t.first = append(t.first, ti)
+			}
+			t.n++
+		}
+	}
+	return out
+}
+
+// finding is A4 on agent a for secret, read by the tools t counts.
+func (s *secretReads) finding(p *Project, a *Agent, secret string, t *secretTally) diag.Finding {
+	names := make([]string, len(t.first))
+	for i, ti := range t.first {
 		names[i] = p.Model.Tools[ti].Name
 	}
 	f := diag.Finding{
 		File: a.File, Range: a.Key, Severity: SecretNotGrantedSeverity, Code: CodeSecretNotGranted,
-		Message: msgSecretNotGranted(a.Name, secret, names),
+		Message: msgSecretNotGranted(a.Name, secret, names, t.n),
 		Data:    map[string]string{"agent": a.Name, "secret": secret},
 	}
-	for _, ti := range readers[:min(len(readers), maxSecretTools)] {
-		t := &p.Model.Tools[ti]
-		reads := s.byModule[t.Module]
+	for _, ti := range t.first {
+		tool := &p.Model.Tools[ti]
+		reads := s.byModule[tool.Module]
 		if i, ok := slices.BinarySearchFunc(reads, secret, func(r tsinspect.EnvRead, x string) int { return strings.Compare(r.Name, x) }); ok {
 			f.Related = append(f.Related, diag.Related{File: reads[i].File, Range: reads[i].Range,
-				Message: fmt.Sprintf("`%s` reads `context.env.%s` here", t.Name, secret)})
+				Message: fmt.Sprintf("`%s` reads `context.env.%s` here", tool.Name, secret)})
 		}
 	}
 	return f
-}
-
-// callable appends to out the positions (of tools, positions in all)
-// of the tools agent a can call.
-func callable(a *Agent, all []Tool, tools []int, out []int) []int {
-	if a.Form == FormAll {
-		return append(out, tools...)
-	}
-	want := make(map[string]bool, len(tools))
-	for _, ti := range tools {
-		want[all[ti].Name] = false
-	}
-	for _, n := range a.Sees {
-		if _, ok := want[n]; ok {
-			want[n] = true
-		}
-	}
-	for _, ti := range tools {
-		if want[all[ti].Name] {
-			out = append(out, ti)
-		}
-	}
-	return out
 }
 
 // SecretGap is one name a tool's module reads from `context.env` and the

@@ -184,3 +184,31 @@ func TestSecretGaps(t *testing.T) {
 		t.Errorf("SecretGaps(q) = %+v, want none", got)
 	}
 }
+
+// BenchmarkSecretsAfterKeystroke measures a keystroke's inspection
+// (InspectionWith) in a 10,000-tool manifest whose every module reads a
+// secret, with ten agents whose `secrets:` is a list (half of them see
+// every tool, half a list of a hundred): A4 is the whole cost.
+func BenchmarkSecretsAfterKeystroke(b *testing.B) {
+	p, modules, results := bigInspectionCase(10000)
+	for i, m := range modules {
+		results[m].EnvReads = []tsinspect.EnvRead{{Name: fmt.Sprintf("KEY_%d", i%7), File: m}}
+	}
+	var listed []string
+	for i := range 100 {
+		listed = append(listed, p.Model.Tools[i*97].Name)
+	}
+	for i := range 10 {
+		a := Agent{Name: fmt.Sprintf("agent_%d", i), File: p.Root + "/beeuni.yaml", Secrets: AgentSecrets{Form: SecretsList, Names: []string{"KEY_0"}}}
+		if i%2 == 1 {
+			a.Form, a.Sees = FormList, listed
+		}
+		p.Model.Agents = append(p.Model.Agents, a)
+	}
+	base, _ := NewModuleBase(modules, results)
+	tm := base.ToolModules(p)
+	b.ReportAllocs()
+	for b.Loop() {
+		base.InspectionWith(p, tm)
+	}
+}
