@@ -25,18 +25,24 @@ type EnvRead struct {
 // `context.env?.X`, `context.env['X']`, `const { X } = context.env`, and
 // the same inside a template literal's substitutions. A second parameter
 // destructured as `{ env }` or `{ env: e }` is read the same way through
-// `env` (or `e`). A name the body binds again (a nested function's
-// parameter, a declaration) says nothing: which binding a read means is
-// not known without scopes, and a guess would name a secret the tool
-// never reads.
+// `env` (or `e`), and so is a `const` the body binds to it
+// (`const env = context.env`, `const { env } = context`). A name the body
+// binds again (a nested function's parameter, a declaration) says nothing:
+// which binding a read means is not known without scopes, and a guess
+// would name a secret the tool never reads.
 func (c *checker) readContextEnv(x executeCode) {
 	m := x.m
 	ctx, env := contextNames(x)
-	if ctx != "" && rebinds(x, ctx) {
+	if ctx != "" && rebinds(x, ctx, -1) {
 		ctx = ""
 	}
-	if env != "" && rebinds(x, env) {
+	if env != "" && rebinds(x, env, -1) {
 		env = ""
+	}
+	if ctx != "" && env == "" {
+		if name, at := envAlias(x, ctx); name != "" && !rebinds(x, name, at) {
+			env = name
+		}
 	}
 	if ctx == "" && env == "" {
 		return
@@ -173,6 +179,57 @@ func endsBinding(m *modFile, i int) bool {
 	return false
 }
 
+// envAlias finds the first `const` of execute's body bound to ctx's env:
+// `const e = ctx.env` or `const { env } = ctx` (`{ env: e }`). It returns
+// the name and the index of its token.
+func envAlias(x executeCode, ctx string) (name string, at int) {
+	m := x.m
+	for k := x.bodyStart; k < x.bodyEnd; k++ {
+		if !m.isIdent(k, ctx) || m.isPunct(k-1, ".") || m.isPunct(k-1, "?.") || !m.isPunct(k-1, "=") {
+			continue
+		}
+		after := k + 1
+		whole := (m.isPunct(after, ".") || m.isPunct(after, "?.")) && m.isIdent(after+1, "env")
+		if whole {
+			after += 2
+		}
+		if m.isPunct(after, ".") || m.isPunct(after, "?.") || m.isPunct(after, "[") || m.isPunct(after, "(") {
+			continue // a property of it, or a call
+		}
+		if whole {
+			if m.tok(k-2).kind == tokIdent && m.isIdent(k-3, "const") {
+				return m.tok(k - 2).text, k - 2
+			}
+			continue
+		}
+		if !m.isPunct(k-2, "}") {
+			continue
+		}
+		open := m.opening(k - 2)
+		if open < 1 || !m.isIdent(open-1, "const") {
+			continue
+		}
+		depth := 0
+		for j := open + 1; j < k-2; j++ {
+			tj := m.tok(j)
+			if tj.kind == tokPunct {
+				depth += nesting(tj.text)
+				continue
+			}
+			if depth != 0 || !m.isIdent(j, "env") || !m.isPunct(j-1, "{") && !m.isPunct(j-1, ",") {
+				continue
+			}
+			if m.isPunct(j+1, ",") || m.isPunct(j+1, "}") {
+				return "env", j
+			}
+			if m.isPunct(j+1, ":") && m.tok(j+2).kind == tokIdent && (m.isPunct(j+3, ",") || m.isPunct(j+3, "}")) {
+				return m.tok(j + 2).text, j + 2
+			}
+		}
+	}
+	return "", -1
+}
+
 // envExpr reports whether `ctx.env` (or `ctx?.env`) or the name env
 // starts at token k, not as a property of something else, and returns the
 // index of the token after it.
@@ -232,13 +289,13 @@ func substitutions(raw []byte) [][2]int {
 	return out
 }
 
-// rebinds reports whether execute's body binds name again: declares it
-// (`const`, `let`, `var`, `function`, `class`), or takes it as a parameter
-// of a nested function, arrow or catch clause.
-func rebinds(x executeCode, name string) bool {
+// rebinds reports whether execute's body binds name again, but at the
+// token except: declares it (`const`, `let`, `var`, `function`, `class`),
+// or takes it as a parameter of a nested function, arrow or catch clause.
+func rebinds(x executeCode, name string, except int) bool {
 	m := x.m
 	for k := x.bodyStart; k < x.bodyEnd; k++ {
-		if !m.isIdent(k, name) || m.isPunct(k-1, ".") || m.isPunct(k-1, "?.") {
+		if k == except || !m.isIdent(k, name) || m.isPunct(k-1, ".") || m.isPunct(k-1, "?.") {
 			continue
 		}
 		if p := m.tok(k - 1); p.kind == tokIdent {

@@ -28,6 +28,9 @@ func TestEnvReads(t *testing.T) {
 		{"destructured parameter", "execute(args, { env, signal }) { return fetch(env.URL, { signal }) }", "URL=env.URL"},
 		{"destructured parameter renamed", "execute(args, { env: e }) { const { K } = e; return e.L + K }", "K=K L=e.L"},
 		{"template literal", "execute(args, context) { return `Bearer ${context.env.TOKEN} ${context.env['REGION']} context.env.NOT_READ ${`${context.env.INNER}`}` }", "TOKEN=context.env.TOKEN REGION=context.env['REGION'] INNER=context.env.INNER"},
+		{"alias", "execute(args, context) {\n    const env = context.env\n    return env.A + env['B']\n  }", "A=env.A B=env['B']"},
+		{"alias destructured", "async execute(args, context) {\n    const { env, signal } = context\n    const { C } = env\n    return fetch(env.URL, { signal }) + C\n  }", "C=C URL=env.URL"},
+		{"alias renamed", "execute(args, ctx) { const { signal, env: e } = ctx; return e.K + ctx.env.L }", "K=e.K L=ctx.env.L"},
 		{"function value", "execute: async function (args, context) { return context.env.K },", "K=context.env.K"},
 
 		// not reads
@@ -40,6 +43,9 @@ func TestEnvReads(t *testing.T) {
 		{"shadowed by a one-parameter arrow", "execute(args, context) { return [args].map(context => context.env.X) }", ""},
 		{"shadowed by a declaration", "execute(args, context) { { const context = { env: {} }; return context.env.X } }", ""},
 		{"shadowed by a nested function", "execute(args, context) { function f(a, context) { return context.env.X } return f(args, {}) }", ""},
+		{"alias shadowed", "execute(args, context) { const env = context.env; return [args].map((env) => env.X) }", ""},
+		{"alias of a let", "execute(args, context) { let env = context.env; env = {}; return env.X }", ""},
+		{"alias of a property", "execute(args, context) { const env = context.env.inner; const { env: e } = context.other; return env.X + e.Y }", "inner=context.env.inner"},
 		{"env passed on whole", "execute(args, context) { return helper(context.env) }", ""},
 		{"not shadowed by a condition", "execute(args, context) { if (context) { return context.env.X } }", "X=context.env.X"},
 	}
