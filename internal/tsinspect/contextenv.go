@@ -90,16 +90,9 @@ func (c *checker) readContextEnv(x executeCode) {
 			if open < 0 {
 				break
 			}
-			depth := 0
-			for j := open + 1; j < k-2; j++ {
+			for _, j := range patternKeys(m, open, k-2) {
 				tj := m.tok(j)
-				if tj.kind == tokPunct {
-					depth += nesting(tj.text)
-					continue
-				}
-				if depth == 0 && (tj.kind == tokIdent || tj.kind == tokString) && (m.isPunct(j-1, "{") || m.isPunct(j-1, ",")) {
-					add(tj.text, tj.start, tj.end)
-				}
+				add(tj.text, tj.start, tj.end)
 			}
 		}
 		k = after - 1
@@ -209,14 +202,8 @@ func envAlias(x executeCode, ctx string) (name string, at int) {
 		if open < 1 || !m.isIdent(open-1, "const") {
 			continue
 		}
-		depth := 0
-		for j := open + 1; j < k-2; j++ {
-			tj := m.tok(j)
-			if tj.kind == tokPunct {
-				depth += nesting(tj.text)
-				continue
-			}
-			if depth != 0 || !m.isIdent(j, "env") || !m.isPunct(j-1, "{") && !m.isPunct(j-1, ",") {
+		for _, j := range patternKeys(m, open, k-2) {
+			if !m.isIdent(j, "env") {
 				continue
 			}
 			if m.isPunct(j+1, ",") || m.isPunct(j+1, "}") {
@@ -228,6 +215,25 @@ func envAlias(x executeCode, ctx string) (name string, at int) {
 		}
 	}
 	return "", -1
+}
+
+// patternKeys returns the tokens that are the keys of an object pattern
+// or literal from the `{` at open to its `}` at close: the names and
+// strings right after the `{` or a `,` at its own depth.
+func patternKeys(m *modFile, open, close int) []int {
+	var keys []int
+	depth := 0
+	for j := open + 1; j < close; j++ {
+		tj := m.tok(j)
+		if tj.kind == tokPunct {
+			depth += nesting(tj.text)
+			continue
+		}
+		if depth == 0 && (tj.kind == tokIdent || tj.kind == tokString) && (m.isPunct(j-1, "{") || m.isPunct(j-1, ",")) {
+			keys = append(keys, j)
+		}
+	}
+	return keys
 }
 
 // envExpr reports whether `ctx.env` (or `ctx?.env`) or the name env
