@@ -29,6 +29,9 @@ type ToolsSection struct {
 	// Key and Value are the `tools` key and its value as written (Value
 	// may be an alias); both nil without a `tools:` key.
 	Key, Value *yaml.Node
+	// Merged is set when the `tools` key itself is brought by a `<<`
+	// merge key of the top-level mapping; every entry is then Merged.
+	Merged bool
 	// Mapping is the mapping Value resolves to, nil when it resolves to
 	// something else (null, a list, a scalar, a dangling alias).
 	Mapping *yaml.Node
@@ -50,7 +53,7 @@ const (
 // ToolDecl is one entry of a `tools:` mapping.
 type ToolDecl struct {
 	Name       string     // the key's value; "" when the key is not a scalar
-	Key, Value *yaml.Node // Value resolved when it is an alias
+	Key, Value *yaml.Node // Value as written (may be an alias: see Resolved)
 	// Merged is set when the entry is not written in the section's own
 	// mapping: a `<<` merge key brings it, or `tools:` is an alias. Its
 	// nodes are then in the mapping it comes from, which other mappings
@@ -59,12 +62,17 @@ type ToolDecl struct {
 	t      *ManifestTree
 }
 
-// Kind classifies the entry's value.
+// Resolved is the entry's value with aliases followed, as the rules read
+// it; nil for an alias that resolves to nothing.
+func (d *ToolDecl) Resolved() *yaml.Node { return resolveAlias(d.Value) }
+
+// Kind classifies the entry's value, aliases followed.
 func (d *ToolDecl) Kind() ValueKind {
+	v := d.Resolved()
 	switch {
-	case !isString(d.Value):
+	case !isString(v):
 		return ValueOther
-	case strings.HasPrefix(d.Value.Value, BeeuniPrefix):
+	case strings.HasPrefix(v.Value, BeeuniPrefix):
 		return ValueBeeuni
 	}
 	return ValuePath
@@ -155,14 +163,16 @@ func buildTree(root *yaml.Node, pos *positions) *ManifestTree {
 	}
 	t.Root = root
 	b := newExpandBudget()
+	w := writtenPairs{m: root}
 	for _, kv := range mapPairs(root, b) {
+		written := w.next(kv.k)
 		if kv.k.Kind != yaml.ScalarNode {
 			continue
 		}
 		switch kv.k.Value {
 		case "tools":
 			if t.Tools.Key == nil {
-				t.readTools(kv.k, kv.v, b)
+				t.readTools(kv.k, kv.v, !written, b)
 			}
 		case "agents":
 			if t.Agents.Key == nil {
@@ -177,9 +187,9 @@ func buildTree(root *yaml.Node, pos *positions) *ManifestTree {
 	return t
 }
 
-func (t *ManifestTree) readTools(k, raw *yaml.Node, b *expandBudget) {
+func (t *ManifestTree) readTools(k, raw *yaml.Node, merged bool, b *expandBudget) {
 	s := &t.Tools
-	s.Key, s.Value = k, raw
+	s.Key, s.Value, s.Merged = k, raw, merged
 	m := resolveAlias(raw)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return
@@ -189,10 +199,7 @@ func (t *ManifestTree) readTools(k, raw *yaml.Node, b *expandBudget) {
 	s.Entries = make([]ToolDecl, 0, len(pairs))
 	w := writtenPairs{m: m, aliased: raw.Kind == yaml.AliasNode}
 	for _, p := range pairs {
-		d := ToolDecl{Key: p.k, Value: p.v, Merged: !w.next(p.k), t: t}
-		if v := resolveAlias(p.v); v != nil {
-			d.Value = v
-		}
+		d := ToolDecl{Key: p.k, Value: p.v, Merged: merged || !w.next(p.k), t: t}
 		if p.k.Kind == yaml.ScalarNode {
 			d.Name = p.k.Value
 		}

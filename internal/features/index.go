@@ -33,7 +33,7 @@ type toolEntry struct {
 	Name string
 	d    *analysis.ToolDecl
 	key  *yaml.Node
-	node *yaml.Node // the value, aliases followed
+	node *yaml.Node // the value as written
 }
 
 // Key is the range of the tool's name.
@@ -43,15 +43,16 @@ func (e *toolEntry) Key() diag.Range { return e.d.KeyRange() }
 // null value; the whole collection for a list or map.
 func (e *toolEntry) Value() diag.Range { return e.d.ValueRange() }
 
-// Text is the value when it is a string, else "".
+// Text is the value when it is a string (aliases followed), else "".
 func (e *toolEntry) Text() string {
 	if e.IsString() {
-		return e.node.Value
+		return e.d.Resolved().Value
 	}
 	return ""
 }
 
-// IsString reports whether the value is a string scalar.
+// IsString reports whether the value is a string scalar (aliases
+// followed).
 func (e *toolEntry) IsString() bool { return e.d.Kind() != analysis.ValueOther }
 
 // onLine reports whether the entry's key or scalar value starts on line
