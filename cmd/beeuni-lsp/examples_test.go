@@ -46,9 +46,13 @@ func TestExampleMistakes(t *testing.T) {
 			t.Errorf("no %s finding in examples/mistakes", c)
 		}
 	}
-	// With module inspection, the module that has no default export is T11.
+	// With module inspection, the module that has no default export is T11,
+	// and the agent whose secrets: lacks what its ticket tool reads is A4.
 	stdout, _, _ = runCLI(mistakes, "validate")
 	if !strings.Contains(stdout, "beeuni.yaml:21:11: error: ") || !strings.Contains(stdout, "[T11]") {
 		t.Errorf("validate examples/mistakes: no T11 on broken.ts\n%s", stdout)
+	}
+	if !strings.Contains(stdout, "beeuni.yaml:31:3: information: agent `triage` can call `ticket`, which reads `context.env.HELPDESK_TOKEN`") {
+		t.Errorf("validate examples/mistakes: no A4 on agent triage\n%s", stdout)
 	}
 }

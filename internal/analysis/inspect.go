@@ -10,8 +10,9 @@ import (
 // Inspection is the outcome of inspecting every tool module of a project.
 type Inspection struct {
 	// Findings holds one T11 finding on each manifest path value whose module
-	// would not load, then the module files' own findings (each module once),
-	// sorted with diag.Sort.
+	// would not load, A4 on the agents whose `secrets:` lacks a name a tool
+	// they can call reads from `context.env`, then the module files' own
+	// findings (each module once), sorted with diag.Sort.
 	Findings []diag.Finding
 	// Results are the inspections by absolute module path.
 	Results map[string]*tsinspect.Result
@@ -127,6 +128,7 @@ type ModuleBase struct {
 	results  map[string]*tsinspect.Result // the modules' results
 	findings []diag.Finding               // the module files' own findings, sorted
 	failing  map[string]*tsinspect.Result // the modules that will not load
+	secrets  *secretReads                 // what the modules read of context.env (A4)
 }
 
 // NewModuleBase gathers the results of modules (each module once, in
@@ -176,6 +178,7 @@ func NewModuleBase(modules []string, results map[string]*tsinspect.Result) (base
 		}
 	}
 	diag.Sort(b.findings)
+	b.secrets = newSecretReads(b.results)
 	return b, complete
 }
 
@@ -194,8 +197,8 @@ func (b *ModuleBase) Position(module string) (int, bool) {
 func (b *ModuleBase) Modules() []string { return b.modules }
 
 // Inspection returns p's Inspection from the base: its Results (the
-// base's map, shared), the module files' findings, and T11 on each entry
-// of p whose module will not load, at p's positions.
+// base's map, shared), the module files' findings, T11 on each entry of p
+// whose module will not load and A4 on p's agents, at p's positions.
 func (b *ModuleBase) Inspection(p *Project) *Inspection {
 	var moduleLoad []diag.Finding
 	if len(b.failing) > 0 && p != nil && p.Model != nil {
@@ -205,7 +208,7 @@ func (b *ModuleBase) Inspection(p *Project) *Inspection {
 			}
 		}
 	}
-	return b.inspection(moduleLoad)
+	return b.inspection(moduleLoad, b.secrets.findings(p, b.secrets.readerTools(p)))
 }
 
 // ToolModules records the module each tool of one load declares, and
@@ -217,6 +220,7 @@ type ToolModules struct {
 	root    string
 	modules []string      // Model.Tools[i].Module
 	failing []failingTool // the tools whose module the base says will not load
+	readers *secretTools  // the tools whose module reads context.env (A4)
 }
 
 // failingTool is a tool whose module will not load, with what T11 on it
@@ -242,6 +246,7 @@ func (b *ModuleBase) ToolModules(p *Project) *ToolModules {
 			tm.failing = append(tm.failing, failingTool{tool: i, rel: rel, sayPrior: moduleLoadPrior(rel, r)})
 		}
 	}
+	tm.readers = b.secrets.readerTools(p)
 	return tm
 }
 
@@ -264,7 +269,7 @@ func (tm *ToolModules) Same(p *Project) bool {
 
 // InspectionWith is Inspection for a p of which tm.Same(p) holds, where
 // tm was made by b.ToolModules: only the tools declaring a module that
-// will not load are visited.
+// will not load, or one that reads context.env, are visited.
 func (b *ModuleBase) InspectionWith(p *Project, tm *ToolModules) *Inspection {
 	var moduleLoad []diag.Finding
 	for _, ft := range tm.failing {
@@ -274,15 +279,19 @@ func (b *ModuleBase) InspectionWith(p *Project, tm *ToolModules) *Inspection {
 		}
 		moduleLoad = append(moduleLoad, moduleLoadFinding(t, ft.rel, ft.sayPrior+t.Name+moduleLoadAfter, b.failing[t.Module]))
 	}
-	return b.inspection(moduleLoad)
+	return b.inspection(moduleLoad, b.secrets.findings(p, tm.readers))
 }
 
 // inspection merges the base's module findings with moduleLoad, T11 in
-// tool order.
-func (b *ModuleBase) inspection(moduleLoad []diag.Finding) *Inspection {
+// tool order, and secrets, A4 (sorted).
+func (b *ModuleBase) inspection(moduleLoad, secrets []diag.Finding) *Inspection {
 	diag.Sort(moduleLoad)
-	// Stable sorting the module findings followed by T11 gives this merge.
+	// Stable sorting the module findings followed by T11 then A4 gives
+	// this merge.
 	out := &Inspection{Results: b.results, Findings: diag.Merge(b.findings, moduleLoad)}
+	if len(secrets) > 0 {
+		out.Findings = diag.Merge(out.Findings, secrets)
+	}
 	if len(out.Findings) == 0 {
 		out.Findings = nil
 	}

@@ -145,4 +145,6 @@ type Agent struct {
 	// Sees is every tool the agent's model sees: the harness tools (catalog
 	// order) then the session's tools (declaration order), filtered by Form.
 	Sees []string
+	// Secrets is the agent's `secrets:` (rule_secrets.go).
+	Secrets AgentSecrets
 }

@@ -103,7 +103,7 @@ var rules = [...]*Rule{
 	ruleImportShape, ruleImportPath, ruleImportExt, ruleImportMissing, ruleImportDup, ruleImportCycle,
 	ruleName, ruleHarnessName, ruleBeeuniValue, ruleProjectBeeuni, rulePath, ruleMissing, ruleNotString,
 	ruleNoBeeuni, ruleTwoFiles, ruleDuplicateKey, ruleModuleLoad,
-	ruleUnknownTool, ruleNotLoaded, ruleAgentShape,
+	ruleUnknownTool, ruleNotLoaded, ruleAgentShape, ruleSecretNotGranted,
 	ruleShadow, ruleHarnessOnly,
 }
 

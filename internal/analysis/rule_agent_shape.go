@@ -39,16 +39,25 @@ func msgAgentLegacyValue(name, kind string) string {
 }
 
 // checkAgentTools reads the agent's tools value into a: its form and the
-// names it writes, with A3 on a wrong shape. The names are checked against
-// the tool set by A1 and A2.
+// names it writes, with A3 on a wrong shape (the names are checked against
+// the tool set by A1 and A2), and its secrets value (A4 holds it against
+// the secrets its tools read: rule_secrets.go). The first of each key
+// counts (T10 reports a second).
 func checkAgentTools(e *agentEntry, a *Agent) {
 	if body := resolveAlias(e.value); body != nil && body.Kind == yaml.MappingNode {
+		tools := false
 		for _, f := range mapPairs(e.value, e.budget) {
-			if f.k.Kind == yaml.ScalarNode && f.k.Value == "tools" {
+			if f.k.Kind != yaml.ScalarNode {
+				continue
+			}
+			switch {
+			case f.k.Value == "tools" && !tools:
+				tools = true
 				a.ToolsKey = e.pos.nodeRange(f.k)
 				a.ToolsValue = e.pos.nodeRange(f.v)
 				agentTools(e, a, f.v)
-				return
+			case f.k.Value == "secrets" && a.Secrets.Form == SecretsAbsent:
+				a.Secrets = readSecrets(f.v)
 			}
 		}
 	}

@@ -131,11 +131,37 @@ func (hv *hoverer) tool(e *toolEntry) string {
 	case analysis.KindOverridden:
 		b.WriteString("\n\nThe project's module runs instead of the Beeuni tool, on every harness. Beeuni no longer updates it.")
 		b.WriteString(hv.module(t.Module))
+		b.WriteString(hv.secretGaps(t))
 		b.WriteString("\n\n" + beeuniToolFacts[t.Name].view + " " + keepShapeFact)
 	case analysis.KindProject:
 		b.WriteString(hv.module(t.Module))
+		b.WriteString(hv.secretGaps(t))
 	}
 	return b.String()
+}
+
+// secretGaps names, for each secret the tool's module reads from
+// `context.env`, the agents that can call the tool while their `secrets:`
+// list does not grant it (A4 on each agent).
+func (hv *hoverer) secretGaps(t analysis.Tool) string {
+	gaps := analysis.SecretGaps(hv.p, t, hv.modules[t.Module])
+	if len(gaps) == 0 {
+		return ""
+	}
+	const most = 5
+	var b strings.Builder
+	for _, g := range gaps {
+		names := make([]string, 0, min(len(g.Agents), most))
+		for _, a := range g.Agents[:min(len(g.Agents), most)] {
+			names = append(names, "`"+a+"`")
+		}
+		more := ""
+		if len(g.Agents) > most {
+			more = fmt.Sprintf(" and %d more", len(g.Agents)-most)
+		}
+		fmt.Fprintf(&b, "\n- agents that can call this tool and do not get `%s`: %s%s", g.Secret, strings.Join(names, ", "), more)
+	}
+	return "\n\n**Secrets:**" + b.String() + "\n\n_Their `secrets:` list does not grant it: `context.env` has it only if the box's environment does._"
 }
 
 // findingsOn returns this file's findings that touch one of the ranges.

@@ -46,6 +46,7 @@ var rules = []Rule{
 	{"A1", "An agent names a tool that does not exist", diag.Warning},
 	{"A2", "An agent names a Beeuni tool the project does not load", diag.Warning},
 	{"A3", "`agents.<name>.tools` of an unknown shape", diag.Error},
+	{"A4", "An agent can call a tool that reads a secret its `secrets:` list does not grant", diag.Information},
 	{"H1", "A harness-folder module that shadows a hosted tool", diag.Warning},
 	{"H2", "A harness-folder module that runs only on the standard harness", diag.Information},
 	{"M1", "A syntax error in a tool module", diag.Error},

@@ -115,6 +115,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 		case vFunction:
 			if x, ok := c.ev.findExecute(e); ok {
 				c.checkFetchSignal(x)
+				c.readContextEnv(x)
 				if pp := obj.get("parameters"); pp != nil {
 					c.checkArgs(x, pp.val)
 				}

@@ -155,6 +155,9 @@ type Result struct {
 	DefaultExport diag.Range
 	// Imports are the module's runtime imports, in source order.
 	Imports []Import
+	// EnvReads are the names execute reads from its context's `env`
+	// (`context.env.X`), in source order (contextenv.go).
+	EnvReads []EnvRead
 	// Incomplete is set when the inspection was cut short (cancelled, timed
 	// out): Loads is then not a verdict.
 	Incomplete bool

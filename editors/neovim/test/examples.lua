@@ -53,8 +53,8 @@ end
 H.run({
   { 'examples/mistakes: the documented rules, exact messages at their places', function()
     local bufnr = open(repo .. '/examples/mistakes/beeuni.yaml')
-    -- The YAML rules come first; T11 follows when module inspection is done.
-    local wanted = { 'I2', 'I4', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T9', 'T10', 'T11', 'A1', 'A2', 'A3', 'H1' }
+    -- The YAML rules come first; T11 and A4 follow when module inspection is done.
+    local wanted = { 'I2', 'I4', 'T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7', 'T9', 'T10', 'T11', 'A1', 'A2', 'A3', 'A4', 'H1' }
     local diags, missing
     local ok = vim.wait(20000, function()
       diags = vim.diagnostic.get(bufnr)

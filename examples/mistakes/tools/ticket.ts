@@ -5,7 +5,8 @@ export default {
     properties: { title: { type: 'string', description: 'A one-line summary' } },
     required: ['title'],
   },
-  async execute(args) {
-    return `ticket opened: ${args.title}`
+  async execute(args, context) {
+    const token = context.env.HELPDESK_TOKEN
+    return `ticket opened: ${args.title} (${token ? 'filed' : 'draft'})`
   },
 }
