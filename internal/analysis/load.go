@@ -143,7 +143,7 @@ func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
 	f := &File{
 		Path: abs, Rel: relTo(l.root, abs), Content: pr.content, Lines: pr.lines, Doc: pr.doc,
 		SyntaxError: pr.syntax, Imported: imported, chunks: pr.chunks, byChunks: pr.byChunks,
-		marks: &YAMLMarks{p: pr.pos},
+		marks: &YAMLMarks{p: pr.pos}, tree: &pr.tree,
 	}
 	u := &unit{real: real, file: f, parsed: pr}
 	l.units = append(l.units, u)

@@ -42,6 +42,7 @@ type File struct {
 	chunks   chunkSet
 	byChunks bool
 	marks    *YAMLMarks // the parse's conversion of yaml.v3 marks
+	tree     *lazyTree  // the parse's typed tree (Tree), built on first use
 }
 
 // Marks converts the yaml.v3 marks of f's nodes into byte offsets of

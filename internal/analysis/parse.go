@@ -39,6 +39,8 @@ type parsed struct {
 	// byChunks is set when the file was parsed by chunks (not whole): it
 	// then holds exactly one document.
 	byChunks bool
+	// tree is the typed tree of this parse, built on first use (File.Tree).
+	tree lazyTree
 	// id numbers the parses of one Cache (0 without a cache): memoized
 	// outcomes (memo.go) know which parse their offsets are in.
 	id uint64

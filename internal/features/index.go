@@ -11,9 +11,12 @@ import (
 
 // fileIndex is what the features need of one parsed YAML file: the entries
 // of its tools:, agents: and imports: sections with the range of every name.
-// It is built from File.Doc, so it is empty when the file does not parse.
+// It is read from the file's ManifestTree (built once per parse, aliases and
+// merge keys resolved as the rules resolve them), so it is empty when the
+// file does not parse.
 type fileIndex struct {
 	file     *analysis.File
+	tree     *analysis.ManifestTree
 	toolsKey diag.Range // zero when the file has no tools: key
 	tools    []toolEntry
 	agents   []agentEntry
@@ -28,38 +31,29 @@ type fileIndex struct {
 // a lookup converts only the nodes on the cursor's line.
 type toolEntry struct {
 	Name string
-	f    *analysis.File
+	d    *analysis.ToolDecl
 	key  *yaml.Node
-	node *yaml.Node // the value
+	node *yaml.Node // the value as written
 }
 
 // Key is the range of the tool's name.
-func (e *toolEntry) Key() diag.Range { return scalarRange(e.f, e.key) }
+func (e *toolEntry) Key() diag.Range { return e.d.KeyRange() }
 
 // Value is the range of the value token; zero-width after the colon for a
 // null value; the whole collection for a list or map.
-func (e *toolEntry) Value() diag.Range {
-	switch {
-	case isNull(e.node):
-		return nullValueRange(e.f, e.key, e.node)
-	case e.node.Kind == yaml.ScalarNode:
-		return scalarRange(e.f, e.node)
-	}
-	return nodeRange(e.f, e.node)
-}
+func (e *toolEntry) Value() diag.Range { return e.d.ValueRange() }
 
-// Text is the value when it is a string, else "".
+// Text is the value when it is a string (aliases followed), else "".
 func (e *toolEntry) Text() string {
 	if e.IsString() {
-		return e.node.Value
+		return e.d.Resolved().Value
 	}
 	return ""
 }
 
-// IsString reports whether the value is a string scalar.
-func (e *toolEntry) IsString() bool {
-	return e.node.Kind == yaml.ScalarNode && e.node.Tag == "!!str"
-}
+// IsString reports whether the value is a string scalar (aliases
+// followed).
+func (e *toolEntry) IsString() bool { return e.d.Kind() != analysis.ValueOther }
 
 // onLine reports whether the entry's key or scalar value starts on line
 // (1-based, as yaml.v3 counts).
@@ -68,30 +62,30 @@ func (e *toolEntry) onLine(line int) bool {
 }
 
 // refWhere says where an agent names a tool.
-type refWhere int
+type refWhere = analysis.RefWhere
 
 const (
-	refItem    refWhere = iota // an item of agents.X.tools: [..]
-	refExclude                 // an item of agents.X.tools.exclude
-	refLegacy                  // a key of the legacy map agents.X.tools: {bash: false}
+	refItem    = analysis.RefItem    // an item of agents.X.tools: [..]
+	refExclude = analysis.RefExclude // an item of agents.X.tools.exclude
+	refLegacy  = analysis.RefLegacy  // a key of the legacy map agents.X.tools: {bash: false}
 )
 
 // agentRef is one tool name written in an agent's tools value.
 type agentRef struct {
 	Name    string
-	f       *analysis.File
+	t       *analysis.ManifestTree
 	node    *yaml.Node
 	Where   refWhere
 	Enabled bool // the legacy map's boolean; true otherwise
 }
 
 // Range is the range of the name.
-func (r *agentRef) Range() diag.Range { return scalarRange(r.f, r.node) }
+func (r *agentRef) Range() diag.Range { return r.t.TokenRange(r.node) }
 
 // agentEntry is one agent under agents:.
 type agentEntry struct {
 	Name       string
-	f          *analysis.File
+	t          *analysis.ManifestTree
 	key, val   *yaml.Node
 	toolsKey   *yaml.Node // nil when the agent has no tools key
 	toolsNode  *yaml.Node
@@ -100,12 +94,12 @@ type agentEntry struct {
 }
 
 // Key is the range of the agent's name.
-func (a *agentEntry) Key() diag.Range { return scalarRange(a.f, a.key) }
+func (a *agentEntry) Key() diag.Range { return a.t.TokenRange(a.key) }
 
 // Whole covers the agent's name and value.
 func (a *agentEntry) Whole() diag.Range {
 	k := a.Key()
-	if end := nodeRange(a.f, a.val).End; end.Offset > k.End.Offset {
+	if end := a.t.NodeRange(a.val).End; end.Offset > k.End.Offset {
 		k.End = end
 	}
 	return k
@@ -116,18 +110,15 @@ func (a *agentEntry) ToolsKey() diag.Range {
 	if a.toolsKey == nil {
 		return diag.Range{}
 	}
-	return scalarRange(a.f, a.toolsKey)
+	return a.t.TokenRange(a.toolsKey)
 }
 
 // ToolsValue is the range of the agent's tools value.
 func (a *agentEntry) ToolsValue() diag.Range {
-	switch {
-	case a.toolsNode == nil:
+	if a.toolsNode == nil {
 		return diag.Range{}
-	case isNull(a.toolsNode):
-		return nullValueRange(a.f, a.toolsKey, a.toolsNode)
 	}
-	return nodeRange(a.f, a.toolsNode)
+	return a.t.ValueRange(a.toolsKey, a.toolsNode)
 }
 
 // ExcludeKey is the range of `exclude` in `tools: {exclude: [...]}`.
@@ -135,7 +126,7 @@ func (a *agentEntry) ExcludeKey() diag.Range {
 	if a.excludeKey == nil {
 		return diag.Range{}
 	}
-	return scalarRange(a.f, a.excludeKey)
+	return a.t.TokenRange(a.excludeKey)
 }
 
 // importEntry is one item under imports:.
@@ -159,133 +150,66 @@ func indexAt(p *analysis.Project, f *analysis.File, offset int) *fileIndex {
 	return indexFileLine(p, f, f.Lines.Pos(offset).Line+1)
 }
 
-// indexFileLine indexes f; line > 0 keeps only the entries on that line
-// (1-based, as yaml.v3 counts).
+// indexFileLine indexes f from its tree; line > 0 keeps only the entries
+// on that line (1-based, as yaml.v3 counts).
 func indexFileLine(p *analysis.Project, f *analysis.File, line int) *fileIndex {
 	ix := &fileIndex{file: f, line: line}
-	if f == nil || f.Doc == nil {
+	if f == nil {
 		return ix
 	}
-	root := f.Doc
-	if root.Kind == yaml.DocumentNode {
-		if len(root.Content) == 0 {
-			return ix
-		}
-		root = root.Content[0]
-	}
-	if root.Kind != yaml.MappingNode {
+	t := f.Tree()
+	ix.tree, ix.root = t, t.Root
+	if t.Root == nil {
 		return ix
 	}
-	ix.root = root
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], root.Content[i+1]
-		switch k.Value {
-		case "tools":
-			ix.toolsKey = scalarRange(f, k)
-			ix.indexTools(v)
-		case "agents":
-			ix.indexAgents(v)
-		case "imports":
-			ix.indexImports(p, v)
-		}
+	if t.Tools.Key != nil {
+		ix.toolsKey = t.TokenRange(t.Tools.Key)
+		ix.indexTools(t.Tools.Entries)
 	}
+	ix.indexAgents(t.Agents.Entries)
+	ix.indexImports(p, t.Imports.Items)
 	return ix
 }
 
-func (ix *fileIndex) indexTools(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
-		return
-	}
+func (ix *fileIndex) indexTools(ds []analysis.ToolDecl) {
 	if ix.line == 0 {
-		ix.tools = make([]toolEntry, 0, len(v.Content)/2)
+		ix.tools = make([]toolEntry, 0, len(ds))
 	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], v.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
+	for i := range ds {
+		d := &ds[i]
+		if d.Key.Kind != yaml.ScalarNode {
 			continue
 		}
-		e := toolEntry{Name: k.Value, f: ix.file, key: k, node: val}
+		e := toolEntry{Name: d.Name, d: d, key: d.Key, node: d.Value}
 		if ix.line == 0 || e.onLine(ix.line) {
 			ix.tools = append(ix.tools, e)
 		}
 	}
 }
 
-func (ix *fileIndex) indexAgents(v *yaml.Node) {
-	if v.Kind != yaml.MappingNode {
-		return
+func (ix *fileIndex) indexAgents(ds []analysis.AgentDecl) {
+	if len(ds) > 0 {
+		ix.agents = make([]agentEntry, 0, len(ds))
 	}
-	f := ix.file
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], v.Content[i+1]
-		if k.Kind != yaml.ScalarNode {
-			continue
-		}
-		a := agentEntry{Name: k.Value, f: f, key: k, val: val}
-		if val.Kind == yaml.MappingNode {
-			for j := 0; j+1 < len(val.Content); j += 2 {
-				tk, tv := val.Content[j], val.Content[j+1]
-				if tk.Value != "tools" {
-					continue
-				}
-				a.toolsKey, a.toolsNode = tk, tv
-				a.indexRefs(tv, ix.line)
+	for i := range ds {
+		d := &ds[i]
+		a := agentEntry{Name: d.Name, t: ix.tree, key: d.Key, val: d.Value, toolsKey: d.ToolsKey, toolsNode: d.Tools, excludeKey: d.ExcludeKey}
+		for _, r := range d.Refs {
+			if ix.line != 0 && r.Node.Line != ix.line {
+				continue
 			}
+			if a.Refs == nil {
+				a.Refs = make([]agentRef, 0, len(d.Refs))
+			}
+			a.Refs = append(a.Refs, agentRef{Name: r.Name, t: ix.tree, node: r.Node, Where: r.Where, Enabled: r.Enabled})
 		}
 		ix.agents = append(ix.agents, a)
 	}
 }
 
-func (a *agentEntry) indexRefs(v *yaml.Node, line int) {
-	keep := func(n *yaml.Node) bool { return line == 0 || n.Line == line }
-	item := func(it *yaml.Node, where refWhere) {
-		if it.Kind == yaml.ScalarNode && it.Tag == "!!str" && keep(it) {
-			a.Refs = append(a.Refs, agentRef{Name: it.Value, f: a.f, node: it, Where: where, Enabled: true})
-		}
-	}
-	switch v.Kind {
-	case yaml.SequenceNode:
-		if line == 0 {
-			a.Refs = make([]agentRef, 0, len(v.Content))
-		}
-		for _, it := range v.Content {
-			item(it, refItem)
-		}
-	case yaml.MappingNode:
-		if len(v.Content) == 2 && v.Content[0].Value == "exclude" {
-			a.excludeKey = v.Content[0]
-			if seq := v.Content[1]; seq.Kind == yaml.SequenceNode {
-				if line == 0 {
-					a.Refs = make([]agentRef, 0, len(seq.Content))
-				}
-				for _, it := range seq.Content {
-					item(it, refExclude)
-				}
-			}
-			return
-		}
-		if line == 0 {
-			a.Refs = make([]agentRef, 0, len(v.Content)/2)
-		}
-		for j := 0; j+1 < len(v.Content); j += 2 {
-			k, b := v.Content[j], v.Content[j+1]
-			if k.Kind != yaml.ScalarNode || !keep(k) {
-				continue
-			}
-			a.Refs = append(a.Refs, agentRef{Name: k.Value, f: a.f, node: k, Where: refLegacy, Enabled: b.Value == "true"})
-		}
-	}
-}
-
-func (ix *fileIndex) indexImports(p *analysis.Project, v *yaml.Node) {
-	if v.Kind != yaml.SequenceNode {
-		return
-	}
-	for _, it := range v.Content {
-		if it.Kind != yaml.ScalarNode {
-			continue
-		}
-		e := importEntry{Path: it.Value, Range: scalarRange(ix.file, it)}
+func (ix *fileIndex) indexImports(p *analysis.Project, items []*yaml.Node) {
+	for _, it := range items {
+		e := importEntry{Path: it.Value, Range: ix.tree.TokenRange(it)}
 		if it.Tag == "!!str" && p != nil {
 			e.Target = resolveRepoPath(p.Root, it.Value)
 		}
@@ -293,145 +217,12 @@ func (ix *fileIndex) indexImports(p *analysis.Project, v *yaml.Node) {
 	}
 }
 
-// isNull reports whether n is an empty or null value.
-func isNull(n *yaml.Node) bool {
-	return n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
+// scalarRange returns the range of a scalar's token in f, quotes included.
+func scalarRange(f *analysis.File, n *yaml.Node) diag.Range { return f.Tree().TokenRange(n) }
 
-// nodeOffset returns the byte offset of a node's start (its tag or
-// anchor, if any): yaml.v3 marks converted as the engine converts them.
-func nodeOffset(f *analysis.File, n *yaml.Node) int {
-	return f.Marks().Offset(n.Line, n.Column)
-}
-
-// scalarRange returns the range of a scalar's token in the source, quotes
-// included.
-func scalarRange(f *analysis.File, n *yaml.Node) diag.Range {
-	start := nodeOffset(f, n)
-	return f.Lines.Range(start, scalarEnd(f.Content, start, n))
-}
-
-// scalarEnd finds where a scalar token that starts at start ends.
-func scalarEnd(c []byte, start int, n *yaml.Node) int {
-	if start >= len(c) {
-		return start
-	}
-	switch n.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle) {
-	case yaml.DoubleQuotedStyle:
-		for i := start + 1; i < len(c); i++ {
-			switch c[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1
-			}
-		}
-		return len(c)
-	case yaml.SingleQuotedStyle:
-		for i := start + 1; i < len(c); i++ {
-			if c[i] == '\'' {
-				if i+1 < len(c) && c[i+1] == '\'' {
-					i++
-					continue
-				}
-				return i + 1
-			}
-		}
-		return len(c)
-	case yaml.LiteralStyle, yaml.FoldedStyle:
-		return lineEndAt(c, start)
-	}
-	// Plain: the value itself when the source spells it out on one line.
-	if v := n.Value; len(v) > 0 && start+len(v) <= len(c) && string(c[start:start+len(v)]) == v {
-		return start + len(v)
-	}
-	// A plain scalar folded over lines, or an alias/tag: to the end of the
-	// token on its first line.
-	end := start
-	for end < len(c) && c[end] != '\n' && c[end] != '\r' && c[end] != '#' {
-		end++
-	}
-	for end > start && (c[end-1] == ' ' || c[end-1] == '\t') {
-		end--
-	}
-	return end
-}
-
-func lineEndAt(c []byte, off int) int {
-	for off < len(c) && c[off] != '\n' && c[off] != '\r' {
-		off++
-	}
-	return off
-}
-
-// nullValueRange places an empty value just after its key's colon.
-func nullValueRange(f *analysis.File, k, v *yaml.Node) diag.Range {
-	if v.Line > 0 && v.Value != "" { // an explicit ~ or null
-		return scalarRange(f, v)
-	}
-	kr := scalarRange(f, k)
-	off := kr.End.Offset
-	c := f.Content
-	for off < len(c) && (c[off] == ' ' || c[off] == '\t') {
-		off++
-	}
-	if off < len(c) && c[off] == ':' {
-		off++
-	}
-	return f.Lines.Range(off, off)
-}
-
-// nodeRange covers a node and everything in it, ending at its last token.
-func nodeRange(f *analysis.File, n *yaml.Node) diag.Range {
-	start := nodeOffset(f, n)
-	end := nodeEnd(f, n)
-	if end < start {
-		end = start
-	}
-	// A flow collection ends at its closing bracket.
-	if (n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode) && n.Style&yaml.FlowStyle != 0 {
-		end = closingBracket(f.Content, start, end)
-	}
-	return f.Lines.Range(start, end)
-}
-
-// nodeEnd returns the end offset of the last token inside n.
-func nodeEnd(f *analysis.File, n *yaml.Node) int {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		return scalarEnd(f.Content, nodeOffset(f, n), n)
-	case yaml.AliasNode:
-		s := nodeOffset(f, n)
-		return scalarEnd(f.Content, s, &yaml.Node{Kind: yaml.ScalarNode, Value: "*" + n.Value})
-	case yaml.SequenceNode, yaml.MappingNode, yaml.DocumentNode:
-		end := nodeOffset(f, n)
-		for _, c := range n.Content {
-			if e := nodeEnd(f, c); e > end {
-				end = e
-			}
-		}
-		return end
-	}
-	return nodeOffset(f, n)
-}
-
-// closingBracket returns the offset after the bracket that closes the flow
-// collection opening at start, looking from the end of its last token.
-func closingBracket(c []byte, start, from int) int {
-	if start >= len(c) || (c[start] != '[' && c[start] != '{') {
-		return from
-	}
-	for i := from; i < len(c); i++ {
-		switch c[i] {
-		case ']', '}':
-			return i + 1
-		case ' ', '\t', '\r', '\n', ',':
-		default:
-			return from
-		}
-	}
-	return from
-}
+// nodeRange covers a node of f and everything in it, ending at its last
+// token.
+func nodeRange(f *analysis.File, n *yaml.Node) diag.Range { return f.Tree().NodeRange(n) }
 
 // yamlLine returns the 1-based line (as yaml.v3 counts) of offset.
 func (ix *fileIndex) yamlLine(offset int) int { return ix.file.Lines.Pos(offset).Line + 1 }

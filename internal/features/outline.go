@@ -33,13 +33,16 @@ func DocumentSymbols(p *analysis.Project, path string) []Symbol {
 			children = make([]Symbol, 0, len(ix.tools))
 			for i := range ix.tools {
 				e := &ix.tools[i]
+				if e.d.Merged {
+					continue // written in the mapping it comes from, outside this section
+				}
 				key := e.Key()
 				children = append(children, Symbol{
 					Name: e.Name, Kind: SymbolTool, File: path, Detail: fm.toolDetail(e),
 					Range: span(key, e.Value()), Selection: key,
 				})
 			}
-			detail = plural(len(children), "tool")
+			detail = plural(len(ix.tools), "tool")
 		case "agents":
 			for _, a := range ix.agents {
 				children = append(children, Symbol{

@@ -100,6 +100,9 @@ func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*
 		return nil, refuse("%s is declared %d times (%s): keep one declaration, then eject", name, len(ds), strings.Join(files, ", "))
 	case len(ds) == 1:
 		d := ds[0]
+		if err := d.unmerged("eject"); err != nil {
+			return nil, err
+		}
 		f = d.file
 		if d.value.Kind != yaml.ScalarNode || d.value.Tag != "!!str" {
 			return nil, refuse("tools.%s in %s is not a string: set it to beeuni:%s first", name, d.rel, name)
@@ -309,6 +312,9 @@ func ReturnToBeeuni(p *analysis.Project, fsys vfs.FS, name string) (*Change, err
 		return nil, refuse("%s is declared %d times: keep one declaration first", name, len(ds))
 	}
 	d := ds[0]
+	if err := d.unmerged("return"); err != nil {
+		return nil, err
+	}
 	if d.value.Kind != yaml.ScalarNode || d.value.Tag != "!!str" {
 		return nil, refuse("tools.%s in %s is not a string", name, d.rel)
 	}
@@ -370,19 +376,19 @@ func ReturnToBeeuni(p *analysis.Project, fsys vfs.FS, name string) (*Change, err
 	return c, nil
 }
 
-// moduleUsedElsewhere reports whether another tools entry names module.
+// moduleUsedElsewhere reports whether another tools entry (merged ones
+// included) names module.
 func (m *manifests) moduleUsedElsewhere(module string, self decl) bool {
 	for _, f := range m.files {
-		_, tools := toolsOf(f)
-		if tools == nil || tools.Kind != yaml.MappingNode {
+		if f == nil {
 			continue
 		}
-		for j := 0; j+1 < len(tools.Content); j += 2 {
-			v := tools.Content[j+1]
-			if v == self.value || v.Kind != yaml.ScalarNode {
+		for j := range f.tree.Tools.Entries {
+			d := &f.tree.Tools.Entries[j]
+			if d.Value == self.value || d.Kind() != analysis.ValuePath {
 				continue
 			}
-			if filepathCleanSlash(v.Value) == filepathCleanSlash(module) {
+			if filepathCleanSlash(d.Resolved().Value) == filepathCleanSlash(module) {
 				return true
 			}
 		}

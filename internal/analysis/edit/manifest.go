@@ -35,6 +35,9 @@ func prepare(p *analysis.Project) *manifests {
 		} else if yf, err := parseYFile(f.Path, f.Content); err == nil {
 			m.files[i] = yf
 		}
+		if m.files[i] != nil {
+			m.files[i].tree = f.Tree()
+		}
 	}
 	return m
 }
@@ -98,51 +101,57 @@ func unclearMeaning(p *analysis.Project) string {
 }
 
 // inToolsPath reports whether the key starting at off is one of file's
-// top-level keys or a key of a top-level `tools:` mapping; true when that
-// cannot be told (no parse, no marks).
+// top-level keys or a key of its `tools:` mapping (the one the tree reads,
+// aliases followed); true when that cannot be told (no parse, no marks).
 func inToolsPath(file *analysis.File, off int) bool {
-	marks := file.Marks()
-	if file.Doc == nil || len(file.Doc.Content) == 0 || marks == nil {
-		return true
-	}
-	root := file.Doc.Content[0]
-	if root.Kind != yaml.MappingNode {
+	marks, t := file.Marks(), file.Tree()
+	if t.Root == nil || marks == nil {
 		return true
 	}
 	hasKeyAt := func(m *yaml.Node) bool {
-		for i := 0; i+1 < len(m.Content); i += 2 {
+		for i := 0; m != nil && i+1 < len(m.Content); i += 2 {
 			if marks.NodeStart(m.Content[i]) == off {
 				return true
 			}
 		}
 		return false
 	}
-	if hasKeyAt(root) {
-		return true
-	}
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if k, v := root.Content[i], root.Content[i+1]; k.Value == "tools" && v.Kind == yaml.MappingNode && hasKeyAt(v) {
-			return true
-		}
-	}
-	return false
+	return hasKeyAt(t.Root) || hasKeyAt(t.Tools.Mapping)
 }
 
-// decl is one entry under a top-level tools: mapping.
+// decl is one entry under a top-level tools: mapping, as the file's tree
+// reads it (merge keys expanded).
 type decl struct {
 	file       *yfile
 	rel        string
-	key, value *yaml.Node
+	key, value *yaml.Node // value as written
 	tools      *yaml.Node // the tools mapping
+	// merged is set for an entry a `<<` merge key (or a `tools:` alias)
+	// brings: its bytes are in the mapping it comes from.
+	merged bool
 }
 
-// toolsOf returns a file's top-level `tools` key and value.
+// unmerged refuses an edit of d's bytes when d comes through a merge key
+// or an alias. The planner never edits the mapping an entry is merged
+// from: other mappings may merge it too, and an edit there would change
+// them all. The user makes the entry their own (writes it under tools:,
+// where a written key wins over a merged one), then edits it.
+func (d decl) unmerged(verb string) error {
+	if !d.merged {
+		return nil
+	}
+	name := d.key.Value
+	return refuse("cannot %s %s: tools.%s in %s comes from a YAML merge key (`<<`) or an alias, and the mapping it comes from may be shared; write `%s:` under tools: itself first", verb, name, name, d.rel, name)
+}
+
+// toolsOf returns a file's top-level `tools` key and value as written,
+// nil when the file has none or its tools: key is brought by a merge key
+// (new entries are never written into a mapping merged from).
 func toolsOf(f *yfile) (key, value *yaml.Node) {
-	if f == nil {
+	if f == nil || f.tree.Tools.Merged {
 		return nil, nil
 	}
-	k, v, _ := mapGet(f.root, "tools")
-	return k, v
+	return f.tree.Tools.Key, f.tree.Tools.Value
 }
 
 // hasToolsKey reports whether any file has a top-level tools: key.
@@ -159,13 +168,13 @@ func (m *manifests) hasToolsKey() bool {
 func (m *manifests) decls(name string) []decl {
 	var out []decl
 	for i, f := range m.files {
-		_, tools := toolsOf(f)
-		if tools == nil || tools.Kind != yaml.MappingNode {
+		if key, _ := toolsOf(f); key == nil {
 			continue
 		}
-		for j := 0; j+1 < len(tools.Content); j += 2 {
-			if k := tools.Content[j]; k.Kind == yaml.ScalarNode && k.Value == name {
-				out = append(out, decl{file: f, rel: m.p.Files[i].Rel, key: k, value: tools.Content[j+1], tools: tools})
+		s := &f.tree.Tools
+		for j := range s.Entries {
+			if d := &s.Entries[j]; d.Key.Kind == yaml.ScalarNode && d.Name == name {
+				out = append(out, decl{file: f, rel: m.p.Files[i].Rel, key: d.Key, value: d.Value, tools: s.Mapping, merged: d.Merged})
 			}
 		}
 	}

@@ -116,7 +116,10 @@ func TestPrepareReusesTheLoadersParse(t *testing.T) {
 			if got.src != f {
 				t.Errorf("%q: the prepared file does not point at the loader's", in)
 			}
-			got.src = nil
+			if got.tree != f.Tree() {
+				t.Errorf("%q: the prepared file does not read the loader's tree", in)
+			}
+			got.src, got.tree = nil, nil
 			if !reflect.DeepEqual(&got, want) {
 				t.Errorf("%q: prepared %+v, parseYFile %+v", in, &got, want)
 			}

@@ -334,7 +334,7 @@ func (m *manifests) fixRename(_ vfs.FS, f diag.Finding) *Change {
 		return nil
 	}
 	ds := m.decls(name)
-	if len(ds) != 1 {
+	if len(ds) != 1 || ds[0].unmerged("rename") != nil {
 		return nil
 	}
 	c := &Change{Title: "Rename to " + suggest, Base: map[string]string{}}

@@ -30,6 +30,9 @@ type yfile struct {
 	// src is the loader's file this one was prepared from (nil for a file
 	// parsed here): its parse's chunks make checking an edit cheap.
 	src *analysis.File
+	// tree is the typed tree of the loader's file (prepare sets it; empty
+	// for a file the loader found empty).
+	tree *analysis.ManifestTree
 }
 
 // parseYFile parses content. A file that does not parse is not edited.

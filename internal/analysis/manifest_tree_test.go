@@ -1,0 +1,144 @@
+package analysis
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// describeTree prints what a tree holds, one line per entry: the entry's
+// text as its ranges cut it from content, its kind and whether it is
+// merged.
+func describeTree(t *ManifestTree, content []byte) string {
+	var b strings.Builder
+	cut := func(start, end int) string { return string(content[start:end]) }
+	if t.Tools.Key != nil {
+		fmt.Fprintf(&b, "tools merged=%v mapping=%v\n", t.Tools.Merged, t.Tools.Mapping != nil)
+	}
+	for i := range t.Tools.Entries {
+		d := &t.Tools.Entries[i]
+		k, v := d.KeyRange(), d.ValueRange()
+		fmt.Fprintf(&b, "  tool %s key=%q value=%q kind=%d merged=%v\n", d.Name, cut(k.Start.Offset, k.End.Offset), cut(v.Start.Offset, v.End.Offset), d.Kind(), d.Merged)
+	}
+	for _, a := range t.Agents.Entries {
+		fmt.Fprintf(&b, "  agent %s merged=%v tools=%v secrets=%v", a.Name, a.Merged, a.Tools != nil, a.Secrets != nil)
+		for _, r := range a.Refs {
+			rr := t.TokenRange(r.Node)
+			fmt.Fprintf(&b, " %d:%s:%v", r.Where, cut(rr.Start.Offset, rr.End.Offset), r.Enabled)
+		}
+		b.WriteString("\n")
+	}
+	for _, it := range t.Imports.Items {
+		r := t.TokenRange(it)
+		fmt.Fprintf(&b, "  import %s\n", cut(r.Start.Offset, r.End.Offset))
+	}
+	return b.String()
+}
+
+func TestManifestTree(t *testing.T) {
+	cases := []struct{ name, yaml, want string }{
+		{"kinds and shapes", `x: &x c.yaml
+imports: [a.yaml, "b.yaml", *x]
+tools:
+  web_search: beeuni:web_search
+  lookup: "tools/lookup.ts"
+  bad: 3
+  empty:
+agents:
+  a: {tools: [web_search, *x, 3], secrets: [K]}
+  b: {tools: {exclude: [lookup]}}
+  c: {tools: {bash: false, lookup: true}}
+  d: 7
+`, `tools merged=false mapping=true
+  tool web_search key="web_search" value="beeuni:web_search" kind=1 merged=false
+  tool lookup key="lookup" value="\"tools/lookup.ts\"" kind=2 merged=false
+  tool bad key="bad" value="3" kind=0 merged=false
+  tool empty key="empty" value="" kind=0 merged=false
+  agent a merged=false tools=true secrets=true 0:web_search:true 0:&x c.yaml:true
+  agent b merged=false tools=true secrets=false 1:lookup:true
+  agent c merged=false tools=true secrets=false 2:bash:false 2:lookup:true
+  agent d merged=false tools=false secrets=false
+  import a.yaml
+  import "b.yaml"
+  import &x c.yaml
+`},
+		{"merge keys: written keys win, merged ones take the place of <<", `base: &base
+  memory: beeuni:memory
+  show: tools/show.ts
+ag: &ag
+  tools: [memory]
+tools:
+  first: beeuni:first
+  <<: *base
+  show: beeuni:show
+agents:
+  <<: {m: *ag}
+  w:
+    <<: *ag
+    secrets: {}
+`, `tools merged=false mapping=true
+  tool first key="first" value="beeuni:first" kind=1 merged=false
+  tool memory key="memory" value="beeuni:memory" kind=1 merged=true
+  tool show key="show" value="beeuni:show" kind=1 merged=false
+  agent m merged=true tools=true secrets=false 0:memory:true
+  agent w merged=false tools=true secrets=true 0:memory:true
+`},
+		{"a tools alias, an aliased value", `base: &base
+  memory: &v tools/m.ts
+  other: *v
+tools: *base
+`, `tools merged=false mapping=true
+  tool memory key="memory" value="&v tools/m.ts" kind=2 merged=true
+  tool other key="other" value="*v" kind=2 merged=true
+`},
+		{"a tools key a top-level merge brings", `top: &top
+  tools: {memory: beeuni:memory}
+<<: *top
+`, `tools merged=true mapping=true
+  tool memory key="memory" value="beeuni:memory" kind=1 merged=true
+`},
+		{"tools not a mapping", "tools: [a]\nagents: [b]\nimports: {c: d}\n", "tools merged=false mapping=false\n"},
+		{"not a mapping", "- tools\n", ""},
+		{"empty", "# nothing\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Load(t.Context(), memWorkspace(map[string]string{"beeuni.yaml": c.yaml}), testRoot)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := p.Files[0]
+			if got := describeTree(f.Tree(), f.Content); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+// TestManifestTreeOncePerParse: loads that reuse a parse (a keystroke in
+// another file, a reload) reuse its tree; an edit makes a new one.
+func TestManifestTreeOncePerParse(t *testing.T) {
+	fsys := memWorkspace(map[string]string{"beeuni.yaml": "tools:\n  memory: beeuni:memory\n"})
+	cache := NewCache()
+	load := func() *File {
+		p, err := LoadCached(t.Context(), fsys, testRoot, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Files[0]
+	}
+	first := load()
+	tree := first.Tree()
+	if first.Tree() != tree {
+		t.Error("a second call built a second tree")
+	}
+	if again := load(); again.Tree() != tree {
+		t.Error("a load that reuses the parse built a new tree")
+	}
+	fsys.WriteFile(filepath.Join(testRoot, "beeuni.yaml"), []byte("tools:\n  show: beeuni:show\n"))
+	edited := load().Tree()
+	if edited == tree || len(edited.Tools.Entries) != 1 || edited.Tools.Entries[0].Name != "show" {
+		t.Errorf("after an edit: %+v", edited.Tools.Entries)
+	}
+}
