@@ -13,10 +13,38 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
-// yamlRun is the state of one project's YAML worker.
+// The adaptive pause of a project's YAML worker (projectYAMLLoop), in one
+// place.
+const (
+	// minBurstPause: a pause shorter than this is not taken. When loads
+	// are this quick, analysing each keystroke costs less than the timer.
+	minBurstPause = 2 * time.Millisecond
+	// maxBurstPause caps the pause: every millisecond of it is latency
+	// the keystroke budget pays (p95 60 ms at 10,000 tools, see
+	// docs/performance.md), and a slow load coalesces a burst by itself.
+	maxBurstPause = 10 * time.Millisecond
+)
+
+// errSuperseded is the cause of an analysis's cancellation when a change
+// to its project came in while it ran.
+var errSuperseded = errors.New("superseded by a newer change")
+
+// yamlRun is the state of one project's YAML worker, guarded by the
+// workspace's mu.
 type yamlRun struct {
-	lastLoad time.Duration // its last load, for the adaptive pause
-	burst    bool          // a change came in while it loaded
+	lastLoad time.Duration // its last analysis that ran to the end, for the adaptive pause
+	// analysing is the view generation of the analysis under way, and
+	// cancel cancels it with errSuperseded (nil between analyses).
+	analysing uint64
+	cancel    context.CancelCauseFunc
+}
+
+// supersede cancels the analysis under way when it analyses a view older
+// than generation gen, which a change to the project made.
+func (r *yamlRun) supersede(gen uint64) {
+	if r.cancel != nil && r.analysing < gen {
+		r.cancel(errSuperseded)
+	}
 }
 
 // yamlLoop starts a YAML worker for each dirty project that has none
@@ -41,8 +69,11 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 	}
 }
 
-// projectYAMLLoop is the YAML worker of one project: it loads the project
-// while it is dirty, then ends.
+// projectYAMLLoop is the YAML worker of one project: it analyses the
+// project while it is dirty, then ends. A change to the project cancels
+// the analysis under way (supersede, from markDirty), so that a burst of
+// keystrokes waits for at most the end of one analysis, and publishes
+// only the latest text's findings.
 func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
 	// A user waits for this project's diagnostics: its module inspection
 	// steps aside until they are published (priority.go).
@@ -58,53 +89,60 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}()
+	superseded := false
 	for ctx.Err() == nil {
 		w.mu.Lock()
 		if !w.dirty[root] {
 			w.mu.Unlock()
 			return
 		}
-		// Adaptive pause: a change that arrived while the last load ran
-		// means a burst of keystrokes is coming in; when loads are slow,
-		// wait a little so that the rest of the burst costs one load. A
-		// change that finds the worker idle is analysed at once.
-		pause := time.Duration(0)
-		if run.burst {
-			pause = run.lastLoad / 2
-		}
-		run.burst = false
 		w.mu.Unlock()
-		if pause > 2*time.Millisecond {
+		// Adaptive pause: an analysis superseded by a change means a
+		// burst of keystrokes is coming in; when loads are slow, wait a
+		// little so that the rest of the burst costs one load. A change
+		// that finds the worker idle is analysed at once.
+		if pause := run.lastLoad / 2; superseded && pause > minBurstPause {
 			select {
 			case <-ctx.Done():
 				return
-			// Capped at 10 ms: every millisecond of pause is latency the
-			// keystroke budget pays (p95 60 ms at 10,000 tools, see
-			// docs/performance.md), and a slow load coalesces a burst by
-			// itself.
-			case <-time.After(min(pause, 10*time.Millisecond)):
+			case <-time.After(min(pause, maxBurstPause)):
 			}
 		}
 		w.mu.Lock()
 		delete(w.dirty, root)
+		// The view is taken under mu, where markDirty looks at
+		// run.analysing: a change either made its view before this (and
+		// is analysed now) or finds this analysis to cancel.
+		v := w.s.currentView()
+		actx, cancel := context.WithCancelCause(ctx)
+		run.analysing, run.cancel = v.gen, cancel
 		w.mu.Unlock()
 		start := time.Now()
-		w.analyze(ctx, w.s.currentView(), root)
+		w.analyze(actx, v, root)
+		superseded = context.Cause(actx) == errSuperseded
+		cancel(nil)
 		w.mu.Lock()
-		run.lastLoad = time.Since(start)
+		run.cancel = nil
+		if !superseded {
+			run.lastLoad = time.Since(start)
+		}
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}
 }
 
 // analyze loads one project from v, publishes its YAML findings and queues
-// its module inspection.
+// its module inspection. Cancelled (superseded), it publishes and queues
+// nothing.
 func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 	p := w.project(root)
 	if p == nil {
 		return
 	}
-	proj, err := w.loadAt(v, p)
+	proj, err := w.loadAt(ctx, v, p)
+	if ctx.Err() != nil {
+		return // a newer change supersedes this view
+	}
 	if err != nil {
 		w.s.tracef("project %s: %v", root, err)
 		w.removeProject(root)
