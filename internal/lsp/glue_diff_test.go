@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -153,7 +152,7 @@ func TestEditedPublishesMatchFreshServer(t *testing.T) {
 					// from the last pass's results, or skips it.
 					w := s.srv.ws
 					v := s.srv.currentView()
-					proj, err := w.loadAt(context.Background(), v, w.project("/ws"))
+					proj, err := w.loadAt(v, w.project("/ws"))
 					if err != nil {
 						t.Fatal(err)
 					}

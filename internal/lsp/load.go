@@ -9,86 +9,43 @@ import (
 
 // loadCall is one load of a project from one view, shared by every
 // caller that needs that view (the YAML worker and requests arriving
-// together after a keystroke). It runs while one of them still waits for
-// it: when the last gives up (its context is done), the load's context is
-// cancelled and its result thrown away.
+// together after a keystroke).
 type loadCall struct {
-	gen    uint64
-	ctx    context.Context // the load's; cancelled when no caller waits
-	cancel context.CancelFunc
-	// waiters counts the callers still waiting, guarded by the project's
-	// mu.
-	waiters int
-	done    chan struct{}
-	proj    *analysis.Project
-	err     error
-}
-
-// leave is a caller giving the load up; the last one cancels it (under
-// p.mu, so that a caller joining sees either a waiter left or the load
-// cancelled).
-func (c *loadCall) leave(p *project) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if c.waiters--; c.waiters == 0 {
-		c.cancel()
-	}
+	gen  uint64
+	done chan struct{}
+	proj *analysis.Project
+	err  error
 }
 
 // loadAt returns p loaded from v: the kept load when it was made from v,
-// else one load however many callers ask at once (kept if newer). When
-// ctx is done first, it returns ctx's error at once (the caller that runs
-// the load returns when the load does).
-func (w *workspace) loadAt(ctx context.Context, v *view, p *project) (*analysis.Project, error) {
-	for {
-		p.mu.Lock()
-		if p.loaded != nil && p.gen == v.gen {
-			proj := p.loaded
-			p.mu.Unlock()
-			return proj, nil
-		}
-		c := p.loading
-		if c == nil || c.gen != v.gen {
-			break // p.mu held: start one
-		}
-		if c.ctx.Err() != nil {
-			// Every caller gave it up: wait for it to stop, then load
-			// again for this one.
-			p.mu.Unlock()
-			select {
-			case <-c.done:
-				continue
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-		}
-		c.waiters++
+// else one load however many callers ask at once (kept if newer). The
+// load is not tied to one caller's cancellation, since others share it,
+// nor to the YAML worker's when a change supersedes it (yamlworker.go):
+// the engine looks at its context only before each file's imports, and a
+// load cut short there misses the imported files' tools, costs more than
+// a whole one and leaves the rule memo a wrong tool set (docs/server.md,
+// "Scheduling").
+func (w *workspace) loadAt(v *view, p *project) (*analysis.Project, error) {
+	p.mu.Lock()
+	if p.loaded != nil && p.gen == v.gen {
+		proj := p.loaded
 		p.mu.Unlock()
-		select {
-		case <-c.done:
-			return c.proj, c.err
-		case <-ctx.Done():
-			c.leave(p)
-			return nil, ctx.Err()
-		}
+		return proj, nil
 	}
-	lctx, cancel := context.WithCancel(w.s.bg)
-	c := &loadCall{gen: v.gen, ctx: lctx, cancel: cancel, waiters: 1, done: make(chan struct{})}
+	if c := p.loading; c != nil && c.gen == v.gen {
+		p.mu.Unlock()
+		<-c.done
+		return c.proj, c.err
+	}
+	c := &loadCall{gen: v.gen, done: make(chan struct{})}
 	p.loading = c
 	p.mu.Unlock()
-	stop := context.AfterFunc(ctx, func() { c.leave(p) })
-	defer stop()
 	if !w.disk.on() {
 		// Without file watchers nothing says when a module is created
 		// or deleted: the path rules look at the files on every load.
 		w.cache.FilesChanged()
 	}
-	c.proj, c.err = analysis.LoadCached(lctx, v.fs, p.root, w.cache)
-	if lctx.Err() != nil {
-		// Cancelled, the engine stops early (it skips the imports not
-		// read yet) and returns what it has: never kept nor shown.
-		c.proj, c.err = nil, lctx.Err()
-	}
+	c.proj, c.err = analysis.LoadCached(w.s.bg, v.fs, p.root, w.cache)
 	if c.err == nil {
 		p.store(c.proj, v.gen)
 	}
@@ -98,10 +55,6 @@ func (w *workspace) loadAt(ctx context.Context, v *view, p *project) (*analysis.
 	}
 	p.mu.Unlock()
 	close(c.done)
-	cancel()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
 	return c.proj, c.err
 }
 
@@ -114,7 +67,7 @@ func (w *workspace) load(ctx context.Context, v *view, path string) (p *project,
 	if p == nil {
 		return nil, nil, nil
 	}
-	proj, err := w.loadAt(ctx, v, p)
+	proj, err := w.loadAt(v, p)
 	if err != nil {
 		return nil, nil, nil
 	}

@@ -33,9 +33,11 @@ var errSuperseded = errors.New("superseded by a newer change")
 // workspace's mu.
 type yamlRun struct {
 	lastLoad time.Duration // its last analysis that ran to the end, for the adaptive pause
-	// analysing is the view generation of the analysis under way, and
-	// cancel cancels it with errSuperseded (nil between analyses).
+	// analysing is the view generation of the analysis under way, ctx
+	// its context and cancel cancels it with errSuperseded (nil between
+	// analyses).
 	analysing uint64
+	ctx       context.Context
 	cancel    context.CancelCauseFunc
 }
 
@@ -71,9 +73,10 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 
 // projectYAMLLoop is the YAML worker of one project: it analyses the
 // project while it is dirty, then ends. A change to the project cancels
-// the analysis under way (supersede, from markDirty), so that a burst of
-// keystrokes waits for at most the end of one analysis, and publishes
-// only the latest text's findings.
+// the analysis under way (supersede, from markDirty): its load ends (see
+// loadAt) but it publishes nothing and queues no module pass, so that a
+// burst of keystrokes waits for the end of the analysis under way and
+// then for the latest text's, whose findings alone are published.
 func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
 	// A user waits for this project's diagnostics: its module inspection
 	// steps aside until they are published (priority.go).
@@ -115,14 +118,14 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 		// is analysed now) or finds this analysis to cancel.
 		v := w.s.currentView()
 		actx, cancel := context.WithCancelCause(ctx)
-		run.analysing, run.cancel = v.gen, cancel
+		run.analysing, run.ctx, run.cancel = v.gen, actx, cancel
 		w.mu.Unlock()
 		start := time.Now()
 		w.analyze(actx, v, root)
 		superseded = context.Cause(actx) == errSuperseded
 		cancel(nil)
 		w.mu.Lock()
-		run.cancel = nil
+		run.ctx, run.cancel = nil, nil
 		if !superseded {
 			run.lastLoad = time.Since(start)
 		}
@@ -139,7 +142,7 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 	if p == nil {
 		return
 	}
-	proj, err := w.loadAt(ctx, v, p)
+	proj, err := w.loadAt(v, p)
 	if ctx.Err() != nil {
 		return // a newer change supersedes this view
 	}
