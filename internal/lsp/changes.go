@@ -137,29 +137,22 @@ func (w *workspace) modChangesSince(from, to uint64) (paths []string, ok bool) {
 	return paths, true
 }
 
-// markDirty queues root for analysis, superseding the analysis under way
-// when it analyses an older view (yamlworker.go).
 func (w *workspace) markDirty(root string) {
-	gen := w.s.currentView().gen
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.projects[root] != nil {
 		w.dirty[root] = true
 		if r := w.yamlRuns[root]; r != nil {
-			r.supersede(gen)
+			r.burst = true
 		}
 	}
 }
 
 // markAllDirty reanalyses every project (settings changed).
 func (w *workspace) markAllDirty() {
-	gen := w.s.currentView().gen
 	w.mu.Lock()
 	for root := range w.projects {
 		w.dirty[root] = true
-		if r := w.yamlRuns[root]; r != nil {
-			r.supersede(gen)
-		}
 	}
 	w.modGen++
 	w.logModChangeLocked("") // anything may have changed

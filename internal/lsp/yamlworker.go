@@ -25,28 +25,10 @@ const (
 	maxBurstPause = 10 * time.Millisecond
 )
 
-// errSuperseded is the cause of an analysis's cancellation when a change
-// to its project came in while it ran.
-var errSuperseded = errors.New("superseded by a newer change")
-
-// yamlRun is the state of one project's YAML worker, guarded by the
-// workspace's mu.
+// yamlRun is the state of one project's YAML worker.
 type yamlRun struct {
-	lastLoad time.Duration // its last analysis that ran to the end, for the adaptive pause
-	// analysing is the view generation of the analysis under way, ctx
-	// its context and cancel cancels it with errSuperseded (nil between
-	// analyses).
-	analysing uint64
-	ctx       context.Context
-	cancel    context.CancelCauseFunc
-}
-
-// supersede cancels the analysis under way when it analyses a view older
-// than generation gen, which a change to the project made.
-func (r *yamlRun) supersede(gen uint64) {
-	if r.cancel != nil && r.analysing < gen {
-		r.cancel(errSuperseded)
-	}
+	lastLoad time.Duration // its last load, for the adaptive pause
+	burst    bool          // a change came in while it loaded
 }
 
 // yamlLoop starts a YAML worker for each dirty project that has none
@@ -71,12 +53,13 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 	}
 }
 
-// projectYAMLLoop is the YAML worker of one project: it analyses the
-// project while it is dirty, then ends. A change to the project cancels
-// the analysis under way (supersede, from markDirty): its load ends (see
-// loadAt) but it publishes nothing and queues no module pass, so that a
-// burst of keystrokes waits for the end of the analysis under way and
-// then for the latest text's, whose findings alone are published.
+// projectYAMLLoop is the YAML worker of one project: it loads the project
+// while it is dirty, then ends. An analysis that a change supersedes while
+// it runs is not cancelled: it runs to its end and publishes (the freshest
+// findings there are), then the latest text is analysed. The engine cannot
+// stop a load early, and a result thrown away leaves a burst of typing
+// with no diagnostics at all until it ends (docs/server.md, "Diagnostics
+// pipeline", with the figures).
 func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
 	// A user waits for this project's diagnostics: its module inspection
 	// steps aside until they are published (priority.go).
@@ -92,19 +75,23 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}()
-	superseded := false
 	for ctx.Err() == nil {
 		w.mu.Lock()
 		if !w.dirty[root] {
 			w.mu.Unlock()
 			return
 		}
+		// Adaptive pause: a change that arrived while the last load ran
+		// means a burst of keystrokes is coming in; when loads are slow,
+		// wait a little so that the rest of the burst costs one load. A
+		// change that finds the worker idle is analysed at once.
+		pause := time.Duration(0)
+		if run.burst {
+			pause = run.lastLoad / 2
+		}
+		run.burst = false
 		w.mu.Unlock()
-		// Adaptive pause: an analysis superseded by a change means a
-		// burst of keystrokes is coming in; when loads are slow, wait a
-		// little so that the rest of the burst costs one load. A change
-		// that finds the worker idle is analysed at once.
-		if pause := run.lastLoad / 2; superseded && pause > minBurstPause {
+		if pause > minBurstPause {
 			select {
 			case <-ctx.Done():
 				return
@@ -113,39 +100,24 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 		}
 		w.mu.Lock()
 		delete(w.dirty, root)
-		// The view is taken under mu, where markDirty looks at
-		// run.analysing: a change either made its view before this (and
-		// is analysed now) or finds this analysis to cancel.
-		v := w.s.currentView()
-		actx, cancel := context.WithCancelCause(ctx)
-		run.analysing, run.ctx, run.cancel = v.gen, actx, cancel
 		w.mu.Unlock()
 		start := time.Now()
-		w.analyze(actx, v, root)
-		superseded = context.Cause(actx) == errSuperseded
-		cancel(nil)
+		w.analyze(ctx, w.s.currentView(), root)
 		w.mu.Lock()
-		run.ctx, run.cancel = nil, nil
-		if !superseded {
-			run.lastLoad = time.Since(start)
-		}
+		run.lastLoad = time.Since(start)
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}
 }
 
 // analyze loads one project from v, publishes its YAML findings and queues
-// its module inspection. Cancelled (superseded), it publishes and queues
-// nothing.
+// its module inspection.
 func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 	p := w.project(root)
 	if p == nil {
 		return
 	}
 	proj, err := w.loadAt(v, p)
-	if ctx.Err() != nil {
-		return // a newer change supersedes this view
-	}
 	if err != nil {
 		w.s.tracef("project %s: %v", root, err)
 		w.removeProject(root)
