@@ -163,7 +163,7 @@ func benchHandler(b *testing.B, method string, at string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := s.srv.requests[method]
+	h := s.srv.requests[method].handler
 	v := s.srv.currentView()
 	ctx := context.Background()
 	var lat latencies

@@ -59,7 +59,7 @@ func benchAfterTypo(b *testing.B, method string, minResults int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h, v := s.srv.requests[method], s.srv.currentView()
+	h, v := s.srv.requests[method].handler, s.srv.currentView()
 	var lat latencies
 	b.ResetTimer()
 	cpu0, cpuOK := processCPUTime()

@@ -98,7 +98,7 @@ func TestFeatureRequestsStopWhenCancelled(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := s.srv.requests[method](ctx, s.srv, s.srv.currentView(), params)
+		res, err := s.srv.requests[method].handler(ctx, s.srv, s.srv.currentView(), params)
 		if err == nil {
 			t.Errorf("%s with its context cancelled: answered %v, want the context's error", method, res)
 		}

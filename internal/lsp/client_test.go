@@ -225,7 +225,7 @@ type session struct {
 }
 
 // startSession runs a server over fsys on an in-process pipe.
-func startSession(t testing.TB, fsys vfs.FS, extra map[string]requestHandler) *session {
+func startSession(t testing.TB, fsys vfs.FS, extra map[string]requestRoute) *session {
 	t.Helper()
 	serverEnd, clientEnd := net.Pipe()
 	srv := New(Options{FS: fsys, Log: testLog{t}, extraRequests: extra})

@@ -13,24 +13,28 @@ import (
 // done (a refused rename).
 const codeRequestFailed jsonrpc2.Code = -32803
 
+// registerFeatures registers the editor features. All are interactive but
+// workspace/executeCommand, which waits for the client's answer to
+// workspace/applyEdit (and window/showDocument) while the user waits for
+// nothing from the server.
 func registerFeatures(s *Server) {
-	s.requests[protocol.MethodTextDocumentCompletion] = completion
-	s.requests[protocol.MethodCompletionItemResolve] = completionResolve
-	s.requests[protocol.MethodTextDocumentHover] = hover
-	s.requests[protocol.MethodTextDocumentDefinition] = definition
-	s.requests[protocol.MethodTextDocumentReferences] = references
-	s.requests[protocol.MethodTextDocumentDocumentHighlight] = documentHighlight
-	s.requests[protocol.MethodTextDocumentDocumentSymbol] = documentSymbol
-	s.requests[protocol.MethodWorkspaceSymbol] = workspaceSymbol
-	s.requests[protocol.MethodTextDocumentFoldingRange] = foldingRange
-	s.requests[protocol.MethodTextDocumentDocumentLink] = documentLink
-	s.requests[protocol.MethodTextDocumentPrepareRename] = prepareRename
-	s.requests[protocol.MethodTextDocumentRename] = rename
-	s.requests[methodInlayHint] = inlayHint
-	s.requests[protocol.MethodTextDocumentCodeLens] = codeLens
-	s.requests[protocol.MethodTextDocumentCodeAction] = codeAction
-	s.requests[methodCodeActionResolve] = codeActionResolve
-	s.requests[protocol.MethodWorkspaceExecuteCommand] = executeCommand
+	s.register(protocol.MethodTextDocumentCompletion, interactiveWork, completion)
+	s.register(protocol.MethodCompletionItemResolve, interactiveWork, completionResolve)
+	s.register(protocol.MethodTextDocumentHover, interactiveWork, hover)
+	s.register(protocol.MethodTextDocumentDefinition, interactiveWork, definition)
+	s.register(protocol.MethodTextDocumentReferences, interactiveWork, references)
+	s.register(protocol.MethodTextDocumentDocumentHighlight, interactiveWork, documentHighlight)
+	s.register(protocol.MethodTextDocumentDocumentSymbol, interactiveWork, documentSymbol)
+	s.register(protocol.MethodWorkspaceSymbol, interactiveWork, workspaceSymbol)
+	s.register(protocol.MethodTextDocumentFoldingRange, interactiveWork, foldingRange)
+	s.register(protocol.MethodTextDocumentDocumentLink, interactiveWork, documentLink)
+	s.register(protocol.MethodTextDocumentPrepareRename, interactiveWork, prepareRename)
+	s.register(protocol.MethodTextDocumentRename, interactiveWork, rename)
+	s.register(methodInlayHint, interactiveWork, inlayHint)
+	s.register(protocol.MethodTextDocumentCodeLens, interactiveWork, codeLens)
+	s.register(protocol.MethodTextDocumentCodeAction, interactiveWork, codeAction)
+	s.register(methodCodeActionResolve, interactiveWork, codeActionResolve)
+	s.register(protocol.MethodWorkspaceExecuteCommand, backgroundWork, executeCommand)
 }
 
 // addFeatureCapabilities declares the features the server answers.

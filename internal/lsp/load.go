@@ -19,7 +19,11 @@ type loadCall struct {
 
 // loadAt returns p loaded from v: the kept load when it was made from v,
 // else one load however many callers ask at once (kept if newer). The
-// load is not tied to one request's cancellation, since others share it.
+// load is not tied to one caller's cancellation, since others share it.
+// Nor is it cut short when a change supersedes it: the engine looks at its
+// context only before each file's imports, and a load stopped there misses
+// the imported files' tools, costs more than a whole one and leaves the
+// rule memo a wrong tool set (docs/server.md, "Diagnostics pipeline").
 func (w *workspace) loadAt(v *view, p *project) (*analysis.Project, error) {
 	p.mu.Lock()
 	if p.loaded != nil && p.gen == v.gen {

@@ -97,11 +97,13 @@ func clientCaps(enc Encoding) map[string]any {
 }
 
 // idleHook lets tests wait until every analysis has been published.
-func idleHook() map[string]requestHandler {
-	return map[string]requestHandler{
-		"beeuni/test.idle": func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+// It is background work: counted as interactive, it would hold back the
+// module inspection it waits for.
+func idleHook() map[string]requestRoute {
+	return map[string]requestRoute{
+		"beeuni/test.idle": {class: backgroundWork, handler: func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
 			return nil, s.ws.waitIdle(ctx, true)
-		},
+		}},
 	}
 }
 

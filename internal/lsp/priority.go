@@ -9,8 +9,9 @@ import (
 // interactive counts the work a user is waiting for, so that background
 // work, the module inspection, can step aside for it: an inspection worker
 // calls yield before each module it inspects, and yield returns once no
-// such work is under way. Requests count for every project (a completion
-// may be in any); a project's YAML pass counts only for that project's
+// such work is under way. The requests that count are those registered as
+// interactiveWork (server.go, register); they count for every project (a
+// completion may be in any); a project's YAML pass counts only for that project's
 // inspection, so that a long analysis of one project never slows another's
 // modules. A worker never waits longer than maxYield for one module, so a
 // client that keeps the server busy forever still gets its modules

@@ -2,8 +2,13 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 func TestInteractiveYieldWaitsForTheWorkUnderWay(t *testing.T) {
@@ -90,5 +95,86 @@ func TestInteractiveYAMLPassHoldsItsOwnProjectOnly(t *testing.T) {
 	case <-own:
 	case <-time.After(10 * maxYield):
 		t.Fatal("project A's inspection still waited once its YAML pass was done")
+	}
+}
+
+// requestsUnderWay is the gate's count of interactive requests.
+func requestsUnderWay(p *interactive) int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.requests
+}
+
+// The gate reads each request's class where it is registered: an
+// interactive request holds module inspection back while it runs; a
+// command waiting for the client's workspace/applyEdit answer does not.
+func TestInteractiveGateFollowsTheRegisteredClass(t *testing.T) {
+	dir := t.TempDir()
+	manifest := filepath.Join(dir, "beeuni.yaml")
+	if err := os.WriteFile(manifest, []byte(actionsManifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	held, release := make(chan struct{}), make(chan struct{})
+	hooks := idleHook()
+	hooks["beeuni/test.hold"] = requestRoute{class: interactiveWork, handler: func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+		close(held)
+		<-release
+		return nil, nil
+	}}
+	s := startSession(t, vfs.NewDisk(), hooks)
+	caps := clientCaps(UTF16)
+	caps["workspace"].(map[string]any)["workspaceEdit"] = map[string]any{"documentChanges": true}
+	s.initialize(initParams(map[string]any{"capabilities": caps, "workspaceFolders": []any{map[string]any{"uri": string(pathToURI(dir)), "name": "ws"}}}))
+	s.open(manifest, actionsManifest)
+	s.idle()
+	gate := &s.srv.interactive
+
+	// An interactive request holds inspection back while it runs.
+	id := s.start("beeuni/test.hold", nil)
+	<-held
+	if n := requestsUnderWay(gate); n != 1 {
+		t.Errorf("%d interactive requests counted while one runs, want 1", n)
+	}
+	yielded := make(chan struct{})
+	go func() {
+		_ = gate.yield(context.Background(), "")
+		close(yielded)
+	}()
+	select {
+	case <-yielded:
+		t.Error("module inspection did not wait for an interactive request under way")
+	case <-time.After(maxYield / 4):
+	}
+	close(release)
+	s.answer(id)
+	<-yielded
+
+	// A command waiting for the client's answer to workspace/applyEdit
+	// holds nothing back.
+	eject := findAction(s.codeActions(manifest, actionsManifest, "web_search: beeuni"), "web_search")
+	if eject == nil || eject.Command == nil || eject.Command.Command != CommandEject {
+		t.Fatalf("no eject command to run; got %+v", eject)
+	}
+	asked, answer := make(chan struct{}), make(chan struct{})
+	s.serverCalls["workspace/applyEdit"] = func(json.RawMessage) any {
+		close(asked)
+		<-answer
+		return map[string]any{"applied": true}
+	}
+	id = s.start("workspace/executeCommand", map[string]any{"command": CommandEject, "arguments": eject.Command.Arguments})
+	<-asked
+	if n := requestsUnderWay(gate); n != 0 {
+		t.Errorf("%d interactive requests counted while only a command waits for workspace/applyEdit, want 0", n)
+	}
+	start := time.Now()
+	if err := gate.yield(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited >= maxYield {
+		t.Errorf("module inspection waited %v for a command waiting on the client", waited)
+	}
+	close(answer)
+	if got := s.answer(id); got.Error != nil {
+		t.Errorf("eject: %+v", got.Error)
 	}
 }

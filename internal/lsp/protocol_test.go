@@ -204,12 +204,12 @@ func TestMalformedMessagesAreAnsweredAndSurvived(t *testing.T) {
 }
 
 func TestPanicInHandlerIsRecovered(t *testing.T) {
-	extra := map[string]requestHandler{
-		"beeuni/test.panic": func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	extra := map[string]requestRoute{
+		"beeuni/test.panic": {class: interactiveWork, handler: func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
 			var m map[string]int
 			m["boom"]++ // a nil map write: a real runtime panic
 			return nil, nil
-		},
+		}},
 	}
 	s := startSession(t, vfs.NewMem(), extra)
 	s.initialize(initParams(nil))
@@ -227,12 +227,12 @@ func TestPanicInHandlerIsRecovered(t *testing.T) {
 
 func TestCancelRequest(t *testing.T) {
 	started := make(chan struct{})
-	extra := map[string]requestHandler{
-		"beeuni/test.wait": func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
+	extra := map[string]requestRoute{
+		"beeuni/test.wait": {class: interactiveWork, handler: func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
 			close(started)
 			<-ctx.Done()
 			return "finished", nil
-		},
+		}},
 	}
 	s := startSession(t, vfs.NewMem(), extra)
 	s.initialize(initParams(nil))

@@ -34,9 +34,10 @@ type Options struct {
 	// (the binary passes stderr); nil discards it.
 	Log io.Writer
 
-	// extraRequests adds request handlers (tests use it to reach a panic
-	// and a request that waits for its cancellation).
-	extraRequests map[string]requestHandler
+	// extraRequests adds requests, each with its class (tests use it to
+	// reach a panic, a request that waits for its cancellation, and one
+	// that waits for the background work).
+	extraRequests map[string]requestRoute
 }
 
 // lifecycle is where the server is between initialize and exit.
@@ -53,6 +54,28 @@ const (
 // context cancelled by $/cancelRequest; view is the state of the documents
 // when the request arrived.
 type requestHandler func(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error)
+
+// workClass says whether a user waits for a request's answer.
+type workClass int
+
+const (
+	// interactiveWork: the user waits for the answer (a completion, a
+	// hover, a code action list): module inspection steps aside while it
+	// runs (priority.go).
+	interactiveWork workClass = iota + 1
+	// backgroundWork: the request itself waits for something the user
+	// does not wait on the server for (a command waits for the client's
+	// workspace/applyEdit answer; the benchmark's heap probe; a test hook
+	// waiting for the background work): counting it would hold module
+	// inspection back for nothing, or forever.
+	backgroundWork
+)
+
+// requestRoute is one registered request: its handler and its class.
+type requestRoute struct {
+	handler requestHandler
+	class   workClass
+}
 
 // notificationHandler handles one notification, in arrival order, on the
 // connection's reading goroutine: it must be quick.
@@ -79,11 +102,10 @@ type Server struct {
 	exited   chan struct{}
 
 	ws *workspace
-	// interactive counts the work a user waits for (requests, YAML
-	// passes); module inspection yields to it (priority.go). Requests in
-	// notInteractive do not count.
-	interactive    interactive
-	notInteractive map[string]bool
+	// interactive counts the work a user waits for (the requests routed
+	// as interactiveWork, YAML passes); module inspection yields to it
+	// (priority.go).
+	interactive interactive
 
 	// completionDocs holds the documentation of the last completion list's
 	// items by label, for completionItem/resolve.
@@ -98,7 +120,7 @@ type Server struct {
 	stopBg   context.CancelFunc
 	bgTasks  sync.WaitGroup
 	logMu    sync.Mutex
-	requests map[string]requestHandler
+	requests map[string]requestRoute
 	notifies map[string]notificationHandler
 }
 
@@ -118,21 +140,15 @@ func New(opts Options) *Server {
 		exited:   make(chan struct{}),
 		changing: make(chan struct{}, 1),
 		exitCode: 1,
-		requests: map[string]requestHandler{},
+		requests: map[string]requestRoute{},
 		notifies: map[string]notificationHandler{},
 	}
 	s.cur = newView(s.base, nil, 0)
 	s.bg, s.stopBg = context.WithCancel(context.Background())
 	s.ws = newWorkspace(s, disk)
 	registerHandlers(s)
-	// Requests a user does not wait on the server for are not interactive
-	// work (priority.go): a command may wait for the client's answer to
-	// workspace/applyEdit, and the hooks tests add wait for the background
-	// work itself (beeuni/test.idle waits for every module to be inspected).
-	s.notInteractive = map[string]bool{protocol.MethodWorkspaceExecuteCommand: true}
-	for name, h := range opts.extraRequests {
-		s.requests[name] = h
-		s.notInteractive[name] = true
+	for name, r := range opts.extraRequests {
+		s.register(name, r.class, r.handler)
 	}
 	return s
 }
@@ -208,7 +224,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		_ = reply(ctx, nil, nil)
 		return nil
 	}
-	h, ok := s.requests[method]
+	route, ok := s.requests[method]
 	if !ok {
 		_ = reply(ctx, nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not found: %s", method)))
 		return nil
@@ -233,7 +249,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 	s.mu.Unlock()
 	go func() {
 		defer s.bgTasks.Done()
-		if !s.notInteractive[method] {
+		if route.class == interactiveWork {
 			defer s.interactive.begin()()
 		}
 		defer func() {
@@ -243,7 +259,7 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 			cancel()
 		}()
 		s.safeReply(reqCtx, reply, method, func() (any, error) {
-			res, err := h(reqCtx, s, v, call.Params())
+			res, err := route.handler(reqCtx, s, v, call.Params())
 			if reqCtx.Err() != nil {
 				return nil, jsonrpc2.NewError(codeRequestCancelled, fmt.Sprintf("%s: request cancelled", method))
 			}

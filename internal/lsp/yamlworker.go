@@ -13,6 +13,18 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
+// The adaptive pause of a project's YAML worker (projectYAMLLoop), in one
+// place.
+const (
+	// minBurstPause: a pause shorter than this is not taken. When loads
+	// are this quick, analysing each keystroke costs less than the timer.
+	minBurstPause = 2 * time.Millisecond
+	// maxBurstPause caps the pause: every millisecond of it is latency
+	// the keystroke budget pays (p95 60 ms at 10,000 tools, see
+	// docs/performance.md), and a slow load coalesces a burst by itself.
+	maxBurstPause = 10 * time.Millisecond
+)
+
 // yamlRun is the state of one project's YAML worker.
 type yamlRun struct {
 	lastLoad time.Duration // its last load, for the adaptive pause
@@ -42,7 +54,12 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 }
 
 // projectYAMLLoop is the YAML worker of one project: it loads the project
-// while it is dirty, then ends.
+// while it is dirty, then ends. An analysis that a change supersedes while
+// it runs is not cancelled: it runs to its end and publishes (the freshest
+// findings there are), then the latest text is analysed. The engine cannot
+// stop a load early, and a result thrown away leaves a burst of typing
+// with no diagnostics at all until it ends (docs/server.md, "Diagnostics
+// pipeline", with the figures).
 func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
 	// A user waits for this project's diagnostics: its module inspection
 	// steps aside until they are published (priority.go).
@@ -74,15 +91,11 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 		}
 		run.burst = false
 		w.mu.Unlock()
-		if pause > 2*time.Millisecond {
+		if pause > minBurstPause {
 			select {
 			case <-ctx.Done():
 				return
-			// Capped at 10 ms: every millisecond of pause is latency the
-			// keystroke budget pays (p95 60 ms at 10,000 tools, see
-			// docs/performance.md), and a slow load coalesces a burst by
-			// itself.
-			case <-time.After(min(pause, 10*time.Millisecond)):
+			case <-time.After(min(pause, maxBurstPause)):
 			}
 		}
 		w.mu.Lock()
