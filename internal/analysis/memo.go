@@ -46,6 +46,9 @@ type resolveMemo struct {
 	// setEpochs numbers the tool sets met.
 	toolSet   *agentToolSet
 	setEpochs uint64
+	// spare is the storage of the last load's toolSet, emptied, for the
+	// next load to build its own in (toolSetBuffers).
+	spare toolSetBuffers
 }
 
 // agentToolSet is what A1, A2 and an agent's view read of the tool set.
