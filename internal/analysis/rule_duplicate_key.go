@@ -132,7 +132,8 @@ func (p *parsed) duplicateKeysIn(n *yaml.Node) {
 		}
 		return
 	}
-	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	seen := p.scratch.keyMap(len(n.Content) / 2)
+	defer clear(seen)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if !isKey(k) {
