@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -74,4 +75,48 @@ func typeConcurrently(cache *Cache, g int) error {
 		}
 	}
 	return nil
+}
+
+// TestModelToolsShared edits a manifest below its tools: mapping, so that
+// no tool changes, and requires the new model to share the last one's
+// Tools (sharedTools), Load's results all the same, and the two models'
+// Tools to stay apart when either is appended to: the shared slice's
+// capacity is cut to its length, so an append copies.
+func TestModelToolsShared(t *testing.T) {
+	ctx := context.Background()
+	fsys, content := memoWorkspace(100)
+	manifest := filepath.Join(testRoot, ManifestName)
+	cache := NewCache()
+	first, err := LoadCached(ctx, fsys, testRoot, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys.WriteFile(manifest, bytes.Replace(content, []byte("team 3\n"), []byte("team 3 edited\n"), 1))
+	compareLoads(t, fsys, cache)
+	second, err := LoadCached(ctx, fsys, testRoot, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := first.Model.Tools, second.Model.Tools
+	if len(a) == 0 || len(a) != len(b) || &a[0] != &b[0] {
+		t.Fatalf("the edit moved no tool, but the models' Tools are not shared (%d, %d tools)", len(a), len(b))
+	}
+	want := slices.Clone(b)
+	a = append(a, Tool{Name: "appended_to_the_first"})
+	b = append(b, Tool{Name: "appended_to_the_second"})
+	if a[len(a)-1].Name != "appended_to_the_first" || b[len(b)-1].Name != "appended_to_the_second" ||
+		!reflect.DeepEqual(second.Model.Tools, want) {
+		t.Fatal("an append to one model's Tools wrote into the other's")
+	}
+
+	// An edit that moves every tool shares none.
+	fsys.WriteFile(manifest, bytes.Replace(content, []byte("# a large"), []byte("# a larger"), 1))
+	third, err := LoadCached(ctx, fsys, testRoot, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &third.Model.Tools[0] == &second.Model.Tools[0] {
+		t.Fatal("every tool moved, yet the Tools are shared")
+	}
+	compareLoads(t, fsys, cache)
 }
