@@ -54,13 +54,14 @@ func parseFileChunked(path string, content []byte, prev chunkSet) *parsed {
 // parseFileChunkedBy is parseFileChunked with chunks of about target lines
 // (tests cut small files with a small target).
 func parseFileChunkedBy(path string, content []byte, prev chunkSet, target int) *parsed {
-	return parseFileAfter(path, content, &parsed{chunks: prev}, target)
+	return parseFileAfter(path, content, &parsed{chunks: prev}, target, nil)
 }
 
 // parseFileAfter is parseFileChunkedBy from the previous parse of the file,
-// whose duplicate-key findings it reuses for unchanged subtrees too.
-func parseFileAfter(path string, content []byte, prev *parsed, target int) *parsed {
-	doc, chunks, fileLines, ok := chunkedTree(content, prev.chunks, target)
+// whose duplicate-key findings it reuses for unchanged subtrees too; s, if
+// not nil, is the storage to work in (parseScratch).
+func parseFileAfter(path string, content []byte, prev *parsed, target int, s *parseScratch) *parsed {
+	doc, chunks, fileLines, ok := chunkedTree(content, prev.chunks, target, s)
 	if !ok {
 		p := parseFile(path, content)
 		p.chunks = prev.chunks
@@ -71,7 +72,9 @@ func parseFileAfter(path string, content []byte, prev *parsed, target int) *pars
 	p.doc = doc
 	p.root = doc.Content[0]
 	p.checkShape()
+	p.scratch = s
 	p.checkDuplicateKeys(prev.dups)
+	p.scratch = nil // the caller's again: the parse is kept, the scratch is not
 	return p
 }
 
@@ -83,14 +86,16 @@ type lineInfo struct {
 }
 
 // chunkedTree builds the document by chunks, or reports !ok when the file
-// must be parsed whole.
-func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSet, []lineInfo, bool) {
+// must be parsed whole. The lines it returns are in s's storage (when s is
+// not nil): valid until s is lent again.
+func chunkedTree(content []byte, prev chunkSet, target int, s *parseScratch) (*yaml.Node, chunkSet, []lineInfo, bool) {
 	if bytes.IndexByte(content, '\t') >= 0 || bytes.HasPrefix(content, []byte{0xef, 0xbb, 0xbf}) ||
 		bytes.Contains(content, []byte("\xc2\x85")) || bytes.Contains(content, []byte("\xe2\x80\xa8")) ||
 		bytes.Contains(content, []byte("\xe2\x80\xa9")) {
 		return nil, nil, nil, false
 	}
-	lines, ok := splitLines(content)
+	lines, ok := splitLines(content, s.lineBuffer())
+	s.keepLines(lines)
 	if !ok {
 		return nil, nil, nil, false
 	}
@@ -184,11 +189,14 @@ func chunkedTree(content []byte, prev chunkSet, target int) (*yaml.Node, chunkSe
 // indentation, and lines shorter than this cannot nest that deep.
 const maxChunkLine = 8000
 
-// splitLines indexes the lines, rejecting document markers, directives,
-// very long lines and lone carriage returns (a line break a line feed count
-// would miss).
-func splitLines(content []byte) ([]lineInfo, bool) {
-	lines := make([]lineInfo, 0, bytes.Count(content, []byte{'\n'})+1)
+// splitLines indexes the lines in buf's storage (when large enough),
+// rejecting document markers, directives, very long lines and lone carriage
+// returns (a line break a line feed count would miss).
+func splitLines(content []byte, buf []lineInfo) ([]lineInfo, bool) {
+	lines := buf[:0]
+	if n := bytes.Count(content, []byte{'\n'}) + 1; cap(lines) < n {
+		lines = make([]lineInfo, 0, n)
+	}
 	for off := 0; off < len(content); {
 		end := bytes.IndexByte(content[off:], '\n')
 		if end < 0 {
@@ -386,7 +394,11 @@ func (b *chunkBuilder) bigRegion(s, e int) (k, v *yaml.Node, first *chunkParse, 
 	if (v0.Kind == yaml.SequenceNode) != seq {
 		return nil, nil, nil, false
 	}
-	content := append([]*yaml.Node(nil), v0.Content...)
+	// The chunks' roots first, then one slice of the value's entries, sized
+	// (a 10,000-entry mapping is 20,000 nodes: grown by append, it would be
+	// allocated about twice over).
+	parts := make([]*yaml.Node, 0, len(cuts))
+	n := len(v0.Content)
 	for j := 1; j < len(cuts); j++ {
 		cp, ok := b.chunk(cuts[j-1], cuts[j])
 		if !ok {
@@ -396,6 +408,12 @@ func (b *chunkBuilder) bigRegion(s, e int) (k, v *yaml.Node, first *chunkParse, 
 		if cr.Kind != v0.Kind || cr.Style != 0 || cr.Tag != v0.Tag || cr.Column != ind+1 || cr.Line != cp.start || len(cr.Content) == 0 {
 			return nil, nil, nil, false
 		}
+		parts = append(parts, cr)
+		n += len(cr.Content)
+	}
+	content := make([]*yaml.Node, 0, n)
+	content = append(content, v0.Content...)
+	for _, cr := range parts {
 		content = append(content, cr.Content...)
 	}
 	nv := *v0
@@ -441,7 +459,7 @@ func (f *File) ParseEdited(content []byte) (doc *yaml.Node, ok bool) {
 	if f == nil {
 		return nil, false
 	}
-	doc, _, _, ok = chunkedTree(content, f.chunks, chunkTarget)
+	doc, _, _, ok = chunkedTree(content, f.chunks, chunkTarget, nil)
 	return doc, ok
 }
 

@@ -62,7 +62,7 @@ func checkChunked(t *testing.T, prev *parsed, content []byte, target int) *parse
 		prev = &parsed{}
 	}
 	full := parseFile("/repo/beeuni.yaml", content)
-	inc := parseFileAfter("/repo/beeuni.yaml", content, prev, target)
+	inc := parseFileAfter("/repo/beeuni.yaml", content, prev, target, nil)
 	if d := nodeDiff("doc", full.doc, inc.doc); d != "" {
 		t.Fatalf("tree differs for %q:\n%s", content, d)
 	}
@@ -211,7 +211,7 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 	versions, chunked := 0, 0
 	count := func(content []byte, target int) {
 		versions++
-		if _, _, _, ok := chunkedTree(content, nil, target); ok {
+		if _, _, _, ok := chunkedTree(content, nil, target, nil); ok {
 			chunked++
 		}
 	}

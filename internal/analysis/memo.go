@@ -46,6 +46,13 @@ type resolveMemo struct {
 	// setEpochs numbers the tool sets met.
 	toolSet   *agentToolSet
 	setEpochs uint64
+	// modelTools is the last load's Model.Tools, shared with its Project
+	// (read-only), for the next load to share what did not change
+	// (sharedTools).
+	modelTools []Tool
+	// spare is the storage of the last load's toolSet, emptied, for the
+	// next load to build its own in (toolSetBuffers).
+	spare toolSetBuffers
 }
 
 // agentToolSet is what A1, A2 and an agent's view read of the tool set.

@@ -332,16 +332,20 @@ func TestMemoStaysBounded(t *testing.T) {
 // server: LoadCached of a manifest with one character typed and removed
 // again, through one cache (chunked parse and memoized rules), either in the
 // comment at the top (every offset after it moves; the tool set stays) or in
-// the middle of a tool's name (that tool is renamed back and forth).
+// the middle of a tool's name (that tool is renamed back and forth), or in
+// the middle of an agent's name (below the tools: mapping: no tool moves).
 func BenchmarkLoadEdited(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
-		for _, where := range []string{"comment", "key"} {
+		for _, where := range []string{"comment", "key", "agent"} {
 			b.Run(fmt.Sprintf("tools=%d/%s", n, where), func(b *testing.B) {
 				root := writeWorkspace(b, n)
 				manifest, _ := generatedManifest(n)
 				at := strings.Index(manifest, fmt.Sprintf("tool_%05d: ", n/2)) + 8
-				if where == "comment" {
+				switch where {
+				case "comment":
 					at = strings.Index(manifest, "generated")
+				case "agent":
+					at = strings.Index(manifest, fmt.Sprintf("agent_%05d:", n/20)) + 8
 				}
 				versions := [][]byte{[]byte(manifest), []byte(manifest[:at] + "x" + manifest[at:])}
 				over := vfs.NewOverlay(vfs.NewDisk())

@@ -95,6 +95,8 @@ type Model struct {
 	ToolsKey bool
 	// Tools in declaration order (root file first, then imports in order);
 	// with no tools: key, the five Beeuni tools in canonical order.
+	// Read-only: loads through one Cache share the tools that did not
+	// change (their slice's capacity is its length: an append copies).
 	Tools []Tool
 	// Removed lists the Beeuni tools not loaded, in canonical order.
 	Removed []string

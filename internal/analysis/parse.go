@@ -36,6 +36,9 @@ type parsed struct {
 	// dups are the duplicate-key findings (T10) by subtree, for the next
 	// parse of the file (see checkDuplicateKeys).
 	dups map[*yaml.Node][]diag.Finding
+	// scratch is the storage the Cache lends the parse while it runs
+	// (nil when not lent, and once the parse is made).
+	scratch *parseScratch
 	// byChunks is set when the file was parsed by chunks (not whole): it
 	// then holds exactly one document.
 	byChunks bool

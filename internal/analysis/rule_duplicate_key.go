@@ -35,7 +35,7 @@ func msgFirstKey(key string) string { return fmt.Sprintf("the first `%s`", key) 
 // their offsets recomputed, without walking it. The findings of this parse
 // are kept the same way in p.dups.
 func (p *parsed) checkDuplicateKeys(prev map[*yaml.Node][]diag.Finding) {
-	p.dups = map[*yaml.Node][]diag.Finding{}
+	p.dups = make(map[*yaml.Node][]diag.Finding, len(prev)) // about as many subtrees as the last parse
 	p.duplicatesUnder(p.root, 0, prev)
 }
 
@@ -132,7 +132,8 @@ func (p *parsed) duplicateKeysIn(n *yaml.Node) {
 		}
 		return
 	}
-	seen := make(map[string]*yaml.Node, len(n.Content)/2)
+	seen := p.scratch.keyMap(len(n.Content) / 2)
+	defer clear(seen)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
 		if !isKey(k) {

@@ -45,6 +45,60 @@ type toolSet struct {
 	toolDecls []*declaration
 	// findings are the set checks' findings.
 	findings []diag.Finding
+	// buffers are the storage of declared, all and toolDecls, for the
+	// memo to hand to the next load once this one is over.
+	buffers toolSetBuffers
+}
+
+// toolSetBuffers is the storage a toolSet is built in: the declarations,
+// the map of first declarations and the lists of pointers into them. A
+// toolSet lives only through its load (nothing of it is in the Project:
+// the memo keeps nodes, never declarations), so the memo hands these to
+// the next load of the project, emptied, instead of 10,000 declarations
+// and a map of 10,000 names being allocated again on every keystroke.
+type toolSetBuffers struct {
+	decls     []declaration
+	first     map[string]*declaration
+	all       []*declaration
+	toolDecls []*declaration
+}
+
+// takeToolSetBuffers returns empty buffers with room for n declarations:
+// the last load's when m kept them and they are large enough, else new
+// ones (m may be nil: no memo).
+func (m *resolveMemo) takeToolSetBuffers(n int) toolSetBuffers {
+	var b toolSetBuffers
+	if m != nil {
+		b, m.spare = m.spare, toolSetBuffers{}
+	}
+	if cap(b.decls) < n {
+		b.decls = make([]declaration, 0, n)
+	}
+	if cap(b.all) < n {
+		b.all = make([]*declaration, 0, n)
+	}
+	if cap(b.toolDecls) < n {
+		b.toolDecls = make([]*declaration, 0, n)
+	}
+	if b.first == nil {
+		b.first = make(map[string]*declaration, n)
+	}
+	return b
+}
+
+// keepToolSetBuffers keeps the buffers of a load's toolSet for the next
+// load, emptied: cleared, so that they hold no node or parse alive.
+func (m *resolveMemo) keepToolSetBuffers(st *toolSet) {
+	if m == nil || st == nil {
+		return
+	}
+	b := st.buffers
+	b.toolDecls = st.toolDecls
+	clear(b.decls)
+	clear(b.all)
+	clear(b.toolDecls)
+	clear(b.first)
+	m.spare = toolSetBuffers{decls: b.decls[:0], first: b.first, all: b.all[:0], toolDecls: b.toolDecls[:0]}
 }
 
 // report adds a set check's finding of rule r on node n of u.
@@ -58,9 +112,13 @@ func (s *toolSet) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[st
 func (l *loader) resolve() *Model {
 	m := &Model{}
 	st := &toolSet{model: m, others: map[string][]*declaration{}}
-	var all []*declaration
-	first := map[string]*declaration{}
-	others := st.others
+	// The tools: mappings first, to size the declarations' buffers.
+	type toolsMapping struct {
+		unit  *unit
+		pairs []pair
+	}
+	var mappings []toolsMapping
+	total := 0
 	for _, u := range l.units {
 		key, raw := topValue(u.parsed, "tools", l.budget)
 		if key == nil {
@@ -79,13 +137,17 @@ func (l *loader) resolve() *Model {
 			continue
 		}
 		pairs := mapPairs(raw, l.budget)
-		if len(first) == 0 {
-			first = make(map[string]*declaration, len(pairs))
-			all = make([]*declaration, 0, len(pairs))
-		}
-		// One allocation for the file's declarations.
-		slab := make([]declaration, 0, len(pairs))
-		for _, kv := range pairs {
+		mappings = append(mappings, toolsMapping{u, pairs})
+		total += len(pairs)
+	}
+	// One allocation for every declaration, reused from the last load with
+	// a memo (toolSetBuffers): slab never grows, its pointers stay valid.
+	buf := l.memo.takeToolSetBuffers(total)
+	slab, first, all := buf.decls, buf.first, buf.all
+	others := st.others
+	for _, tm := range mappings {
+		u := tm.unit
+		for _, kv := range tm.pairs {
 			if kv.k.Kind != yaml.ScalarNode {
 				// `? [a, b]` or an alias as a key: no name to check further.
 				l.report(ruleName, u, kv.k, msgNameNotString(kindName(kv.k)), nil)
@@ -109,26 +171,30 @@ func (l *loader) resolve() *Model {
 			all = append(all, d)
 		}
 	}
+	st.buffers = toolSetBuffers{decls: slab, first: first, all: all, toolDecls: buf.toolDecls}
 
-	m.Tools = make([]Tool, 0, len(all)+len(beeuniTools))
+	tools := sharedTools{prev: l.memo.lastTools(), size: len(all) + len(beeuniTools)}
 	// Every name's first declaration is the one that counts.
 	st.declared, st.all = first, all
-	st.toolDecls = make([]*declaration, 0, len(all))
+	st.toolDecls = buf.toolDecls
 	for _, d := range all {
 		if !d.first {
 			continue // T9 reported; the first declaration counts
 		}
 		if t, ok := l.checkToolMemo(d); ok {
-			m.Tools = append(m.Tools, t)
+			tools.add(t)
 			st.toolDecls = append(st.toolDecls, d)
 		}
 	}
 
 	if !m.ToolsKey {
 		for _, b := range beeuniTools {
-			m.Tools = append(m.Tools, Tool{Name: b, Kind: KindBeeuni, Source: BeeuniPrefix + b})
+			tools.add(Tool{Name: b, Kind: KindBeeuni, Source: BeeuniPrefix + b})
 		}
-	} else {
+	}
+	m.Tools = tools.result()
+	l.memo.keepTools(m.Tools)
+	if m.ToolsKey {
 		for _, b := range beeuniTools {
 			if _, ok := st.declared[b]; !ok {
 				m.Removed = append(m.Removed, b)
@@ -166,4 +232,59 @@ func (l *loader) checkTool(d *declaration) (t Tool, ok bool, found []diag.Findin
 		}
 	}
 	return e.tool, v != drop && !e.badName, e.findings, readFiles
+}
+
+// sharedTools builds a model's Tools sharing the last load's: as long as
+// the tools added are equal to the last load's, in order, nothing is
+// copied, and the result is that slice (or its first part) again. An edit
+// that moves no tool (below the tools: mapping, in the agents say) then
+// allocates no Tool; one that does copies the equal ones before it once.
+// The last load's Tools are shared with its Project: read-only, as every
+// Model is, and handed out with their capacity cut to their length, so that
+// an append to either model's Tools copies instead of writing into the
+// other's.
+type sharedTools struct {
+	prev []Tool // the last load's Tools (nil without a memo)
+	size int    // the most tools the load may add
+	same int    // tools equal to prev's first ones, not copied
+	out  []Tool // nil while every tool is prev's
+}
+
+func (b *sharedTools) add(t Tool) {
+	if b.out == nil {
+		if b.same < len(b.prev) && b.prev[b.same] == t {
+			b.same++
+			return
+		}
+		b.out = make([]Tool, b.same, max(b.size, b.same+1))
+		copy(b.out, b.prev)
+	}
+	b.out = append(b.out, t)
+}
+
+// result is the Tools built: never nil.
+func (b *sharedTools) result() []Tool {
+	switch {
+	case b.out != nil:
+		return b.out
+	case b.prev == nil:
+		return []Tool{}
+	}
+	return b.prev[:b.same:b.same]
+}
+
+// lastTools returns the Tools of the last load through m (nil: none or no
+// memo).
+func (m *resolveMemo) lastTools() []Tool {
+	if m == nil {
+		return nil
+	}
+	return m.modelTools
+}
+
+// keepTools keeps a load's Tools for the next load to share (sharedTools).
+func (m *resolveMemo) keepTools(ts []Tool) {
+	if m != nil {
+		m.modelTools = ts
+	}
 }
