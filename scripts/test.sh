@@ -109,9 +109,10 @@ bg_wait "install the editor tests' tools"
 
 bg_start "release snapshot, built twice, and the packaging test" bash scripts/test-release.sh
 
-# One fuzzing process per target, leaving the other core to the release build.
+# 3 s and one fuzzing process per target, leaving the other core to the
+# release build (scripts/fuzz-smoke.sh alone: 5 s on every core).
 step "fuzz targets, briefly"
-FUZZWORKERS=1 bash scripts/fuzz-smoke.sh
+FUZZTIME=3s FUZZWORKERS=1 bash scripts/fuzz-smoke.sh
 
 bg_wait "release snapshot, built twice, and the packaging test"
 

@@ -145,6 +145,7 @@ func checkFlowLikeBlock(t *testing.T, m flowManifest) {
 // line from the start: 34 s for 20,000 entries, quadratic, so minutes
 // here).
 func TestHostileLongFlowLines(t *testing.T) {
+	analysis.OneGoroutine(t)
 	m := generatedFlow([]byte("flow lines"), 40000)
 	for i := range m.names {
 		if i%50 != 0 {

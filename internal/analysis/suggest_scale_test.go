@@ -14,6 +14,7 @@ import (
 // doubled): every name gets its A1 with a suggestion, within the hang guard
 // (comparing each name with every tool is 400 million distances: minutes).
 func TestHostileManyUnknownNames(t *testing.T) {
+	analysis.OneGoroutine(t)
 	const tools, unknowns = 40000, 10000
 	var b strings.Builder
 	b.WriteString("tools:\n")

@@ -143,6 +143,7 @@ func FuzzNameIndexMatchesPairwise(f *testing.F) {
 // The load's suggestions are the ones the pairwise comparison gives, at
 // the scale of the benchmark.
 func TestClosestToolAtScale(t *testing.T) {
+	oneGoroutine(t)
 	names := append(append(HarnessTools(), beeuniTools[:]...), suggestionTools(5000)...)
 	var queries []string
 	for _, u := range suggestionUnknowns(1143) {
