@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"hash/maphash"
 	"sort"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // lineShift maps offsets of one text (from) to the same places in an
@@ -13,17 +15,18 @@ import (
 // match, not one per symbol (a table of common subsequences per symbol
 // made an outline take 35 s at 1,000 tools).
 //
-// Lines are matched as patience diff does: after the common head and
+// Lines (diag.EditorBreaks) are matched as patience diff does: after the common head and
 // tail, the lines that occur exactly once in each text are paired in
 // their longest increasing run, and each pair is extended to the equal
 // lines around it. An offset on a matched line keeps its column (clamped
 // to the line), an offset on a changed line goes to the start of the
 // changed region in to.
 type lineShift struct {
-	from, to []lineSpan
-	toLen    int
-	match    []int // from line -> to line, -1 when changed
-	same     bool
+	fromLines *diag.Lines
+	to        []lineSpan
+	toLen     int
+	match     []int // from line -> to line, -1 when changed
+	same      bool
 }
 
 // newLineShift matches the lines of from and to.
@@ -33,8 +36,9 @@ func newLineShift(from, to []byte) *lineShift {
 		s.same = true
 		return s
 	}
-	fl, tl := splitLines(from), splitLines(to)
-	s.from, s.to = fl, tl
+	s.fromLines = diag.NewLines(from)
+	fl, tl := spans(s.fromLines), spans(diag.NewLines(to))
+	s.to = tl
 	s.match = make([]int, len(fl))
 	for i := range s.match {
 		s.match[i] = -1
@@ -63,10 +67,9 @@ func (s *lineShift) offset(offset int) int {
 	if s.same {
 		return max(0, min(offset, s.toLen))
 	}
-	fl, tl := s.from, s.to
-	offset = max(0, min(offset, fl[len(fl)-1].start+len(fl[len(fl)-1].text)))
-	line := sort.Search(len(fl), func(i int) bool { return fl[i].start > offset }) - 1
-	col := offset - fl[line].start
+	tl := s.to
+	p := s.fromLines.Pos(offset)
+	line, col := p.Line, p.Col
 	if j := s.match[line]; j >= 0 {
 		return tl[j].start + min(col, len(tl[j].text))
 	}
@@ -82,23 +85,22 @@ func (s *lineShift) offset(offset int) int {
 	return 0
 }
 
+// lineSpan is one line of a text, with its line break.
 type lineSpan struct {
 	start int
-	text  []byte // with its line break
+	text  []byte
 }
 
-func splitLines(b []byte) []lineSpan {
-	out := make([]lineSpan, 0, bytes.Count(b, []byte{'\n'})+1)
-	start := 0
-	for {
-		i := bytes.IndexByte(b[start:], '\n')
-		if i < 0 {
-			break
-		}
-		out = append(out, lineSpan{start, b[start : start+i+1]})
-		start += i + 1
+// spans returns the lines of an index (diag.EditorBreaks: a lone "\r"
+// ends a line too), each with its line break.
+func spans(l *diag.Lines) []lineSpan {
+	c := l.Content()
+	out := make([]lineSpan, l.Count())
+	for i := range out {
+		start := l.LineStart(i)
+		out[i] = lineSpan{start, c[start:l.LineStart(i+1)]}
 	}
-	return append(out, lineSpan{start, b[start:]})
+	return out
 }
 
 // matchMiddle returns, for each line of a, the index of its partner in b,
