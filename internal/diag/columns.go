@@ -121,8 +121,17 @@ func (l *Lines) Column(p Pos, u Unit) int {
 	}
 	i, chars, units := start, 0, 0
 	if marks != nil {
-		k := sort.Search(len(marks), func(k int) bool { return marks[k].off > to }) - 1
-		i, chars, units = marks[k].off, k*colStride, marks[k].utf16
+		// The last mark at or before to.
+		lo, hi := 0, len(marks)-1
+		for lo < hi {
+			mid := int(uint(lo+hi+1) >> 1)
+			if marks[mid].off <= to {
+				lo = mid
+			} else {
+				hi = mid - 1
+			}
+		}
+		i, chars, units = marks[lo].off, lo*colStride, marks[lo].utf16
 	}
 	if u == Chars {
 		// The characters before the one holding to, counted fast.
