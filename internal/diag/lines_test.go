@@ -219,7 +219,13 @@ func TestColumnsOnLongLines(t *testing.T) {
 		strings.Repeat("😀", 257) + "\u2028" + strings.Repeat("a\u0085", 150) + "\n",
 	} {
 		for _, b := range []Breaks{EditorBreaks, YAMLv3Breaks, JSBreaks} {
-			checkAgainstRef(t, fmt.Sprintf("rule %d", b), NewLinesFor([]byte(content), b), []byte(content), b)
+			l := NewLinesFor([]byte(content), b)
+			checkAgainstRef(t, fmt.Sprintf("rule %d", b), l, []byte(content), b)
+			// A long line holding non-ASCII bytes is converted from its
+			// marks, not walked from its start.
+			if marks, wide := l.wide(0); !wide || len(marks) < (l.LineEnd(0)-l.LineStart(0))/(colStride*utf8.UTFMax) {
+				t.Errorf("rule %d: %d marks on a line of %d bytes", b, len(marks), l.LineEnd(0))
+			}
 		}
 	}
 }
