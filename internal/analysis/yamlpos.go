@@ -17,8 +17,7 @@ type positions struct {
 	// the ranges. nil for YAMLMarks, which makes no ranges.
 	lines *diag.Lines
 	// yaml breaks lines as yaml.v3 does (diag.YAMLv3Breaks: NEL, LS and PS
-	// too); it is lines itself when the content has none of those, and
-	// nodeRange then converts offsets without a binary search.
+	// too); it is lines itself when the content has none of those.
 	yaml *diag.Lines
 	bom  int
 }
@@ -37,14 +36,9 @@ func newPositions(content []byte, lines *diag.Lines) *positions {
 }
 
 // pos is lines.Pos(off) for an offset that is probably on the 0-based YAML
-// line hint: when YAML's lines are the editor's, the line is known without
-// a search.
-func (p *positions) pos(off, hint int) diag.Pos {
-	if p.yaml != p.lines {
-		return p.lines.Pos(off)
-	}
-	return p.lines.PosNear(off, hint)
-}
+// line hint: it is, unless a NEL, LS or PS comes before, and the line is
+// then known without a search.
+func (p *positions) pos(off, hint int) diag.Pos { return p.lines.PosNear(off, hint) }
 
 // offset returns the byte offset of a yaml.v3 mark (1-based line and
 // column), in O(1) on an ASCII line and O(log n + 64) on another.
