@@ -1,7 +1,8 @@
 // Package diag holds the position and finding types shared by the engine
 // (internal/analysis), the module inspector (internal/tsinspect) and the
-// protocol glue (internal/lsp). Positions are byte based; conversion to
-// characters or UTF-16 happens at the edges.
+// protocol glue (internal/lsp), and Lines, the one line index they all
+// convert positions with. Positions are byte based; conversion to
+// characters or UTF-16 units happens at the edges, with Lines.
 package diag
 
 import "sort"

@@ -238,6 +238,6 @@ func (l *Lines) Range(start, end int) Range {
 	return Range{Start: l.Pos(start), End: l.Pos(end)}
 }
 
-// Offset returns the byte offset of a 0-based line and byte column, clamped
-// to the line's end (OffsetAt counts other units).
+// Offset returns the byte offset of a 0-based line and byte column:
+// OffsetAt(line, col, Bytes).
 func (l *Lines) Offset(line, col int) int { return l.OffsetAt(line, col, Bytes) }
