@@ -206,17 +206,33 @@ func (l *Lines) LineEnd(line int) int {
 // Pos returns the position of a byte offset, clamped to the content.
 func (l *Lines) Pos(offset int) Pos {
 	offset = max(0, min(offset, l.size))
-	// The last line starting at or before offset.
-	lo, hi := 0, len(l.starts)-1
+	// The last line starting at or before offset, searched in the lines
+	// before shiftFrom or in those after (shifted), without a branch per step.
+	line := 0
+	switch from := l.shiftFrom; {
+	case l.shift == 0:
+		line = lastAtOrBefore(l.starts, offset)
+	case from < len(l.starts) && offset >= l.starts[from]+l.shift:
+		line = from + lastAtOrBefore(l.starts[from:], offset-l.shift)
+	default: // from >= 1: line 0 starts at 0, before any edit
+		line = lastAtOrBefore(l.starts[:from], offset)
+	}
+	return Pos{Offset: offset, Line: line, Col: offset - l.start(line)}
+}
+
+// lastAtOrBefore returns the index of the last of the sorted starts (the
+// first is at most x) that is at most x.
+func lastAtOrBefore(starts []int, x int) int {
+	lo, hi := 0, len(starts)-1
 	for lo < hi {
 		mid := int(uint(lo+hi+1) >> 1)
-		if l.start(mid) <= offset {
+		if starts[mid] <= x {
 			lo = mid
 		} else {
 			hi = mid - 1
 		}
 	}
-	return Pos{Offset: offset, Line: lo, Col: offset - l.start(lo)}
+	return lo
 }
 
 // PosNear is Pos for an offset that is probably on line: when it is (the
