@@ -432,19 +432,18 @@ func (b *chunkBuilder) firstContent(i int) int {
 
 // positionsOfLines is newPositions for a file chunkedTree accepted (only
 // "\n" and "\r\n" line breaks, no BOM), from the lines it already found;
-// its line index shares the line starts (YAML's and the editor's lines are
-// the same there).
+// one line index serves both (YAML's and the editor's lines are the same
+// there).
 func positionsOfLines(content []byte, fileLines []lineInfo) *positions {
-	p := &positions{content: content, starts: make([]int, len(fileLines), len(fileLines)+1), sameLines: true}
+	starts := make([]int, len(fileLines), len(fileLines)+1)
 	for i, l := range fileLines {
-		p.starts[i] = l.start
+		starts[i] = l.start
 	}
-	if len(p.starts) == 0 || len(content) > 0 && content[len(content)-1] == '\n' {
-		p.starts = append(p.starts, len(content))
+	if len(starts) == 0 || len(content) > 0 && content[len(content)-1] == '\n' {
+		starts = append(starts, len(content))
 	}
-	p.lines = diag.NewLinesFromStarts(content, p.starts)
-	p.indexColumns()
-	return p
+	lines := diag.NewLinesFromStarts(content, starts)
+	return &positions{content: content, lines: lines, yaml: lines}
 }
 
 // ParseEdited parses content, an edited version of f's content, by chunks,

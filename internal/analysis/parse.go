@@ -136,8 +136,8 @@ func (p *parsed) syntaxError(err error) {
 	if strings.HasPrefix(reason, "did not find expected") || strings.Contains(reason, "not allowed in this context") && !strings.HasPrefix(reason, "mapping values") {
 		line++
 	}
-	if line > len(p.pos.starts) {
-		line = len(p.pos.starts)
+	if line > p.pos.yaml.Count() {
+		line = p.pos.yaml.Count()
 	}
 	if strings.Contains(reason, "tab") || strings.Contains(reason, "cannot start any token") {
 		// yaml.v3 may name the line where the construct began: point at
@@ -247,7 +247,7 @@ func (p *parsed) offendingColon(line int) (int, bool) {
 // indentTab finds the first tab in the indentation of a line at or after
 // the 1-based YAML line.
 func (p *parsed) indentTab(line int) (int, bool) {
-	for l := line; l <= len(p.pos.starts); l++ {
+	for l := line; l <= p.pos.yaml.Count(); l++ {
 		for i := p.pos.lineStart(l); i < len(p.content); i++ {
 			c := p.content[i]
 			if c == '\t' {

@@ -9,6 +9,49 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
+// RepoPathProblem says why a path written in a manifest (an import, a
+// tool's module) names no file inside the repository.
+type RepoPathProblem int
+
+const (
+	RepoPathOK RepoPathProblem = iota
+	// RepoPathNotRelative: empty; absolute (a leading "/"); from a home
+	// folder ("~"); or holding a colon (a drive letter, a URL scheme, an
+	// NTFS stream), a backslash (a separator on Windows only, so that the
+	// same text would name another file there) or a NUL byte.
+	RepoPathNotRelative
+	// RepoPathLeaves: its ".." elements climb out of the repository.
+	RepoPathLeaves
+	// RepoPathRoot: it names the repository's root folder itself (".",
+	// "tools/..", "./"), which is no file.
+	RepoPathRoot
+)
+
+// ResolveRepoPath checks a repo-relative, slash-separated path as written
+// in a manifest and returns its absolute form under root (a clean path;
+// root itself for RepoPathRoot, "" for the other problems). It never reads
+// the file system: the loader checks the symbolic links on the way after
+// it. The loader, the edit planner and the editor features all resolve
+// paths with it, so that they agree on what a path names.
+func ResolveRepoPath(root, raw string) (string, RepoPathProblem) {
+	if raw == "" || raw[0] == '/' || raw[0] == '~' || strings.ContainsAny(raw, ":\\\x00") {
+		return "", RepoPathNotRelative
+	}
+	if filepath.Separator == '/' && isCleanRel(raw) {
+		// The common case (`tools/lookup.ts`): already clean, so the
+		// absolute path is a concatenation.
+		return joinClean(root, raw), RepoPathOK
+	}
+	clean := path.Clean(raw)
+	switch {
+	case clean == ".." || strings.HasPrefix(clean, "../"):
+		return "", RepoPathLeaves
+	case clean == ".":
+		return root, RepoPathRoot
+	}
+	return filepath.Join(root, filepath.FromSlash(clean)), RepoPathOK
+}
+
 type pathProblem int
 
 const (
@@ -19,41 +62,17 @@ const (
 	pathBrokenLink // a folder on the way is a symbolic link that does not resolve
 )
 
-// hasSchemeOrDrive reports whether p starts like a URL scheme or a drive
-// letter: ^[A-Za-z][A-Za-z0-9+.-]*:
-func hasSchemeOrDrive(p string) bool {
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'):
-		case i > 0 && c == ':':
-			return true
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-// resolveRepoPath checks a repo-relative path written by the user and
-// returns its absolute form. It never reads the file.
+// resolveRepoPath is ResolveRepoPath under the loader's root, with the
+// symbolic links on the way checked. The root folder itself is no problem
+// here: it has no module or import extension, the check that follows.
 func (l *loader) resolveRepoPath(raw string) (string, pathProblem) {
-	if raw == "" || strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "\\") || strings.HasPrefix(raw, "~") ||
-		hasSchemeOrDrive(raw) || strings.ContainsRune(raw, 0) {
+	abs, problem := ResolveRepoPath(l.root, raw)
+	switch problem {
+	case RepoPathNotRelative:
 		return "", pathNotRelative
-	}
-	if filepath.Separator == '/' && isCleanRel(raw) {
-		// The common case (`tools/lookup.ts`): already clean, so the
-		// absolute path is a concatenation.
-		abs := joinClean(l.root, raw)
-		return abs, l.linkProblem(abs)
-	}
-	clean := path.Clean(raw)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
+	case RepoPathLeaves:
 		return "", pathLeaves
 	}
-	abs := filepath.Join(l.root, filepath.FromSlash(clean))
 	return abs, l.linkProblem(abs)
 }
 

@@ -25,7 +25,7 @@ func TestYAMLMarksLineBreaks(t *testing.T) {
 			if got, want := m.NodeStart(v), strings.Index(content, "value"); got != want {
 				t.Errorf("%q: value (after its tag and anchor) at %d, want %d", content, got, want)
 			}
-			if got := len(m.LineStarts()); got != 4 {
+			if got := m.LineCount(); got != 4 {
 				t.Errorf("%q: %d lines, want 4", content, got)
 			}
 			if got, want := m.LineEnd(0), len(bom)+len("# a"); got != want {

@@ -9,108 +9,76 @@ import (
 )
 
 // positions converts yaml.v3 marks (1-based line, 1-based column counted in
-// characters, lines broken the way YAML breaks them, a leading BOM not
+// characters, lines broken the way yaml.v3 breaks them, a leading BOM not
 // counted) into byte offsets and diag ranges.
 type positions struct {
 	content []byte
-	lines   *diag.Lines
-	// starts holds the byte offset of each YAML line. YAML breaks lines at
-	// "\r\n", "\r", "\n", and (yaml.v3 follows YAML 1.1) NEL, LS and PS.
-	starts []int
-	bom    int
-	// sameLines is true when YAML breaks lines exactly where lines does
-	// (only at "\n"): a yaml.v3 line number is then the diag line, and
-	// nodeRange converts offsets without a binary search.
-	sameLines bool
-	// wide holds, for each YAML line with a byte that is not ASCII, the
-	// byte offset of every colStride-th character (see indexColumns).
-	wide map[int][]int
+	// lines breaks lines as editors do (diag.EditorBreaks): the lines of
+	// the ranges. nil for YAMLMarks, which makes no ranges.
+	lines *diag.Lines
+	// yaml breaks lines as yaml.v3 does (diag.YAMLv3Breaks: NEL, LS and PS
+	// too); it is lines itself when the content has none of those.
+	yaml *diag.Lines
+	bom  int
 }
 
 func newPositions(content []byte, lines *diag.Lines) *positions {
-	// Nearly every YAML line break is a "\n": count them to size the index.
-	p := &positions{content: content, lines: lines, starts: make([]int, 1, bytes.Count(content, []byte{'\n'})+1)}
+	p := &positions{content: content, lines: lines}
+	if lines != nil {
+		p.yaml = lines.With(diag.YAMLv3Breaks)
+	} else {
+		p.yaml = diag.NewLinesFor(content, diag.YAMLv3Breaks)
+	}
 	if bytes.HasPrefix(content, []byte("\xef\xbb\xbf")) {
 		p.bom = 3
-		p.starts[0] = 3
 	}
-	for i := p.bom; i < len(content); i++ {
-		switch c := content[i]; c {
-		case '\n':
-			p.starts = append(p.starts, i+1)
-		case '\r':
-			if i+1 < len(content) && content[i+1] == '\n' {
-				i++
-			}
-			p.starts = append(p.starts, i+1)
-		case 0xc2: // NEL is C2 85
-			if i+1 < len(content) && content[i+1] == 0x85 {
-				i++
-				p.starts = append(p.starts, i+1)
-			}
-		case 0xe2: // LS E2 80 A8, PS E2 80 A9
-			if i+2 < len(content) && content[i+1] == 0x80 && (content[i+2] == 0xa8 || content[i+2] == 0xa9) {
-				i += 2
-				p.starts = append(p.starts, i+1)
-			}
-		}
-	}
-	p.sameLines = lines != nil && len(p.starts) == lines.Count()
-	p.indexColumns()
 	return p
 }
 
-// pos is lines.Pos(off) for an offset that is probably on the 0-based line
-// hint: when it is, the line is known without a search.
-func (p *positions) pos(off, hint int) diag.Pos {
-	if !p.sameLines || off < 0 || off > len(p.content) || hint < 0 || hint >= len(p.starts) {
-		return p.lines.Pos(off)
-	}
-	start := p.starts[hint]
-	if hint == 0 {
-		start = 0 // a BOM is part of the first line
-	}
-	if off < start || hint+1 < len(p.starts) && off >= p.starts[hint+1] {
-		return p.lines.Pos(off)
-	}
-	return diag.Pos{Offset: off, Line: hint, Col: off - start}
-}
+// pos is lines.Pos(off) for an offset that is probably on the 0-based YAML
+// line hint: it is, unless a NEL, LS or PS comes before, and the line is
+// then known without a search.
+func (p *positions) pos(off, hint int) diag.Pos { return p.lines.PosNear(off, hint) }
 
 // offset returns the byte offset of a yaml.v3 mark (1-based line and
-// column), in O(colStride) (see indexColumns).
+// column), in O(1) on an ASCII line and O(log n + 64) on another.
 func (p *positions) offset(line, col int) int {
 	if line < 1 {
 		line = 1
 	}
-	if line > len(p.starts) {
+	if line > p.yaml.Count() {
 		return len(p.content)
 	}
 	return p.advance(line-1, max(col-1, 0))
 }
 
+// advance returns the offset chars characters after the start of a 0-based
+// YAML line, stopping at a "\r" or "\n" or the end of the content. A column
+// may count the NEL, LS or PS that ends a line, and go on into the lines
+// after it (yaml.v3's columns never do; the walk stays defined).
+func (p *positions) advance(line, chars int) int {
+	if line == 0 && p.bom > 0 {
+		chars++ // U+FEFF, which yaml.v3 does not count
+	}
+	for {
+		off := p.yaml.OffsetAt(line, chars, diag.Chars)
+		end := p.yaml.LineEnd(line)
+		if off < end || line+1 >= p.yaml.Count() || p.content[end] == '\n' || p.content[end] == '\r' {
+			return off
+		}
+		// The line ends with a NEL, LS or PS: one character more.
+		n := p.yaml.Column(diag.Pos{Offset: end, Line: line, Col: end - p.yaml.LineStart(line)}, diag.Chars)
+		if chars == n {
+			return off
+		}
+		chars -= n + 1
+		line++
+	}
+}
+
 // lineEnd returns the byte offset where a 0-based YAML line ends, before
 // its line break (the end of the content for the last line).
-func (p *positions) lineEnd(line int) int {
-	starts, c := p.starts, p.content
-	if line < 0 {
-		line = 0
-	}
-	if line+1 >= len(starts) {
-		return len(c)
-	}
-	next := starts[line+1]
-	switch {
-	case next >= 2 && c[next-2] == '\r' && c[next-1] == '\n':
-		return next - 2
-	case next >= 1 && (c[next-1] == '\n' || c[next-1] == '\r'):
-		return next - 1
-	case next >= 2 && c[next-2] == 0xc2 && c[next-1] == 0x85: // NEL
-		return next - 2
-	case next >= 3 && c[next-3] == 0xe2 && c[next-2] == 0x80: // LS, PS
-		return next - 3
-	}
-	return next
-}
+func (p *positions) lineEnd(line int) int { return p.yaml.LineEnd(line) }
 
 // lineStart returns the byte offset of a 1-based YAML line.
 func (p *positions) lineStart(line int) int { return p.offset(line, 1) }

@@ -1,16 +1,15 @@
 package diag
 
 import (
-	"bytes"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
-// FuzzLines checks the offset ⇄ (line, column) conversion on arbitrary
-// bytes, including invalid UTF-8, lone "\r" and "\r\n": every offset maps to
-// a position inside the content and back, and no input makes a conversion
-// panic, whatever position a client sends.
+// FuzzLines holds Lines, under each rule, to the naive reference on
+// arbitrary bytes (invalid UTF-8, lone "\r", "\r\n", NEL, LS, PS, half of
+// one): the same lines, every offset's position and column in every unit,
+// every column's offset; and whatever position a client sends, conversions
+// stay inside the content and never panic.
 func FuzzLines(f *testing.F) {
 	for _, s := range []string{
 		"",
@@ -21,55 +20,64 @@ func FuzzLines(f *testing.F) {
 		"日本語: 😀\n\tx: y",
 		"\xff\xfe\x00\n\xc3",
 		"no newline at end",
+		"a\u0085b\u2028c\u2029d\xe2\x80",
 		strings.Repeat("é日😀", 70) + "\nx", // past the 64-character marks
 	} {
 		f.Add([]byte(s), 3, 5)
 	}
 	f.Fuzz(func(t *testing.T, content []byte, line, col int) {
+		if len(content) > 1<<11 {
+			return
+		}
+		for _, b := range []Breaks{EditorBreaks, YAMLv3Breaks, JSBreaks} {
+			l := NewLinesFor(content, b)
+			checkAgainstRef(t, "fuzz", l, content, b)
+			checkAgainstRef(t, "fuzz With", NewLines(content).With(b), content, b)
+			// Whatever a client sends, conversions stay inside the content.
+			for _, u := range []Unit{Bytes, Chars, UTF16} {
+				if o := l.OffsetAt(line, col, u); o < 0 || o > len(content) {
+					t.Fatalf("OffsetAt(%d, %d, %d) = %d outside [0,%d]", line, col, u, o, len(content))
+				}
+				if c := l.Column(Pos{Line: line, Col: col}, u); c < 0 || c > len(content) {
+					t.Fatalf("Column(line %d, col %d, %d) = %d", line, col, u, c)
+				}
+			}
+			if p := l.Pos(line); p.Offset < 0 || p.Offset > len(content) {
+				t.Fatalf("Pos(%d) = %+v outside the content", line, p)
+			}
+			if p := l.PosNear(line, col); p != l.Pos(line) {
+				t.Fatalf("PosNear(%d, %d) = %+v, Pos %+v", line, col, p, l.Pos(line))
+			}
+			if r := l.Range(line, col); r.Start.Offset < 0 || r.End.Offset > len(content) {
+				t.Fatalf("Range(%d, %d) = %+v outside the content", line, col, r)
+			}
+		}
+	})
+}
+
+// FuzzEdited applies an edit to an index, and then another, and holds the
+// result to the index of the edited bytes made anew (the lazy path for
+// ASCII text with "\n" breaks only, the copying one otherwise).
+func FuzzEdited(f *testing.F) {
+	f.Add([]byte("tools:\n  a: b\n"), 3, 5, "x\n", 9, 9, "é")
+	f.Add([]byte("a\nb\nc"), 2, 2, "yy", 3, 4, "\r")
+	f.Fuzz(func(t *testing.T, content []byte, s1, e1 int, t1 string, s2, e2 int, t2 string) {
+		if len(content) > 1<<10 || len(t1) > 64 || len(t2) > 64 {
+			return
+		}
+		want := string(content)
 		l := NewLines(content)
-		// Line breaks: "\n", "\r\n" and a lone "\r".
-		breaks := bytes.Count(content, []byte("\n")) + bytes.Count(content, []byte("\r")) - bytes.Count(content, []byte("\r\n"))
-		if l.Count() != breaks+1 {
-			t.Fatalf("Count = %d for %d line breaks", l.Count(), breaks)
-		}
-		for o := 0; o <= len(content); o++ {
-			p := l.Pos(o)
-			if p.Offset != o || p.Line < 0 || p.Line >= l.Count() || p.Col < 0 {
-				t.Fatalf("Pos(%d) = %+v", o, p)
+		for _, e := range []struct {
+			start, end int
+			text       string
+		}{{s1, e1, t1}, {s2, e2, t2}} {
+			l = l.Edited(e.start, e.end, e.text)
+			start, end := max(0, min(e.start, len(want))), max(0, min(e.end, len(want)))
+			if end < start {
+				start, end = end, start
 			}
-			if l.LineStart(p.Line)+p.Col != o {
-				t.Fatalf("Pos(%d) = %+v but line %d starts at %d", o, p, p.Line, l.LineStart(p.Line))
-			}
-			end := l.LineEnd(p.Line)
-			want := min(o, end)
-			if got := l.Offset(p.Line, p.Col); got != want {
-				t.Fatalf("Offset(Pos(%d)) = %d, want %d (line end %d)", o, got, want, end)
-			}
-			if cc := l.CharColumn(p); cc != utf8.RuneCount(content[l.LineStart(p.Line):o]) {
-				t.Fatalf("CharColumn(%+v) = %d", p, cc)
-			}
-		}
-		for i := 0; i < l.Count(); i++ {
-			s, e := l.LineStart(i), l.LineEnd(i)
-			if s > e || e > len(content) || bytes.ContainsRune(content[s:e], '\n') {
-				t.Fatalf("line %d = [%d,%d) in %d bytes", i, s, e, len(content))
-			}
-		}
-		// Whatever a client sends, conversions stay inside the content.
-		o := l.Offset(line, col)
-		if o < 0 || o > len(content) {
-			t.Fatalf("Offset(%d, %d) = %d outside [0,%d]", line, col, o, len(content))
-		}
-		p := l.Pos(line)
-		if p.Offset < 0 || p.Offset > len(content) {
-			t.Fatalf("Pos(%d) = %+v outside the content", line, p)
-		}
-		r := l.Range(line, col)
-		if r.Start.Offset < 0 || r.End.Offset > len(content) {
-			t.Fatalf("Range(%d, %d) = %+v outside the content", line, col, r)
-		}
-		if cc := l.CharColumn(Pos{Line: line, Col: col}); cc < 0 || cc > len(content) {
-			t.Fatalf("CharColumn(line %d, col %d) = %d", line, col, cc)
+			want = want[:start] + e.text + want[end:]
+			checkAgainstRef(t, "edited", l, []byte(want), EditorBreaks)
 		}
 	})
 }

@@ -2,26 +2,19 @@ package features
 
 import (
 	"path"
-	"path/filepath"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
 // resolveRepoPath returns the absolute path of a repository-relative slash
-// path, or "" when it is not one (absolute, a URL, or leaving the root).
+// path, or "" when analysis.ResolveRepoPath finds a problem with it.
 func resolveRepoPath(root, rel string) string {
-	if rel == "" || strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, "\\") || strings.Contains(rel, "://") {
+	abs, problem := analysis.ResolveRepoPath(root, rel)
+	if problem != analysis.RepoPathOK {
 		return ""
 	}
-	if len(rel) >= 2 && rel[1] == ':' { // a drive letter
-		return ""
-	}
-	clean := path.Clean(rel)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return ""
-	}
-	return filepath.Join(root, filepath.FromSlash(clean))
+	return abs
 }
 
 // toolNameForModule proposes a tool name for a module file: its stem

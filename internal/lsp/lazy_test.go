@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +15,7 @@ import (
 )
 
 // sameMapping fails unless got answers as NewMapper(want, enc) does: the
-// same content, length, line index and flags, every offset's position and
+// same content, length, line index, every offset's position and
 // every position's offset (columns past the line end too).
 func sameMapping(t *testing.T, label string, got *Mapper, want []byte, enc Encoding) {
 	t.Helper()
@@ -24,19 +23,21 @@ func sameMapping(t *testing.T, label string, got *Mapper, want []byte, enc Encod
 	if got.Len() != len(want) {
 		t.Fatalf("%s: Len %d, want %d", label, got.Len(), len(want))
 	}
-	starts := make([]int, len(got.starts))
-	for i := range starts {
-		starts[i] = got.start(i)
+	gl, rl := got.Lines(), ref.Lines()
+	if gl.Count() != rl.Count() || got.Encoding() != enc {
+		t.Fatalf("%s: %d lines, want %d", label, gl.Count(), rl.Count())
 	}
-	if !slices.Equal(starts, ref.starts) || got.ascii != ref.ascii || got.noCR != ref.noCR || got.Encoding() != enc {
-		t.Fatalf("%s: index %v ascii=%v noCR=%v, want %v ascii=%v noCR=%v", label, starts, got.ascii, got.noCR, ref.starts, ref.ascii, ref.noCR)
+	for i := range rl.Count() {
+		if gl.LineStart(i) != rl.LineStart(i) || gl.LineEnd(i) != rl.LineEnd(i) {
+			t.Fatalf("%s: line %d is [%d,%d), want [%d,%d)", label, i, gl.LineStart(i), gl.LineEnd(i), rl.LineStart(i), rl.LineEnd(i))
+		}
 	}
 	for o := -1; o <= len(want)+1; o++ {
 		if g, w := got.Position(o), ref.Position(o); g != w {
 			t.Fatalf("%s: Position(%d) = %v, want %v", label, o, g, w)
 		}
 	}
-	for line := range len(ref.starts) + 1 {
+	for line := range rl.Count() + 1 {
 		for col := range 12 {
 			p := protocol.Position{Line: uint32(line), Character: uint32(col)}
 			if g, w := got.Offset(p), ref.Offset(p); g != w {

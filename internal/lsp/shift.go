@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"hash/maphash"
 	"sort"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // lineShift maps offsets of one text (from) to the same places in an
@@ -13,17 +15,17 @@ import (
 // match, not one per symbol (a table of common subsequences per symbol
 // made an outline take 35 s at 1,000 tools).
 //
-// Lines are matched as patience diff does: after the common head and
-// tail, the lines that occur exactly once in each text are paired in
-// their longest increasing run, and each pair is extended to the equal
-// lines around it. An offset on a matched line keeps its column (clamped
-// to the line), an offset on a changed line goes to the start of the
-// changed region in to.
+// Lines (diag.EditorBreaks: a lone "\r" ends one too) are matched as
+// patience diff does: after the common head and tail, the lines that occur
+// exactly once in each text are paired in their longest increasing run,
+// and each pair is extended to the equal lines around it. An offset on a
+// matched line keeps its column (clamped to the line), an offset on a
+// changed line goes to the start of the changed region in to.
 type lineShift struct {
-	from, to []lineSpan
-	toLen    int
+	from, to *diag.Lines
 	match    []int // from line -> to line, -1 when changed
 	same     bool
+	toLen    int
 }
 
 // newLineShift matches the lines of from and to.
@@ -33,23 +35,23 @@ func newLineShift(from, to []byte) *lineShift {
 		s.same = true
 		return s
 	}
-	fl, tl := splitLines(from), splitLines(to)
-	s.from, s.to = fl, tl
-	s.match = make([]int, len(fl))
+	s.from, s.to = diag.NewLines(from), diag.NewLines(to)
+	fl, tl := lineRange{s.from, 0, s.from.Count()}, lineRange{s.to, 0, s.to.Count()}
+	s.match = make([]int, fl.n())
 	for i := range s.match {
 		s.match[i] = -1
 	}
 	head := 0
-	for head < len(fl) && head < len(tl) && bytes.Equal(fl[head].text, tl[head].text) {
+	for head < fl.n() && head < tl.n() && bytes.Equal(fl.text(head), tl.text(head)) {
 		s.match[head] = head
 		head++
 	}
 	tail := 0
-	for tail < len(fl)-head && tail < len(tl)-head && bytes.Equal(fl[len(fl)-1-tail].text, tl[len(tl)-1-tail].text) {
-		s.match[len(fl)-1-tail] = len(tl) - 1 - tail
+	for tail < fl.n()-head && tail < tl.n()-head && bytes.Equal(fl.text(fl.n()-1-tail), tl.text(tl.n()-1-tail)) {
+		s.match[fl.n()-1-tail] = tl.n() - 1 - tail
 		tail++
 	}
-	fm, tm := fl[head:len(fl)-tail], tl[head:len(tl)-tail]
+	fm, tm := lineRange{s.from, head, fl.n() - tail}, lineRange{s.to, head, tl.n() - tail}
 	for i, j := range matchMiddle(fm, tm) {
 		if j >= 0 {
 			s.match[head+i] = head + j
@@ -63,68 +65,57 @@ func (s *lineShift) offset(offset int) int {
 	if s.same {
 		return max(0, min(offset, s.toLen))
 	}
-	fl, tl := s.from, s.to
-	offset = max(0, min(offset, fl[len(fl)-1].start+len(fl[len(fl)-1].text)))
-	line := sort.Search(len(fl), func(i int) bool { return fl[i].start > offset }) - 1
-	col := offset - fl[line].start
-	if j := s.match[line]; j >= 0 {
-		return tl[j].start + min(col, len(tl[j].text))
+	p := s.from.Pos(offset)
+	if j := s.match[p.Line]; j >= 0 {
+		start := s.to.LineStart(j)
+		return start + min(p.Col, s.to.LineStart(j+1)-start)
 	}
 	// A changed line: after the last matched line above it.
-	for i := line - 1; i >= 0; i-- {
+	for i := p.Line - 1; i >= 0; i-- {
 		if j := s.match[i]; j >= 0 {
-			if j+1 < len(tl) {
-				return tl[j+1].start
-			}
-			return s.toLen
+			return s.to.LineStart(j + 1) // the end of to after its last line
 		}
 	}
 	return 0
 }
 
-type lineSpan struct {
-	start int
-	text  []byte // with its line break
+// lineRange is the lines [lo, hi) of an index.
+type lineRange struct {
+	lines  *diag.Lines
+	lo, hi int
 }
 
-func splitLines(b []byte) []lineSpan {
-	out := make([]lineSpan, 0, bytes.Count(b, []byte{'\n'})+1)
-	start := 0
-	for {
-		i := bytes.IndexByte(b[start:], '\n')
-		if i < 0 {
-			break
-		}
-		out = append(out, lineSpan{start, b[start : start+i+1]})
-		start += i + 1
-	}
-	return append(out, lineSpan{start, b[start:]})
+func (r lineRange) n() int { return r.hi - r.lo }
+
+// text returns the i-th line of r with its line break.
+func (r lineRange) text(i int) []byte {
+	return r.lines.Content()[r.lines.LineStart(r.lo+i):r.lines.LineStart(r.lo+i+1)]
 }
 
 // matchMiddle returns, for each line of a, the index of its partner in b,
 // or -1: the lines unique in both, in their longest increasing run, then
 // extended over equal neighbours.
-func matchMiddle(a, b []lineSpan) []int {
-	out := make([]int, len(a))
+func matchMiddle(a, b lineRange) []int {
+	out := make([]int, a.n())
 	for i := range out {
 		out[i] = -1
 	}
-	if len(a) == 0 || len(b) == 0 {
+	if a.n() == 0 || b.n() == 0 {
 		return out
 	}
 	// Lines counted by hash: two texts sharing a hash count as one line,
 	// which is never unique then (so never paired wrongly).
 	type count struct{ inA, inB, atB int }
 	seed := maphash.MakeSeed()
-	counts := make(map[uint64]count, len(a))
-	for _, l := range a {
-		h := maphash.Bytes(seed, l.text)
+	counts := make(map[uint64]count, a.n())
+	for i := range a.n() {
+		h := maphash.Bytes(seed, a.text(i))
 		c := counts[h]
 		c.inA++
 		counts[h] = c
 	}
-	for j, l := range b {
-		h := maphash.Bytes(seed, l.text)
+	for j := range b.n() {
+		h := maphash.Bytes(seed, b.text(j))
 		if c, ok := counts[h]; ok {
 			c.inB++
 			c.atB = j
@@ -133,8 +124,9 @@ func matchMiddle(a, b []lineSpan) []int {
 	}
 	// Pairs of unique lines, in a's order.
 	var pairs [][2]int
-	for i, l := range a {
-		if c := counts[maphash.Bytes(seed, l.text)]; c.inA == 1 && c.inB == 1 && bytes.Equal(l.text, b[c.atB].text) {
+	for i := range a.n() {
+		t := a.text(i)
+		if c := counts[maphash.Bytes(seed, t)]; c.inA == 1 && c.inB == 1 && bytes.Equal(t, b.text(c.atB)) {
 			pairs = append(pairs, [2]int{i, c.atB})
 		}
 	}
@@ -142,19 +134,19 @@ func matchMiddle(a, b []lineSpan) []int {
 		out[p[0]] = p[1]
 	}
 	// Extend each match to the equal lines after it, then before it.
-	partnered := make([]bool, len(b))
+	partnered := make([]bool, b.n())
 	for _, j := range out {
 		if j >= 0 {
 			partnered[j] = true
 		}
 	}
-	for i := 0; i+1 < len(a); i++ {
-		if j := out[i]; j >= 0 && out[i+1] < 0 && j+1 < len(b) && !partnered[j+1] && bytes.Equal(a[i+1].text, b[j+1].text) {
+	for i := 0; i+1 < a.n(); i++ {
+		if j := out[i]; j >= 0 && out[i+1] < 0 && j+1 < b.n() && !partnered[j+1] && bytes.Equal(a.text(i+1), b.text(j+1)) {
 			out[i+1], partnered[j+1] = j+1, true
 		}
 	}
-	for i := len(a) - 1; i > 0; i-- {
-		if j := out[i]; j > 0 && out[i-1] < 0 && !partnered[j-1] && bytes.Equal(a[i-1].text, b[j-1].text) {
+	for i := a.n() - 1; i > 0; i-- {
+		if j := out[i]; j > 0 && out[i-1] < 0 && !partnered[j-1] && bytes.Equal(a.text(i-1), b.text(j-1)) {
 			out[i-1], partnered[j-1] = j-1, true
 		}
 	}

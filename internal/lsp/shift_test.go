@@ -16,6 +16,8 @@ func TestShiftOffset(t *testing.T) {
 		{"on a changed line", "a\nbroken|line\nc\n", "a\n|fixed\nc\n"},
 		{"column past the new line's end", "abc\nxyz|w\n", "abc\nxyz|w\n"},
 		{"line deleted above", "x\ny\nt|ools:\n", "y\nt|ools:\n"},
+		{"lone CRs end lines", "tools:\r  we|b: x\r", "# new\rtools:\r  we|b: x\r"},
+		{"CRLF", "tools:\r\n  we|b: x\r\n", "# new\r\ntools:\r\n  we|b: x\r\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

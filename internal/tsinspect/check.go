@@ -50,56 +50,31 @@ type checker struct {
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
 	seen map[string]bool
-	// esLines are the line starts as esbuild counts lines (a lone "\r",
-	// U+2028 and U+2029 end a line too), built on first use.
-	esLines []int
+	// esLines are the module's lines as esbuild counts them
+	// (diag.JSBreaks: LS and PS end a line too), made on first use.
+	esLines *diag.Lines
 }
 
 // esbuildOffset converts esbuild's 1-based line and 0-based byte column to
 // a byte offset in the module.
 func (c *checker) esbuildOffset(line, col int) int {
-	content := c.r.Lines.Content()
 	if c.esLines == nil {
-		c.esLines = esbuildLineStarts(content)
+		c.esLines = c.r.Lines.With(diag.JSBreaks)
 	}
-	return offsetIn(c.esLines, len(content), line, col)
+	return esbuildOffsetIn(c.esLines, line, col)
 }
 
-// offsetIn converts esbuild's line and column with the line starts of a
-// file of size bytes.
-func offsetIn(starts []int, size, line, col int) int {
+// esbuildOffsetIn converts esbuild's 1-based line and 0-based byte column
+// with the lines of a file as esbuild counts them, clamped to the end of
+// the content.
+func esbuildOffsetIn(lines *diag.Lines, line, col int) int {
 	if line < 1 {
 		return 0
 	}
-	if line > len(starts) {
-		return size
+	if line > lines.Count() {
+		return lines.Len()
 	}
-	off := starts[line-1] + col
-	if off > size {
-		off = size
-	}
-	return off
-}
-
-func esbuildLineStarts(content []byte) []int {
-	starts := []int{0}
-	for i := 0; i < len(content); i++ {
-		switch content[i] {
-		case '\n':
-			starts = append(starts, i+1)
-		case '\r':
-			if i+1 < len(content) && content[i+1] == '\n' {
-				i++
-			}
-			starts = append(starts, i+1)
-		case 0xE2: // U+2028 and U+2029 are E2 80 A8 and E2 80 A9
-			if i+2 < len(content) && content[i+1] == 0x80 && (content[i+2] == 0xA8 || content[i+2] == 0xA9) {
-				i += 2
-				starts = append(starts, i+1)
-			}
-		}
-	}
-	return starts
+	return min(lines.LineStart(line-1)+col, lines.Len())
 }
 
 func (c *checker) linesOf(file string) *diag.Lines {

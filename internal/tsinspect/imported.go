@@ -60,8 +60,8 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	}
 	lines := diag.NewLines(content)
 	c.lines[file] = lines
-	starts := esbuildLineStarts(content)
-	at := func(line, col int) int { return offsetIn(starts, len(content), line, col) }
+	esLines := lines.With(diag.JSBreaks)
+	at := func(line, col int) int { return esbuildOffsetIn(esLines, line, col) }
 	where := func(off int) string {
 		p := lines.Pos(off)
 		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)

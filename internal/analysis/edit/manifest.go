@@ -4,10 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"path"
-	"path/filepath"
 	"reflect"
-	"strings"
 
 	"go.yaml.in/yaml/v3"
 
@@ -193,16 +190,13 @@ func (m *manifests) toolsTarget() (f *yfile, key, tools *yaml.Node) {
 }
 
 // repoPath turns a module path as written into an absolute path inside the
-// project, or "" when it is not a clean repo-relative path.
+// project, or "" when analysis.ResolveRepoPath finds a problem with it.
 func repoPath(root, value string) string {
-	if value == "" || strings.HasPrefix(value, "/") || strings.Contains(value, "\\") || strings.Contains(value, ":") {
+	abs, problem := analysis.ResolveRepoPath(root, value)
+	if problem != analysis.RepoPathOK {
 		return ""
 	}
-	clean := path.Clean(value)
-	if clean == "." || clean == ".." || strings.HasPrefix(clean, "../") {
-		return ""
-	}
-	return filepath.Join(root, filepath.FromSlash(clean))
+	return abs
 }
 
 // checked applies edits to one file and checks the result: it parses, it

@@ -24,7 +24,7 @@ func (f *yfile) lastLine(n *yaml.Node, parentIndent int, flow bool) int {
 			// Follow the lines indented deeper than the entry's key.
 			line := f.lineOf(f.start(n))
 			last := line
-			for l := line + 1; l < len(f.starts); l++ {
+			for l := line + 1; l < f.marks.LineCount(); l++ {
 				if f.lineIsBlankOrComment(l) && f.lineIndent(l) <= parentIndent {
 					continue
 				}

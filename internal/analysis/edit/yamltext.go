@@ -24,7 +24,6 @@ type yfile struct {
 	root    *yaml.Node // the top mapping; nil when the document is not one
 	bom     int        // 3 when the file starts with a UTF-8 byte order mark
 	marks   *analysis.YAMLMarks
-	starts  []int  // byte offset of each YAML line, from marks
 	eol     string // the file's line break: "\r\n", "\r" or "\n"
 	indent  int    // the file's indentation width, 2 when nothing shows it
 	// src is the loader's file this one was prepared from (nil for a file
@@ -59,7 +58,6 @@ func newYFile(path string, content []byte, doc *yaml.Node) *yfile {
 		f.bom = 3
 	}
 	f.marks = analysis.NewYAMLMarks(content)
-	f.starts = f.marks.LineStarts()
 	if i := bytes.IndexAny(content, "\r\n"); i >= 0 {
 		switch {
 		case content[i] == '\n':
@@ -111,26 +109,10 @@ func (f *yfile) start(n *yaml.Node) int { return f.marks.NodeStart(n) }
 func isBlank(b byte) bool { return b == ' ' || b == '\t' }
 
 // lineOf returns the 0-based YAML line holding offset.
-func (f *yfile) lineOf(offset int) int {
-	lo, hi := 0, len(f.starts)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if f.starts[mid] <= offset {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return lo
-}
+func (f *yfile) lineOf(offset int) int { return f.marks.LineOf(offset) }
 
 // lineStart returns the byte offset where a 0-based line starts.
-func (f *yfile) lineStart(line int) int {
-	if line >= len(f.starts) {
-		return len(f.content)
-	}
-	return f.starts[line]
-}
+func (f *yfile) lineStart(line int) int { return f.marks.LineStart(line) }
 
 // lineEnd returns the offset of a 0-based line's end, before its break.
 func (f *yfile) lineEnd(line int) int { return f.marks.LineEnd(line) }

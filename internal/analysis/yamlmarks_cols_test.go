@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -27,12 +28,45 @@ func walkOffset(starts []int, content []byte, line, col int) int {
 	return off
 }
 
+// refYAMLStarts is the reference of yaml.v3's lines: each starts after
+// "\r\n", "\n", "\r", NEL, LS or PS, the first after a BOM.
+func refYAMLStarts(content []byte) []int {
+	starts := []int{0}
+	if bytes.HasPrefix(content, []byte("\ufeff")) {
+		starts[0] = 3
+	}
+	for i := starts[0]; i < len(content); {
+		n := 0
+		for _, brk := range []string{"\r\n", "\n", "\r", "\u0085", "\u2028", "\u2029"} {
+			if bytes.HasPrefix(content[i:], []byte(brk)) {
+				n = len(brk)
+				break
+			}
+		}
+		if n == 0 {
+			i++
+			continue
+		}
+		i += n
+		starts = append(starts, i)
+	}
+	return starts
+}
+
 // checkOffsets compares every mark of content, columns past each line's
 // end included, with the reference walk.
 func checkOffsets(t *testing.T, content []byte) {
 	t.Helper()
 	m := NewYAMLMarks(content)
-	starts := m.LineStarts()
+	starts := refYAMLStarts(content)
+	if m.LineCount() != len(starts) {
+		t.Fatalf("%q: %d lines, want %d", content, m.LineCount(), len(starts))
+	}
+	for i, s := range starts {
+		if m.LineStart(i) != s {
+			t.Fatalf("%q: line %d starts at %d, want %d", content, i, m.LineStart(i), s)
+		}
+	}
 	for line := 0; line <= len(starts)+1; line++ {
 		longest := 0
 		if line >= 1 && line <= len(starts) {
