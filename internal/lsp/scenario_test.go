@@ -275,19 +275,7 @@ func TestBurstOfChangesEndsWithOneCurrentSet(t *testing.T) {
 		s.change("/ws/beeuni.yaml", 1+i, text)
 	}
 	s.idle()
-	var versions []uint32
-	var last protocol.PublishDiagnosticsParams
-	for _, n := range s.notesSnapshot() {
-		if n.Method != "textDocument/publishDiagnostics" {
-			continue
-		}
-		var p protocol.PublishDiagnosticsParams
-		_ = json.Unmarshal(n.Params, &p)
-		if p.URI == pathToURI("/ws/beeuni.yaml") {
-			versions = append(versions, p.Version)
-			last = p
-		}
-	}
+	versions, last := s.publishedVersions(t, "/ws/beeuni.yaml")
 	if !slices.IsSorted(versions) {
 		t.Errorf("published versions go backwards: %v", versions)
 	}

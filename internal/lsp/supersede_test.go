@@ -60,21 +60,7 @@ func TestSupersededAnalysisIsStillPublished(t *testing.T) {
 	openGate()
 	s.idle()
 
-	var versions []uint32
-	var last protocol.PublishDiagnosticsParams
-	for _, n := range s.notesSnapshot() {
-		if n.Method != "textDocument/publishDiagnostics" {
-			continue
-		}
-		var d protocol.PublishDiagnosticsParams
-		if err := json.Unmarshal(n.Params, &d); err != nil {
-			t.Fatal(err)
-		}
-		if d.URI == pathToURI(manifest) {
-			versions = append(versions, d.Version)
-			last = d
-		}
-	}
+	versions, last := s.publishedVersions(t, manifest)
 	if !slices.Equal(versions, []uint32{1, 2, 3}) {
 		t.Errorf("published versions %v, want [1 2 3]: version 2's analysis, superseded while it ran, published before version 3's", versions)
 	}
@@ -91,4 +77,24 @@ func TestSupersededAnalysisIsStillPublished(t *testing.T) {
 	if len(last.Diagnostics) != len(proj.Findings) {
 		t.Errorf("last set has %d diagnostics, version 3 has %d findings: %+v", len(last.Diagnostics), len(proj.Findings), last.Diagnostics)
 	}
+}
+
+// publishedVersions returns the versions of path's publishDiagnostics, in
+// the order they were sent, and the last of them.
+func (s *session) publishedVersions(t *testing.T, path string) (versions []uint32, last protocol.PublishDiagnosticsParams) {
+	t.Helper()
+	for _, n := range s.notesSnapshot() {
+		if n.Method != "textDocument/publishDiagnostics" {
+			continue
+		}
+		var d protocol.PublishDiagnosticsParams
+		if err := json.Unmarshal(n.Params, &d); err != nil {
+			t.Fatal(err)
+		}
+		if d.URI == pathToURI(path) {
+			versions = append(versions, d.Version)
+			last = d
+		}
+	}
+	return versions, last
 }
