@@ -29,6 +29,14 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 cache=$(go env GOCACHE)/fuzz
 
+# corpus_size DIR: how many files a target's committed corpus holds (0
+# when it has none), to tell whether a run wrote a crasher.
+corpus_size() {
+  local files=()
+  [[ ! -d $1 ]] || mapfile -t files < <(find "$1" -type f)
+  echo "${#files[@]}"
+}
+
 failed=0
 count=0
 for dir in "${dirs[@]}"; do
@@ -49,7 +57,7 @@ for dir in "${dirs[@]}"; do
     count=$((count + 1))
     for attempt in 1 2 3; do
       printf -- '--- %s %s (%s)\n' "$dir" "$target" "$fuzztime"
-      crashers=$(ls "$repo/$dir/testdata/fuzz/$target" 2>/dev/null | wc -l)
+      crashers=$(corpus_size "$repo/$dir/testdata/fuzz/$target")
       if (cd "$repo/$dir" && "$test" -test.run='^$' -test.fuzz="^${target}\$" \
         -test.fuzztime="$fuzztime" "${workers[@]}" -test.fuzzcachedir="$cache/$pkg") 2>&1 | tee "$bin/out"; then
         break
@@ -59,7 +67,7 @@ for dir in "${dirs[@]}"; do
       # slow to stop on a loaded machine (go.dev/issue/75804, fixed in Go
       # 1.27): no input failed and nothing was written. That alone is run
       # again (three attempts); any other failure, or a new crasher, fails.
-      if [[ $(ls "$repo/$dir/testdata/fuzz/$target" 2>/dev/null | wc -l) == "$crashers" && $attempt -lt 3 ]] &&
+      if [[ $(corpus_size "$repo/$dir/testdata/fuzz/$target") == "$crashers" && $attempt -lt 3 ]] &&
         grep -qx -- "--- FAIL: $target ([0-9.]*s)" "$bin/out" &&
         [[ $(grep -A1 -x -- "--- FAIL: $target ([0-9.]*s)" "$bin/out" | tail -1) == "    context deadline exceeded" ]]; then
         echo "--- $target: the fuzzing coordinator's deadline race (go.dev/issue/75804), no failing input: again"
