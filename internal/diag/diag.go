@@ -67,7 +67,7 @@ type Finding struct {
 	File     string // absolute path of the file the finding is in
 	Range    Range
 	Severity Severity
-	Code     string // stable rule id: "T1".."T11", "A1".."A3", "H1", "H2", "I1"..., "Y1" (YAML syntax)
+	Code     string // stable rule id: "T1".."T11", "A1".."A4", "H1", "H2", "I1"..., "Y1" (YAML syntax)
 	Message  string
 	Related  []Related
 	// Data carries rule-specific facts that quick fixes need (for example
