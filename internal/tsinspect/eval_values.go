@@ -223,7 +223,7 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 			}
 		default:
 			if m.isPunct(k, ":") {
-				k = skipFieldType(m.toks, k+1)
+				k = skipTypeTo(m.toks, k+1, true)
 			}
 			if m.isPunct(k, "=") {
 				val, k = e.expr(m, k+1)
@@ -237,36 +237,6 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 		v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 	}
 	return v
-}
-
-// skipFieldType is skipType for a class field's type, which also ends at
-// a name that starts a new line after a complete type (the next member).
-func skipFieldType(toks []token, i int) int {
-	depth := 0
-	start := i
-	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
-		t := toks[i]
-		if depth == 0 && i > start && t.nl && (t.kind == tokIdent || t.kind == tokPrivate) && endsOperand(toks[i-1]) {
-			return i
-		}
-		if t.kind != tokPunct {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{", "<":
-			depth++
-		case ")", "]", "}", ">":
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case ",", ";", "=":
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
 }
 
 // cjsExports is module.exports of a CommonJS module that sets it field by

@@ -463,10 +463,19 @@ func (m *modFile) scanDecl(i int, mutable bool) []string {
 // index of the first token after it: a `,`, `;`, `=`, `)`, `]` or `}` at
 // bracket depth 0 (angle brackets count as brackets in a type), or a token on
 // a new line that cannot continue a type.
-func skipType(toks []token, i int) int {
+func skipType(toks []token, i int) int { return skipTypeTo(toks, i, false) }
+
+// skipTypeTo is skipType; with atMember, the type also ends at a name that
+// starts a new line after a complete type (a class field's type, followed
+// by the next member).
+func skipTypeTo(toks []token, i int, atMember bool) int {
 	depth := 0
+	start := i
 	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
 		t := toks[i]
+		if atMember && depth == 0 && i > start && t.nl && (t.kind == tokIdent || t.kind == tokPrivate) && endsOperand(toks[i-1]) {
+			return i
+		}
 		if t.kind != tokPunct {
 			continue
 		}
