@@ -56,17 +56,11 @@ func skipToEnd(toks []token, i int, newStatement bool) int {
 func matching(toks []token, i int) int {
 	depth := 0
 	for j := i; j < len(toks) && toks[j].kind != tokEOF; j++ {
-		t := toks[j]
-		if t.kind != tokPunct {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-			if depth == 0 {
-				return j
+		if t := toks[j]; t.kind == tokPunct {
+			if d := nesting(t.text); d != 0 {
+				if depth += d; depth == 0 {
+					return j
+				}
 			}
 		}
 	}

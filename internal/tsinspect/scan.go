@@ -175,17 +175,11 @@ func isAssignOp(p string) bool {
 func (m *modFile) opening(i int) int {
 	depth := 0
 	for j := i; j >= 0; j-- {
-		t := m.toks[j]
-		if t.kind != tokPunct {
-			continue
-		}
-		switch t.text {
-		case ")", "]", "}":
-			depth++
-		case "(", "[", "{":
-			depth--
-			if depth == 0 {
-				return j
+		if t := m.toks[j]; t.kind == tokPunct {
+			if d := nesting(t.text); d != 0 {
+				if depth -= d; depth == 0 {
+					return j
+				}
 			}
 		}
 	}
