@@ -25,17 +25,45 @@ func skipExpr(toks []token, i int) int { return skipToEnd(toks, i, false) }
 // starts a new statement on a new line at depth 0 (automatic semicolon
 // insertion).
 func skipToEnd(toks []token, i int, newStatement bool) int {
+	return skipTo(toks, i, skipStops{newLine: newStatement, lineStarts: func(t token) bool { return t.kind != tokPunct }})
+}
+
+// skipStops is where skipTo stops besides a `,` `;` `)` `]` `}` at depth
+// 0: in a type, angle brackets nest and `=` ends it; with newLine, a token
+// that lineStarts accepts on a new line after a complete operand, at depth
+// 0, ends it too.
+type skipStops struct {
+	inType     bool
+	newLine    bool
+	lineStarts func(token) bool
+}
+
+// skipTo skips from token i to the first token that ends what starts
+// there, by stops.
+func skipTo(toks []token, i int, stops skipStops) int {
 	depth := 0
 	start := i
 	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
 		t := toks[i]
-		if newStatement && depth == 0 && i > start && t.nl && t.kind != tokPunct && endsOperand(toks[i-1]) {
+		if stops.newLine && depth == 0 && i > start && t.nl && stops.lineStarts(t) && endsOperand(toks[i-1]) {
 			return i
 		}
 		if t.kind != tokPunct {
 			continue
 		}
 		switch t.text {
+		case "<", ">":
+			if !stops.inType {
+				continue
+			}
+			if t.text == "<" {
+				depth++
+				continue
+			}
+			if depth == 0 {
+				return i
+			}
+			depth--
 		case "(", "[", "{":
 			depth++
 		case ")", "]", "}":
@@ -43,6 +71,10 @@ func skipToEnd(toks []token, i int, newStatement bool) int {
 				return i
 			}
 			depth--
+		case "=":
+			if stops.inType && depth == 0 {
+				return i
+			}
 		case ",", ";":
 			if depth == 0 {
 				return i

@@ -223,7 +223,7 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 			}
 		default:
 			if m.isPunct(k, ":") {
-				k = skipTypeTo(m.toks, k+1, true)
+				k = skipFieldType(m.toks, k+1)
 			}
 			if m.isPunct(k, "=") {
 				val, k = e.expr(m, k+1)

@@ -457,37 +457,14 @@ func (m *modFile) scanDecl(i int, mutable bool) []string {
 // index of the first token after it: a `,`, `;`, `=`, `)`, `]` or `}` at
 // bracket depth 0 (angle brackets count as brackets in a type), or a token on
 // a new line that cannot continue a type.
-func skipType(toks []token, i int) int { return skipTypeTo(toks, i, false) }
+func skipType(toks []token, i int) int { return skipTo(toks, i, skipStops{inType: true}) }
 
-// skipTypeTo is skipType; with atMember, the type also ends at a name that
-// starts a new line after a complete type (a class field's type, followed
-// by the next member).
-func skipTypeTo(toks []token, i int, atMember bool) int {
-	depth := 0
-	start := i
-	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
-		t := toks[i]
-		if atMember && depth == 0 && i > start && t.nl && (t.kind == tokIdent || t.kind == tokPrivate) && endsOperand(toks[i-1]) {
-			return i
-		}
-		if t.kind != tokPunct {
-			continue
-		}
-		switch t.text {
-		case "(", "[", "{", "<":
-			depth++
-		case ")", "]", "}", ">":
-			if depth == 0 {
-				return i
-			}
-			depth--
-		case ",", ";", "=":
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return i
+// skipFieldType is skipType for a class field's type, which also ends at
+// a name that starts a new line after a complete type (the next member).
+func skipFieldType(toks []token, i int) int {
+	return skipTo(toks, i, skipStops{inType: true, newLine: true, lineStarts: func(t token) bool {
+		return t.kind == tokIdent || t.kind == tokPrivate
+	}})
 }
 
 // skipInitializer skips a declarator's initializer: like skipExpr, and it
