@@ -99,15 +99,9 @@ func (c *checker) checkFetchSignal(x executeCode) {
 		for k := i + 2; k < close; k++ {
 			t := m.tok(k)
 			if t.kind == tokPunct {
-				switch t.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
-				case ",":
-					if depth == 0 && comma < 0 {
-						comma = k
-					}
+				depth += nesting(t.text)
+				if t.text == "," && depth == 0 && comma < 0 {
+					comma = k
 				}
 			}
 		}
@@ -152,15 +146,8 @@ func hasSpreadAtTop(m *modFile, open int) bool {
 		if t.kind != tokPunct {
 			continue
 		}
-		switch t.text {
-		case "(", "[", "{":
-			depth++
-		case ")", "]", "}":
-			depth--
-		case "...":
-			if depth == 0 {
-				return true
-			}
+		if depth += nesting(t.text); t.text == "..." && depth == 0 {
+			return true
 		}
 	}
 	return false
@@ -176,23 +163,11 @@ func argReads(x executeCode) (reads []token, whole bool) {
 	if first.kind == tokPunct && first.text == "{" {
 		// execute({ a, b: alias, ...rest })
 		close := matching(m.toks, x.open+1)
-		depth := 0
-		for k := x.open + 2; k < close; k++ {
-			t := m.tok(k)
-			if t.kind == tokPunct {
-				switch t.text {
-				case "(", "[", "{":
-					depth++
-				case ")", "]", "}":
-					depth--
-				case "...":
-					whole = true
-				}
-				continue
-			}
-			if depth == 0 && (t.kind == tokIdent || t.kind == tokString) && (m.isPunct(k-1, "{") || m.isPunct(k-1, ",")) {
-				reads = append(reads, t)
-			}
+		for _, k := range patternKeys(m, x.open+1, close) {
+			reads = append(reads, m.tok(k))
+		}
+		for k := x.open + 2; k < close && !whole; k++ {
+			whole = m.isPunct(k, "...") // a rest element, at any depth
 		}
 		return reads, whole
 	}
