@@ -13,7 +13,9 @@ require (
 )
 
 require (
+	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
+	github.com/tdewolff/parse/v2 v2.25.0 // indirect
 	go.lsp.dev/pkg v0.0.0-20210717090340-384b27a52fb2 // indirect
 	go.lsp.dev/uri v0.3.0 // indirect
 	go.uber.org/atomic v1.9.0 // indirect

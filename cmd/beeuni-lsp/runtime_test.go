@@ -25,11 +25,11 @@ func writeProject(t *testing.T, files map[string]string) string {
 }
 
 // runtimeProject has a module that loads, and one that the static reader
-// says loads while Bun fails: a helper function throws when called at load.
+// says loads while Bun fails: a callback that throws, run by a library call.
 var runtimeProject = map[string]string{
 	"beeuni.yaml": "tools:\n  web_search: beeuni:web_search\n  ok: tools/ok.ts\n  boom: tools/boom.ts\n",
 	"tools/ok.ts": "export default { description: 'ok', parameters: { type: 'object', properties: {} }, execute() {} }\n",
-	"tools/boom.ts": "function boom(): never { throw new Error('boom at load') }\nconst x = boom()\n" +
+	"tools/boom.ts": "// a callback the static reader does not run: only running it shows the throw\nconst x = [1].map((): never => { throw new Error('boom at load') })\n" +
 		"export default { description: 'boom', parameters: { type: 'object', properties: {} }, execute() { return x } }\n",
 }
 

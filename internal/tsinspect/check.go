@@ -46,7 +46,8 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
-	toks   []token // the module's tokens; nil when the lexer failed
+	toks   []token   // the module's tokens; nil when the lexer failed
+	load   *fileLoad // what the module surely does when it loads; nil without a tree
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
 	seen map[string]bool
@@ -172,6 +173,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	if syntax > 0 {
 		return r
 	}
+	c.load = in.loadOf(module, content, res.rootJSX())
 
 	if lexErr == nil {
 		c.toks = toks
@@ -189,12 +191,12 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		mod = scanModule(module, content, toks)
 	}
 	if facts.built && !hasDefault {
+		// what throws when the module loads comes first
+		var ev *evaluator
 		if mod != nil && c.toks != nil {
-			// what throws when the module loads comes first
-			ev, loadErr := in.evaluateAtLoad(c, res, mod)
-			ev.settleUndeclared()
-			c.reportLoadErrors(ev, loadErr)
+			ev = in.evaluateAtLoad(c, res, mod)
 		}
+		c.reportLoadErrors(ev, in.checkLoadTimeCalls(c, res, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
 		if mod != nil && mod.typeOnlyDefault {
@@ -216,40 +218,33 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
 	}
-	if c.toks != nil {
-		if i := throwAtLoad(c.toks); i >= 0 {
-			t := c.toks[i]
-			r.Undecided = true
-			c.add(module, t.start, t.end, diag.Information, CodeNotStatic,
-				"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
-		}
+	if start, end, ok := c.load.unsureThrow(); ok {
+		r.Undecided = true
+		c.add(module, start, end, diag.Information, CodeNotStatic,
+			"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
 	}
-	ev, loadErr := in.evaluateAtLoad(c, res, mod)
+	loadErr := in.checkLoadTimeCalls(c, res, c.load)
+	ev := in.evaluateAtLoad(c, res, mod)
 	v := ev.defaultValue(mod)
-	ev.settleUndeclared()
 	start := mod.tok(mod.defaultTok).start
 	end := v.end
 	if v.file != module || end < start {
 		end = mod.tok(mod.defaultTok).end
 	}
 	r.DefaultExport = lines.Range(start, end)
-	c.reportLoadErrors(ev, loadErr)
+	thrown := c.reportLoadErrors(ev, loadErr)
 	in.checkDefault(c, mod, v)
 	c.checkProcessEnv(mod)
-	if t := ev.thrown; t != nil {
-		c.dropNotStaticAt(t.file, t.start, t.end)
+	if thrown != nil {
+		c.dropNotStaticAt(thrown.file, thrown.start, thrown.end)
 	}
 	return r
 }
 
-// evaluateAtLoad follows what runs when the module loads: every top-level
-// const and let initializer, in source order (the default export's value is
-// the caller's to follow after them), and the calls loadtime.go reads.
-func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) (*evaluator, *loadError) {
-	var loadErr *loadError
-	if c.toks != nil {
-		loadErr = in.checkLoadTimeCalls(c, res, m)
-	}
+// evaluateAtLoad follows the values of the module's top-level const and
+// let initializers, in source order (the default export's value is the
+// caller's to follow after them).
+func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *evaluator {
 	ev := newEvaluator(res, m)
 	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
 		f := in.esbuildFacts(file, src, res.rootJSX())
@@ -272,18 +267,24 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) (*eva
 		t := m.tok(b.at)
 		ev.binding(m, b.name, t.start, t.end)
 	}
-	return ev, loadErr
+	return ev
 }
 
 // reportLoadErrors reports what the module throws when it loads, and fails
-// it with the error that runs first.
-func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) {
-	t := ev.thrown
-	if loadErr != nil && (t == nil || !t.link && t.file == c.module && loadErr.start < t.start) {
+// it with the error that runs first: an error of linking (ev's, nil ev
+// when no value was followed) before any code runs; then the first in
+// source order of the calls' error (loadErr) and the syntax tree's.
+// It returns the error it reported, nil when none.
+func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) *loadError {
+	t := c.load.stopError()
+	if ev != nil && ev.linked != nil {
+		t = ev.linked
+	}
+	if loadErr != nil && (t == nil || !t.link && loadErr.start < t.start) {
 		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first
 	}
 	if t == nil {
-		return
+		return nil
 	}
 	// the module stops at the throw: what follows never runs
 	code := CodeThrowsAtLoad
@@ -293,6 +294,7 @@ func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) {
 	c.add(t.file, t.start, t.end, diag.Error, code, t.msg+t.hint+
 		" (thrown when the module loads: the daemon skips it)")
 	c.fail(t.file, t.start, t.end, t.msg)
+	return t
 }
 
 // dropNotStaticAt removes the M11 findings at exactly file:start-end, which
@@ -326,7 +328,7 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 		}
 		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
 		if imp.kind != importStatic && loadCalls == nil {
-			loadCalls = loadTimeCalls(c.toks)
+			loadCalls = c.load.callsAtLoad()
 		}
 		atLoad := imp.kind == importStatic || loadCalls[start]
 		when := ""
@@ -420,60 +422,4 @@ func importHint(spec string, rs resolution) string {
 		return ""
 	}
 	return fmt.Sprintf(": no node_modules beside or above the module (inside the repository) provides it, and the sandbox installs nothing; add node_modules/%s to the repository, or use `node:*` modules, Bun APIs and `fetch` instead", name)
-}
-
-// loadTimeCalls finds the require() and import() calls that run when the
-// module loads, by the byte offset of their quoted path: in module scope,
-// outside any braces and parentheses other than the call's own, with no
-// function or arrow started since the statement began; an import() must be
-// awaited. Anything else answers false: a warning, not an error. One pass.
-func loadTimeCalls(toks []token) map[int]bool {
-	at := map[int]bool{}
-	braces, parens := 0, 0
-	fn := false
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		if t.kind == tokString && i >= 3 && braces == 0 && parens == 1 && !fn &&
-			toks[i-1].kind == tokPunct && toks[i-1].text == "(" && toks[i-2].kind == tokIdent {
-			switch toks[i-2].text {
-			case "require":
-				at[t.start] = true
-			case "import":
-				if toks[i-3].kind == tokIdent && toks[i-3].text == "await" {
-					at[t.start] = true
-				}
-			}
-		}
-		switch {
-		case t.kind == tokPunct:
-			switch t.text {
-			case "{":
-				braces++
-			case "}":
-				braces--
-			case "(", "[":
-				parens++
-			case ")", "]":
-				parens--
-			case "=>":
-				fn = true
-			case ";":
-				if braces == 0 && parens == 0 {
-					fn = false
-				}
-			}
-		case t.kind == tokIdent && braces == 0 && parens == 0:
-			switch t.text {
-			case "function", "class":
-				fn = true
-			case "const", "let", "var", "import", "export":
-				fn = false
-				// skip a type annotation (`const f: (s: string) => string =`)
-				if i+2 < len(toks) && toks[i+1].kind == tokIdent && toks[i+2].kind == tokPunct && toks[i+2].text == ":" {
-					i = skipType(toks, i+3) - 1
-				}
-			}
-		}
-	}
-	return at
 }

@@ -112,17 +112,10 @@ type evaluator struct {
 	busy    map[string]bool     // cycle guard
 	depth   int
 	maxWork int // bounds total work on pathological input
-	// thrown is the first error the module's evaluation throws, as far as
-	// the values followed show one (nil when none is seen)
-	thrown *loadError
-	// undeclared are the reads at load of names no top-level declaration
-	// binds, settled once the evaluation is done
-	undeclared []undeclaredRead
-	main       string // the module's path
-	// newAt is the position of the `new` whose class fields are evaluated
-	// (-1: none), in newFile
-	newAt   int
-	newFile string
+	// linked is the first error linking the module to the files it
+	// imports throws, as far as the values followed show one (nil when
+	// none is seen)
+	linked *loadError
 	// exportsOf gives esbuild's export names of a script (ok false when
 	// esbuild could not build it)
 	exportsOf func(file string, src []byte) (names []string, ok bool)
@@ -130,8 +123,6 @@ type evaluator struct {
 
 func newEvaluator(res *resolver, main *modFile) *evaluator {
 	return &evaluator{
-		main:    main.path,
-		newAt:   -1,
 		res:     res,
 		files:   map[string]*modFile{main.path: main},
 		data:    map[string][]byte{},

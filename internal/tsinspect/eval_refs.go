@@ -22,20 +22,11 @@ type loadError struct {
 	link       bool   // found when modules are linked, before any code runs
 }
 
-// throw records an error thrown at load. The one that runs first wins: an
-// error of linking before any error of evaluation, an error in a file the
-// module imports (evaluated first) before one in the module, and in one
-// file the first in source order.
-func (e *evaluator) throw(m *modFile, start, end int, msg string) {
-	t := e.thrown
-	if t == nil || !t.link && (t.file == e.main && m.path != e.main || t.file == m.path && start < t.start) {
-		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg}
-	}
-}
-
+// linkError records an error found when modules are linked, before any
+// code runs: the first one wins.
 func (e *evaluator) linkError(m *modFile, start, end int, msg, hint string) {
-	if e.thrown == nil || !e.thrown.link {
-		e.thrown = &loadError{file: m.path, start: start, end: end, msg: msg, hint: hint, link: true}
+	if e.linked == nil {
+		e.linked = &loadError{file: m.path, start: start, end: end, msg: msg, hint: hint, link: true}
 	}
 }
 
@@ -82,107 +73,11 @@ func exportsHint(names []string) string {
 	return "; it exports " + strings.Join(named, ", ")
 }
 
-// readPos is when a read at start runs, as a position in m: where it is,
-// except while the fields of a class instance are evaluated, which run at
-// the `new` expression.
-func (e *evaluator) readPos(m *modFile, start int) int {
-	if e.newAt >= 0 && e.newFile == m.path {
-		return e.newAt
-	}
-	return start
-}
-
-// undeclaredRead is a read at load of a name no top-level declaration
-// binds: settleUndeclared decides whether it throws.
-type undeclaredRead struct {
-	m          *modFile
-	name       string
-	start, end int
-}
-
-// settleUndeclared throws for the names read at load that are declared
-// nowhere: not a global or module binding of Bun, not declared at the top
-// level, and written nowhere in the file but where the evaluation read them
-// (every declaration, parameter, destructuring or import of the name would
-// be another occurrence; an object key `name:` is none), so that no form of
-// declaration the scanner does not follow can hide one.
-func (e *evaluator) settleUndeclared() {
-	type key struct {
-		file, name string
-	}
-	reads := map[key]map[int]bool{}
-	first := map[key]undeclaredRead{}
-	var order []key
-	byFile := map[*modFile]map[string]bool{}
-	for _, u := range e.undeclared {
-		k := key{u.m.path, u.name}
-		if reads[k] == nil {
-			reads[k] = map[int]bool{}
-			first[k] = u
-			order = append(order, k)
-			if byFile[u.m] == nil {
-				byFile[u.m] = map[string]bool{}
-			}
-			byFile[u.m][u.name] = true
-		}
-		reads[k][u.start] = true
-		if u.start < first[k].start {
-			first[k] = u
-		}
-	}
-	// one pass per file for all its names
-	elsewhere := map[key]bool{}
-	for m, names := range byFile {
-		for name := range occursElsewhere(m, names, func(name string, at int) bool { return reads[key{m.path, name}][at] }) {
-			elsewhere[key{m.path, name}] = true
-		}
-	}
-	for _, k := range order {
-		u := first[k]
-		if isBunGlobal(k.name) || declares(u.m, k.name) || u.m.sideEffectImport || elsewhere[k] {
-			continue // a side-effect import may define globals (`globalThis.x = ...`)
-		}
-		e.throw(u.m, u.start, u.end, fmt.Sprintf("%s is not defined", k.name))
-	}
-}
-
-// occursElsewhere returns those of names that occur in m as a name at an
-// offset read does not hold (property names after `.` and object keys
-// before `:` are not names). One pass over the tokens for all the names.
-func occursElsewhere(m *modFile, names map[string]bool, read func(name string, at int) bool) map[string]bool {
-	out := map[string]bool{}
-	var brackets []byte
-	for i, t := range m.toks {
-		if t.kind == tokPunct {
-			switch t.text {
-			case "(", "[", "{":
-				brackets = append(brackets, t.text[0])
-			case ")", "]", "}":
-				if len(brackets) > 0 {
-					brackets = brackets[:len(brackets)-1]
-				}
-			}
-			continue
-		}
-		if t.kind != tokIdent || !names[t.text] || out[t.text] || read(t.text, t.start) {
-			continue
-		}
-		if m.isPunct(i-1, ".") || m.isPunct(i-1, "?.") {
-			continue // a property name
-		}
-		if len(brackets) > 0 && brackets[len(brackets)-1] == '{' && m.isPunct(i+1, ":") && (m.isPunct(i-1, "{") || m.isPunct(i-1, ",")) {
-			continue // an object key (of a literal, a pattern or a type): binds no name
-		}
-		out[t.text] = true
-	}
-	return out
-}
-
 const maxEvalDepth = 64
 
-// ref follows an identifier read at load (at bytes start..end of m, in
-// source order) to its value: a read of a const before its declaration, or
-// of a name declared nowhere, throws.
+// ref follows an identifier read at load (at bytes start..end of m) to its
+// value. Whether the read throws (a name declared nowhere, a binding read
+// before its declaration ran) is the syntax tree's to say (loadwalk.go).
 func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
 	return e.lookup(m, name, start, end, true)
 }
@@ -207,24 +102,16 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	case hasKey(m.namespaces, name):
 		return e.namespaceValue(m, name, start, end)
 	case hasKey(m.lets, name):
-		return e.letValue(m, name, start, end, read)
+		return e.letValue(m, name, start, end)
 	case m.mutable[name]:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
 	}
 	if at, ok := m.consts[name]; ok {
 		key := m.path + "\x00" + name
-		if read && e.readPos(m, start) < m.tok(at).start {
-			// `const` is in its temporal dead zone until its declaration runs
-			e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
-			return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))
-		}
 		if v, ok := e.consts[key]; ok {
 			return v
 		}
 		if e.busy[key] {
-			if read {
-				e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
-			}
 			return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
 		}
 		e.busy[key] = true
@@ -257,9 +144,6 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 			return unknown(m, start, end, fmt.Sprintf("`%s` is not exported by '%s'", b.name, b.spec))
 		}
 		return e.export(other, b.name, m, start, end)
-	}
-	if read && !isBunGlobal(name) {
-		e.undeclared = append(e.undeclared, undeclaredRead{m: m, name: name, start: start, end: end})
 	}
 	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
 }

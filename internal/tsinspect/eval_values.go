@@ -123,14 +123,9 @@ func (e *evaluator) namespaceValue(m *modFile, name string, start, end int) *val
 	return v
 }
 
-// letValue is the value of a `let` nothing assigns to again; a read before
-// its declaration throws, as for a const.
-func (e *evaluator) letValue(m *modFile, name string, start, end int, read bool) *value {
+// letValue is the value of a `let` nothing assigns to again.
+func (e *evaluator) letValue(m *modFile, name string, start, end int) *value {
 	at := m.lets[name]
-	if read && e.readPos(m, start) < m.tok(at).start {
-		e.throw(m, start, end, fmt.Sprintf("Cannot access '%s' before initialization", name))
-		return unknown(m, start, end, fmt.Sprintf("`%s` is read before its declaration runs", name))
-	}
 	key := m.path + "\x00let " + name
 	if v, ok := e.consts[key]; ok {
 		return v
@@ -168,11 +163,6 @@ func (e *evaluator) classInstance(m *modFile, name string, start, end int) *valu
 		}
 	}
 	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
-	if e.newAt < 0 {
-		// the fields' initializers run at the `new`, not where they are written
-		e.newAt, e.newFile = start, m.path
-		defer func() { e.newAt, e.newFile = -1, "" }()
-	}
 	for k := j + 1; k < close; {
 		if m.isPunct(k, ";") || m.isPunct(k, ",") {
 			k++

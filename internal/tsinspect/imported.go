@@ -50,13 +50,10 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	if err != nil || len(content) > in.opts.MaxBytes || binaryAt(content) >= 0 {
 		return nil
 	}
-	toks, lexErr := lex(content)
+	_, lexErr := lex(content)
 	var lexFailure *lexError
 	if errors.As(lexErr, &lexFailure) && lexFailure.limit {
 		return nil // not given to esbuild: unknown
-	}
-	if lexErr != nil {
-		toks = nil
 	}
 	lines := diag.NewLines(content)
 	c.lines[file] = lines
@@ -85,12 +82,13 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		return first
 	}
 	dir := filepath.Dir(file)
+	load := in.loadOf(file, content, res.rootJSX())
 	var loadCalls map[int]bool
 	for _, imp := range facts.imports {
 		start := at(imp.line, imp.col)
 		end := start + imp.len
 		if imp.kind != importStatic && loadCalls == nil {
-			loadCalls = loadTimeCalls(toks)
+			loadCalls = load.callsAtLoad()
 		}
 		atLoad := imp.kind == importStatic || loadCalls[start]
 		rs := res.resolve(imp.path, dir)
@@ -127,7 +125,20 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 			first = failure
 		}
 	}
-	return first
+	if first != nil {
+		return first // the imports run before the file's own code
+	}
+	// then the file's own code: the first in source order of a failing
+	// load-time call and the error the syntax tree shows
+	stop := load.stopError()
+	if e := in.checkLoadTimeCalls(c, res, load); e != nil && (stop == nil || e.start < stop.start) {
+		return &loadFailure{reason: e.msg, where: where(e.start)}
+	}
+	if stop != nil {
+		c.add(file, stop.start, stop.end, diag.Error, CodeThrowsAtLoad, stop.msg+" (thrown when the module loads: the daemon skips it)")
+		return &loadFailure{reason: stop.msg, where: where(stop.start)}
+	}
+	return nil
 }
 
 // checkJSON checks a JSON file a module imports (and uses: an unused

@@ -326,11 +326,7 @@ func tooLargeMessage(size int64, limit int) string {
 // esbuildFacts returns esbuild's facts about a file's content, from the
 // facts cache when the same content was parsed with the same loader.
 func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) esbuildFacts {
-	loader := loaderFor(file)
-	tsconfig := "{}"
-	if loader == api.LoaderJSX || loader == api.LoaderTSX {
-		tsconfig = jsx.tsconfigRaw()
-	}
+	loader, tsconfig := buildOptions(file, jsx)
 	k := factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}
 	if f, ok := in.facts.get(k); ok {
 		return f
@@ -338,4 +334,15 @@ func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) e
 	f := runEsbuild(file, content, loader, tsconfig)
 	in.facts.put(k, f)
 	return f
+}
+
+// buildOptions are the loader and tsconfig esbuild reads file with, as Bun
+// does: by its extension, with the repository's JSX options for JSX.
+func buildOptions(file string, jsx jsxOptions) (api.Loader, string) {
+	loader := loaderFor(file)
+	tsconfig := "{}"
+	if loader == api.LoaderJSX || loader == api.LoaderTSX {
+		tsconfig = jsx.tsconfigRaw()
+	}
+	return loader, tsconfig
 }

@@ -1,228 +1,406 @@
 package tsinspect
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
-// loadtime.go finds the calls a module makes when it loads that esbuild
-// does not report as imports: `require()` through a `createRequire(...)` of
-// the module's own (esbuild sees a local `require`, not an import), and a
-// synchronous read of a repository file named by a literal path
-// (`readFileSync(join(import.meta.dir, 'flags.json'))`). Only statements
-// that surely run are looked at: module scope, outside any function, block
-// or condition (`if`, `?:`, `&&`, `||`, `??`, `try`).
+// loadtime.go reads, on the syntax tree, what a file surely does when it
+// loads (loadwalk.go): the error that stops it (a name declared nowhere, a
+// binding read before its declaration ran, an unconditional `throw`), the
+// calls esbuild does not report as imports (`require()` through a
+// `createRequire(...)` of the file's own, a synchronous read of a
+// repository file by a literal path), and which require() and awaited
+// import() calls run then.
 
-// loadCall is a call found at load: the callee token and its `(`.
-type loadCall struct {
-	callee, open int // token indices
+// fileLoad is what one file surely does when it loads.
+type fileLoad struct {
+	tree *jsTree
+	walk *loadWalker
 }
 
-// unconditionalCalls finds the calls of the named functions in statements
-// of module scope that run unconditionally. One pass.
-func unconditionalCalls(toks []token, names map[string]bool) []loadCall {
-	var out []loadCall
-	braces, parens := 0, 0
-	fn, cond := false, false
-	for i := 0; i < len(toks); i++ {
-		t := toks[i]
-		switch t.kind {
-		case tokPunct:
-			switch t.text {
-			case "{":
-				braces++
-			case "}":
-				braces--
-				if braces == 0 && parens == 0 {
-					fn, cond = false, false // a block statement or a function body ended
-				}
-			case "(", "[":
-				parens++
-			case ")", "]":
-				parens--
-			case "=>":
-				fn = true
-			case "?", "&&", "||", "??", "?.", "&&=", "||=", "??=":
-				cond = true
-			case ";":
-				if braces == 0 && parens == 0 {
-					fn, cond = false, false
-				}
-			}
-		case tokIdent:
-			if braces != 0 {
-				continue
-			}
-			switch t.text {
-			case "function", "class":
-				fn = true
-			case "if", "for", "while", "do", "switch", "try", "catch", "else":
-				if parens == 0 {
-					cond = true
-				}
-			case "const", "let", "var", "import", "export":
-				if parens == 0 {
-					fn, cond = false, false
-				}
-			}
-			if names[t.text] && !fn && !cond && i+1 < len(toks) && toks[i+1].kind == tokPunct && toks[i+1].text == "(" {
-				if i > 0 && toks[i-1].kind == tokIdent && (toks[i-1].text == "function" || toks[i-1].text == "typeof") {
-					continue
-				}
-				out = append(out, loadCall{callee: i, open: i + 1})
-			}
+// loadOf builds the tree of a file and walks what runs when it loads; nil
+// when esbuild or the parser refuse it (esbuild's build reports why).
+func (in *Inspector) loadOf(file string, content []byte, jsx jsxOptions) *fileLoad {
+	loader, tsconfig := buildOptions(file, jsx)
+	t, err := newJSTree(file, content, loader, tsconfig)
+	if err != nil {
+		return nil
+	}
+	return &fileLoad{tree: t, walk: walkLoad(t)}
+}
+
+// stopError is the error that surely stops the file's loading, at its
+// position in the file's text; nil when none is sure.
+func (l *fileLoad) stopError() *loadError {
+	if l == nil || l.walk.stop == nil {
+		return nil
+	}
+	s := l.walk.stop
+	var start, end int
+	var ok bool
+	if s.at != nil {
+		start, end, ok = l.tree.span(s.at.Data)
+	} else {
+		start, end, ok = l.throwSpan(s.thrown)
+	}
+	if !ok {
+		start, end = 0, 0
+	}
+	return &loadError{file: l.tree.file, start: start, end: end, msg: s.msg}
+}
+
+// unsureThrow is the first `throw` that may run when the file loads,
+// depending on what only running can tell; ok is false when none.
+func (l *fileLoad) unsureThrow() (start, end int, ok bool) {
+	if l == nil {
+		return 0, 0, false
+	}
+	for _, th := range l.walk.throws {
+		if !th.sure {
+			return l.throwSpan(th.stmt)
 		}
 	}
-	return out
+	return 0, 0, false
 }
 
-// createsRequire reports whether the module binds `require` to
-// `createRequire(...)` at its top level.
-func createsRequire(m *modFile) bool {
-	at, ok := m.consts["require"]
-	return ok && m.isIdent(at, "createRequire") && m.isPunct(at+1, "(")
+// throwSpan is the `throw` keyword of a throw statement in the file's
+// text: before the start of the thrown expression.
+func (l *fileLoad) throwSpan(n *js.ThrowStmt) (start, end int, ok bool) {
+	first := leftmost(n.Value)
+	if first == nil {
+		return 0, 0, false
+	}
+	at, ok := l.tree.pos(first)
+	if !ok {
+		return 0, 0, false
+	}
+	start, ok = l.tree.keywordBefore(at, "throw")
+	return start, start + len("throw"), ok
+}
+
+// keywordBefore finds the keyword kw shortly before offset at of the
+// file's text (the tree has no position for a keyword).
+func (t *jsTree) keywordBefore(at int, kw string) (int, bool) {
+	from := max(at-256, 0)
+	i := bytes.LastIndex(t.src[from:at], []byte(kw))
+	if i < 0 || !wordAt(t.src, from+i, len(kw)) {
+		return 0, false
+	}
+	return from + i, true
+}
+
+// leftmost is the first name or literal of an expression, in source order.
+func leftmost(e js.IExpr) []byte {
+	switch n := e.(type) {
+	case *js.Var:
+		return n.Data
+	case *js.LiteralExpr:
+		return n.Data
+	case *js.NewExpr:
+		return leftmost(n.X)
+	case *js.CallExpr:
+		return leftmost(n.X)
+	case *js.DotExpr:
+		return leftmost(n.X)
+	case *js.IndexExpr:
+		return leftmost(n.X)
+	case *js.BinaryExpr:
+		return leftmost(n.X)
+	case *js.CondExpr:
+		return leftmost(n.Cond)
+	case *js.GroupExpr:
+		return leftmost(n.X)
+	case *js.UnaryExpr:
+		return leftmost(n.X)
+	case *js.TemplateExpr:
+		if n.Tag != nil {
+			return leftmost(n.Tag)
+		}
+		if len(n.List) > 0 {
+			return n.List[0].Value
+		}
+		return n.Tail
+	case *js.ArrayExpr:
+		if len(n.List) > 0 {
+			return leftmost(n.List[0].Value)
+		}
+	case *js.ObjectExpr:
+		if len(n.List) > 0 && n.List[0].Name != nil {
+			return n.List[0].Name.Literal.Data
+		}
+	}
+	return nil
+}
+
+// thrownMessage is what Bun prints for a `throw` of the file: the message
+// of `new Error('…')` (any error class) when it is a string literal.
+func thrownMessage(n *js.ThrowStmt) string {
+	var args *js.Args
+	switch x := n.Value.(type) {
+	case *js.NewExpr:
+		args = x.Args
+	case *js.CallExpr:
+		args = &x.Args
+	}
+	if args != nil && len(args.List) > 0 {
+		if s, ok := stringLiteral(args.List[0].Value); ok {
+			return s
+		}
+	}
+	return "an exception thrown when the module loads"
+}
+
+// stringLiteral is the value of a string literal of esbuild's JavaScript.
+func stringLiteral(e js.IExpr) (string, bool) {
+	lit, ok := e.(*js.LiteralExpr)
+	if !ok || lit.TokenType != js.StringToken || len(lit.Data) < 2 {
+		return "", false
+	}
+	raw := string(lit.Data)
+	if raw[0] == '\'' {
+		raw = `"` + strings.ReplaceAll(strings.ReplaceAll(raw[1:len(raw)-1], `\'`, `'`), `"`, `\"`) + `"`
+	}
+	s, err := strconv.Unquote(raw)
+	return s, err == nil
+}
+
+// callsAtLoad are the require() calls and awaited import() calls that run
+// when the file loads, by the offset of their quoted path in the file's
+// text. Any other such call runs later, if at all: a warning, not an error.
+func (l *fileLoad) callsAtLoad() map[int]bool {
+	at := map[int]bool{}
+	if l == nil {
+		return at
+	}
+	for _, call := range l.walk.calls {
+		if len(call.Args.List) == 0 {
+			continue
+		}
+		lit, ok := call.Args.List[0].Value.(*js.LiteralExpr)
+		if !ok || lit.TokenType != js.StringToken {
+			continue
+		}
+		switch x := call.X.(type) {
+		case *js.Var:
+			if string(root(x).Data) != "require" {
+				continue
+			}
+		case *js.LiteralExpr:
+			if x.TokenType != js.ImportToken || !l.walk.awaited[call] {
+				continue
+			}
+		default:
+			continue
+		}
+		if start, ok := l.tree.pos(lit.Data); ok {
+			at[start] = true
+		}
+	}
+	return at
 }
 
 // checkLoadTimeCalls reports the require() calls through createRequire and
-// the reads of missing files that run when the module loads.
-func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, m *modFile) *loadError {
-	names := map[string]bool{"readFileSync": true}
-	req := createsRequire(m)
-	if req {
-		names["require"] = true
+// the reads of missing files that run when the module loads; it returns
+// the first as the error that stops the module.
+func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, l *fileLoad) *loadError {
+	if l == nil {
+		return nil
 	}
+	t := l.tree
 	var first *loadError
 	note := func(e *loadError) {
 		if first == nil {
 			first = e
 		}
 	}
-	dir := filepath.Dir(m.path)
-	for _, call := range unconditionalCalls(m.toks, names) {
-		arg := m.tok(call.open + 1)
-		switch m.tok(call.callee).text {
+	dir := filepath.Dir(t.file)
+	for _, call := range l.walk.calls {
+		if len(call.Args.List) == 0 {
+			continue
+		}
+		arg := call.Args.List[0].Value
+		switch calleeName(call.X) {
 		case "require":
-			if arg.kind != tokString || !m.isPunct(call.open+2, ")") {
+			spec, ok := stringLiteral(arg)
+			if !ok || len(call.Args.List) != 1 || !l.walk.createsRequire(call.X) {
 				continue
 			}
-			rs := res.resolve(arg.text, dir)
+			rs := res.resolve(spec, dir)
 			if rs.outcome != resolveMissing && rs.outcome != resolveOutside {
 				continue
 			}
+			start, end, ok := t.span(arg.(*js.LiteralExpr).Data)
+			if !ok {
+				continue
+			}
 			msg := strings.Replace(rs.message, "Cannot find package", "Cannot find module", 1)
-			c.add(m.path, arg.start, arg.end, diag.Error, CodeImport, msg+
-				" (a require() through createRequire that runs when the module loads)"+importHint(arg.text, rs))
-			note(&loadError{file: m.path, start: arg.start, end: arg.end, msg: msg})
+			c.add(t.file, start, end, diag.Error, CodeImport, msg+
+				" (a require() through createRequire that runs when the module loads)"+importHint(spec, rs))
+			note(&loadError{file: t.file, start: start, end: end, msg: msg})
 		case "readFileSync":
-			p, end, ok := literalModulePath(m, call.open+1, dir)
+			p, ok := literalModulePath(arg, dir)
 			if !ok || !vfs.Within(res.repoRoot, p) || res.t.isFile(p) || res.t.isDir(p) {
+				continue
+			}
+			start, end, ok := l.argSpan(arg)
+			if !ok {
 				continue
 			}
 			rel := filepath.ToSlash(res.rel(p))
 			msg := fmt.Sprintf("ENOENT: no such file or directory, open '%s'", rel)
-			c.add(m.path, arg.start, end, diag.Error, CodeThrowsAtLoad, msg+
+			c.add(t.file, start, end, diag.Error, CodeThrowsAtLoad, msg+
 				" (read when the module loads: the daemon skips it); add the file to the repository, or read it in `execute`")
-			note(&loadError{file: m.path, start: arg.start, end: end, msg: msg})
+			note(&loadError{file: t.file, start: start, end: end, msg: msg})
 		}
 	}
 	return first
 }
 
-// literalModulePath reads a path argument at token i made of the module's
-// folder and literal parts: `join(import.meta.dir, 'a', 'b')` (also
-// `path.join`, `resolve`, `import.meta.dirname`, `__dirname`) or
-// `new URL('./a', import.meta.url)`. It returns the path and the end of the
-// argument.
-func literalModulePath(m *modFile, i int, dir string) (string, int, bool) {
-	if m.isIdent(i, "path") && m.isPunct(i+1, ".") {
-		i += 2
+// calleeName is the name a call calls: `f` of `f()` and of `x.f()`.
+func calleeName(e js.IExpr) string {
+	switch n := e.(type) {
+	case *js.Var:
+		return string(root(n).Data)
+	case *js.DotExpr:
+		if lit, ok := n.Y.(js.LiteralExpr); ok {
+			return string(lit.Data)
+		}
 	}
-	switch {
-	case m.isIdent(i, "join") || m.isIdent(i, "resolve"):
-		if !m.isPunct(i+1, "(") {
-			return "", 0, false
-		}
-		j := i + 2
-		switch {
-		case m.isIdent(j, "import") && m.isPunct(j+1, ".") && m.isIdent(j+2, "meta") && m.isPunct(j+3, ".") &&
-			(m.isIdent(j+4, "dir") || m.isIdent(j+4, "dirname")):
-			j += 5
-		case m.isIdent(j, "__dirname"):
-			j++
-		default:
-			return "", 0, false
-		}
-		parts := []string{dir}
-		for m.isPunct(j, ",") && m.tok(j+1).kind == tokString {
-			parts = append(parts, filepath.FromSlash(m.tok(j+1).text))
-			j += 2
-		}
-		if !m.isPunct(j, ")") || len(parts) == 1 {
-			return "", 0, false
-		}
-		return filepath.Join(parts...), m.tok(j).end, true
-	case m.isIdent(i, "new") && m.isIdent(i+1, "URL") && m.isPunct(i+2, "(") && m.tok(i+3).kind == tokString &&
-		m.isPunct(i+4, ",") && m.isIdent(i+5, "import") && m.isPunct(i+6, ".") && m.isIdent(i+7, "meta") &&
-		m.isPunct(i+8, ".") && m.isIdent(i+9, "url") && m.isPunct(i+10, ")"):
-		spec := m.tok(i + 3).text
-		if !isRelative(spec) {
-			return "", 0, false
-		}
-		return filepath.Join(dir, filepath.FromSlash(spec)), m.tok(i + 10).end, true
-	}
-	return "", 0, false
+	return ""
 }
 
-// throwAtLoad finds a `throw` that may run when the module loads: in a
-// statement of module scope or in a block of one (`if (...) { throw ... }`,
-// `else`, `try`), not in a function, class or object. Whether it runs
-// depends on what only running can know (the environment, a file), so the
-// verdict is undecided. It returns the token index of the `throw`, or -1.
-func throwAtLoad(toks []token) int {
-	// kinds of the open braces: true for a block of module-scope code
-	var blocks []bool
-	var parenOpeners []int // indices of the open `(`
-	lastCloseOpener := -1  // the `(` matching the last `)`
-	for i, t := range toks {
-		switch t.kind {
-		case tokPunct:
-			switch t.text {
-			case "(":
-				parenOpeners = append(parenOpeners, i)
-			case ")":
-				if n := len(parenOpeners); n > 0 {
-					lastCloseOpener = parenOpeners[n-1]
-					parenOpeners = parenOpeners[:n-1]
-				}
-			case "{":
-				block := false
-				if len(parenOpeners) == 0 && (len(blocks) == 0 || blocks[len(blocks)-1]) && i > 0 {
-					prev := toks[i-1]
-					switch {
-					case prev.kind == tokIdent && (prev.text == "else" || prev.text == "try" || prev.text == "finally" || prev.text == "do"):
-						block = true
-					case prev.kind == tokPunct && prev.text == ")" && lastCloseOpener > 0:
-						kw := toks[lastCloseOpener-1]
-						block = kw.kind == tokIdent && (kw.text == "if" || kw.text == "for" || kw.text == "while" || kw.text == "catch" || kw.text == "switch")
-					case prev.kind == tokPunct && prev.text == ";":
-						block = true // a bare block statement (after `}` it may be a function body after an object return type)
-					}
-				}
-				blocks = append(blocks, block)
-			case "}":
-				if n := len(blocks); n > 0 {
-					blocks = blocks[:n-1]
-				}
-			}
-		case tokIdent:
-			if t.text == "throw" && len(parenOpeners) == 0 && (len(blocks) == 0 || blocks[len(blocks)-1]) {
-				return i
-			}
+// createsRequire reports whether the callee is a `require` of module scope
+// bound to `createRequire(...)`.
+func (w *loadWalker) createsRequire(callee js.IExpr) bool {
+	v, ok := callee.(*js.Var)
+	if !ok {
+		return false
+	}
+	call, ok := w.inits[root(v)].(*js.CallExpr)
+	return ok && calleeName(call.X) == "createRequire"
+}
+
+// argSpan is an argument call's extent in the file's text: from its first
+// name to the `)` that closes it.
+func (l *fileLoad) argSpan(arg js.IExpr) (start, end int, ok bool) {
+	var last []byte
+	switch n := arg.(type) {
+	case *js.CallExpr:
+		if k := len(n.Args.List); k > 0 {
+			last = leftmostOrLit(n.Args.List[k-1].Value)
+		}
+	case *js.NewExpr:
+		if n.Args != nil && len(n.Args.List) > 0 {
+			last = lastName(n.Args.List[len(n.Args.List)-1].Value)
 		}
 	}
-	return -1
+	first := leftmost(arg)
+	if first == nil || last == nil {
+		return 0, 0, false
+	}
+	start, ok = l.tree.pos(first)
+	if !ok {
+		return 0, 0, false
+	}
+	if _, isNew := arg.(*js.NewExpr); isNew {
+		if start, ok = l.tree.keywordBefore(start, "new"); !ok {
+			return 0, 0, false
+		}
+	}
+	_, lastEnd, ok := l.tree.span(last)
+	if !ok {
+		return 0, 0, false
+	}
+	src := l.tree.src
+	close := bytes.IndexByte(src[lastEnd:], ')')
+	if close < 0 {
+		return 0, 0, false
+	}
+	return start, lastEnd + close + 1, true
+}
+
+func leftmostOrLit(e js.IExpr) []byte {
+	if lit, ok := e.(*js.LiteralExpr); ok {
+		return lit.Data
+	}
+	return lastName(e)
+}
+
+// lastName is the last name of a member chain (`url` of `import.meta.url`).
+func lastName(e js.IExpr) []byte {
+	switch n := e.(type) {
+	case *js.DotExpr:
+		if lit, ok := n.Y.(js.LiteralExpr); ok {
+			return lit.Data
+		}
+	case *js.Var:
+		return n.Data
+	case *js.LiteralExpr:
+		return n.Data
+	}
+	return nil
+}
+
+// literalModulePath reads a path made of the module's folder and literal
+// parts: `join(import.meta.dir, 'a', 'b')` (also `path.join`, `resolve`,
+// `import.meta.dirname`, `__dirname`) or `new URL('./a', import.meta.url)`.
+func literalModulePath(arg js.IExpr, dir string) (string, bool) {
+	switch n := arg.(type) {
+	case *js.CallExpr:
+		switch calleeName(n.X) {
+		case "join", "resolve":
+		default:
+			return "", false
+		}
+		if len(n.Args.List) < 2 || !moduleFolder(n.Args.List[0].Value) {
+			return "", false
+		}
+		parts := []string{dir}
+		for _, a := range n.Args.List[1:] {
+			s, ok := stringLiteral(a.Value)
+			if !ok {
+				return "", false
+			}
+			parts = append(parts, filepath.FromSlash(s))
+		}
+		return filepath.Join(parts...), true
+	case *js.NewExpr:
+		if v, ok := n.X.(*js.Var); !ok || string(root(v).Data) != "URL" || n.Args == nil || len(n.Args.List) != 2 {
+			return "", false
+		}
+		spec, ok := stringLiteral(n.Args.List[0].Value)
+		if !ok || !isRelative(spec) || !importMetaField(n.Args.List[1].Value, "url") {
+			return "", false
+		}
+		return filepath.Join(dir, filepath.FromSlash(spec)), true
+	}
+	return "", false
+}
+
+// moduleFolder recognises the module's own folder: `import.meta.dir`,
+// `import.meta.dirname` or `__dirname`.
+func moduleFolder(e js.IExpr) bool {
+	if v, ok := e.(*js.Var); ok {
+		return string(root(v).Data) == "__dirname" && root(v).Decl == js.NoDecl
+	}
+	return importMetaField(e, "dir") || importMetaField(e, "dirname")
+}
+
+func importMetaField(e js.IExpr, field string) bool {
+	d, ok := e.(*js.DotExpr)
+	if !ok {
+		return false
+	}
+	_, meta := d.X.(*js.ImportMetaExpr)
+	lit, ok := d.Y.(js.LiteralExpr)
+	return meta && ok && string(lit.Data) == field
 }

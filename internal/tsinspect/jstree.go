@@ -1,0 +1,181 @@
+package tsinspect
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"unsafe"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/go-sourcemap/sourcemap"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+)
+
+// jstree.go is the syntax tree with scopes of one file: esbuild transforms
+// the file to JavaScript (the loader, tsconfig and JSX rules of its build,
+// TypeScript's types stripped, with a source map), tdewolff/parse's
+// JavaScript parser builds the tree and resolves every name to its
+// declaration (or to none), and the source map takes a position of the
+// JavaScript back to the text the user wrote.
+//
+// tdewolff's tree has one *js.Var per declared (or undeclared) name, shared
+// by every read of it, and no positions on its nodes; the names and literals
+// in it are slices of the JavaScript. newJSTree gives every read its own
+// *js.Var, linked to the shared one and slicing the read itself (see
+// jsuses.go), so that every name in the tree has a position.
+
+// jsTree is one file's tree.
+type jsTree struct {
+	file     string
+	ast      *js.AST
+	out      []byte // the JavaScript the tree slices
+	src      []byte // the file's own text
+	srcLines *diag.Lines
+	outLines *diag.Lines
+	smap     *sourcemap.Consumer
+	// misaligned counts the reads jsuses.go could not find in the
+	// JavaScript (they keep the shared *js.Var's position): none is expected.
+	misaligned int
+}
+
+// newJSTree transforms and parses one file. An error means esbuild or the
+// parser refused the file (esbuild's own build reports its syntax errors).
+func newJSTree(file string, src []byte, loader api.Loader, tsconfigRaw string) (*jsTree, error) {
+	r := api.Transform(string(src), api.TransformOptions{
+		Loader:      loader,
+		Sourcefile:  filepath.Base(file),
+		Sourcemap:   api.SourceMapExternal,
+		Target:      api.ESNext,
+		TsconfigRaw: tsconfigRaw,
+		LogLevel:    api.LogLevelSilent,
+	})
+	if len(r.Errors) > 0 {
+		return nil, fmt.Errorf("transform %s: %s", file, r.Errors[0].Text)
+	}
+	smap, err := sourcemap.Parse("", r.Map)
+	if err != nil {
+		return nil, fmt.Errorf("source map of %s: %w", file, err)
+	}
+	// room for the parser's terminating NUL, so that it slices this very
+	// buffer (pos relies on it)
+	code := append(r.Code[:len(r.Code):len(r.Code)], 0)[:len(r.Code)]
+	in := parse.NewInputBytes(code)
+	ast, err := js.Parse(in, js.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("parse the JavaScript of %s: %w", file, err)
+	}
+	t := &jsTree{
+		file: file, ast: ast, out: in.Bytes(), src: src, smap: smap,
+		srcLines: diag.NewLinesFor(src, diag.JSBreaks),
+	}
+	t.outLines = diag.NewLinesFor(t.out, diag.JSBreaks)
+	t.misaligned = giveReadsPositions(t)
+	return t, nil
+}
+
+// outOffset is the offset in the JavaScript of b, a slice of it; false when
+// b is empty or not a slice of it (the parser copies a few names).
+func (t *jsTree) outOffset(b []byte) (int, bool) {
+	if len(b) == 0 || len(t.out) == 0 {
+		return 0, false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(t.out)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if p < base || p+uintptr(len(b)) > base+uintptr(len(t.out)) {
+		return 0, false
+	}
+	return int(p - base), true
+}
+
+// searchWindow bounds how far after its source map segment's position a
+// name or a literal is looked for in the file's text.
+const searchWindow = 4096
+
+// pos is where b, a slice of the JavaScript, starts in the file's own
+// text: the source map's position of the segment it is in, then the text
+// searched from there for b (a name as a whole word; a string by its
+// content, esbuild may quote it otherwise).
+func (t *jsTree) pos(b []byte) (int, bool) {
+	off, ok := t.outOffset(b)
+	if !ok {
+		return 0, false
+	}
+	p := t.outLines.Pos(off)
+	col := t.outLines.Column(p, diag.UTF16)
+	_, _, line, srcCol, ok := t.smap.Source(p.Line+1, col)
+	if !ok || line < 1 {
+		return 0, false
+	}
+	start := t.srcLines.OffsetAt(line-1, srcCol, diag.UTF16)
+	end := min(start+searchWindow, len(t.src))
+	if q := b[0]; q == '"' || q == '\'' || q == '`' {
+		body := b[1 : len(b)-1]
+		for i := start; i < end; i++ {
+			switch t.src[i] {
+			case '"', '\'', '`':
+				if bytes.IndexByte(body, '\\') >= 0 || bytes.HasPrefix(t.src[i+1:], body) && i+1+len(body) < len(t.src) && t.src[i+1+len(body)] == t.src[i] {
+					return i, true // an escape esbuild may have rewritten: the first string
+				}
+			}
+		}
+		return 0, false
+	}
+	for i := start; i+len(b) <= end; i++ {
+		if bytes.HasPrefix(t.src[i:], b) && wordAt(t.src, i, len(b)) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// span is pos with the end of b: a name's own length; a string's end in
+// the file's text.
+func (t *jsTree) span(b []byte) (start, end int, ok bool) {
+	start, ok = t.pos(b)
+	if !ok {
+		return 0, 0, false
+	}
+	if q := t.src[start]; q == '"' || q == '\'' || q == '`' {
+		return start, stringEnd(t.src, start), true
+	}
+	return start, start + len(b), true
+}
+
+// wordAt reports whether src[i:i+n] is a whole name (no name character
+// right before or after it).
+func wordAt(src []byte, i, n int) bool {
+	nameByte := func(c byte) bool {
+		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	}
+	return (i == 0 || !nameByte(src[i-1])) && (i+n >= len(src) || !nameByte(src[i+n]))
+}
+
+// stringEnd is the end of the string literal opening at src[start] (its
+// closing quote included), or the end of its line when it is not closed.
+func stringEnd(src []byte, start int) int {
+	q := src[start]
+	for i := start + 1; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case q:
+			return i + 1
+		case '\n':
+			if q != '`' {
+				return i
+			}
+		}
+	}
+	return len(src)
+}
+
+// root is the declaration (or the undeclared name) a read links to.
+func root(v *js.Var) *js.Var {
+	for v.Link != nil {
+		v = v.Link
+	}
+	return v
+}
