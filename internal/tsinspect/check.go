@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
@@ -46,36 +45,11 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
-	toks   []token   // the module's tokens; nil when the lexer failed
-	load   *fileLoad // what the module surely does when it loads; nil without a tree
+	toks   []token    // the module's tokens; nil when the lexer failed
+	load   *loadFacts // what the module surely does when it loads
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
 	seen map[string]bool
-	// esLines are the module's lines as esbuild counts them
-	// (diag.JSBreaks: LS and PS end a line too), made on first use.
-	esLines *diag.Lines
-}
-
-// esbuildOffset converts esbuild's 1-based line and 0-based byte column to
-// a byte offset in the module.
-func (c *checker) esbuildOffset(line, col int) int {
-	if c.esLines == nil {
-		c.esLines = c.r.Lines.With(diag.JSBreaks)
-	}
-	return esbuildOffsetIn(c.esLines, line, col)
-}
-
-// esbuildOffsetIn converts esbuild's 1-based line and 0-based byte column
-// with the lines of a file as esbuild counts them, clamped to the end of
-// the content.
-func esbuildOffsetIn(lines *diag.Lines, line, col int) int {
-	if line < 1 {
-		return 0
-	}
-	if line > lines.Count() {
-		return lines.Len()
-	}
-	return min(lines.LineStart(line-1)+col, lines.Len())
 }
 
 func (c *checker) linesOf(file string) *diag.Lines {
@@ -161,11 +135,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		if syntax > maxSyntaxErrors {
 			break
 		}
-		start, end := 0, 0
-		if m.line > 0 {
-			start = c.esbuildOffset(m.line, m.col)
-			end = start + m.len
-		}
+		start, end := m.start, m.end
 		msg := "syntax error: " + m.text
 		c.add(module, start, end, diag.Error, CodeSyntax, msg)
 		c.fail(module, start, end, msg)
@@ -173,7 +143,12 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	if syntax > 0 {
 		return r
 	}
-	c.load = in.loadOf(module, content, res.rootJSX())
+	c.load = &facts.load
+	if facts.unparsed != "" {
+		r.Undecided = true
+		c.add(module, 0, 0, diag.Information, CodeNotStatic,
+			"whether the module loads cannot be known statically: its imports and what runs when it loads are not read ("+facts.unparsed+")")
+	}
 
 	if lexErr == nil {
 		c.toks = toks
@@ -196,7 +171,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		if mod != nil && c.toks != nil {
 			ev = in.evaluateAtLoad(c, res, mod)
 		}
-		c.reportLoadErrors(ev, in.checkLoadTimeCalls(c, res, c.load))
+		c.reportLoadErrors(ev, in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
 		if mod != nil && mod.typeOnlyDefault {
@@ -218,12 +193,13 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
 	}
-	if start, end, ok := c.load.unsureThrow(); ok {
+	if c.load.hasUnsureThrow {
+		start, end := c.load.unsureThrow[0], c.load.unsureThrow[1]
 		r.Undecided = true
 		c.add(module, start, end, diag.Information, CodeNotStatic,
 			"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
 	}
-	loadErr := in.checkLoadTimeCalls(c, res, c.load)
+	loadErr := in.checkLoadTimeCalls(c, res, module, c.load)
 	ev := in.evaluateAtLoad(c, res, mod)
 	v := ev.defaultValue(mod)
 	start := mod.tok(mod.defaultTok).start
@@ -276,7 +252,7 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *eval
 // source order of the calls' error (loadErr) and the syntax tree's.
 // It returns the error it reported, nil when none.
 func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) *loadError {
-	t := c.load.stopError()
+	t := c.load.stopError(c.module)
 	if ev != nil && ev.linked != nil {
 		t = ev.linked
 	}
@@ -314,23 +290,15 @@ func (c *checker) dropNotStaticAt(file string, start, end int) {
 func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImport) {
 	lines := c.r.Lines
 	dir := filepath.Dir(c.module)
-	var loadCalls map[int]bool
 	for _, imp := range imps {
-		start, end := 0, 0
-		if imp.known {
-			start = c.esbuildOffset(imp.line, imp.col)
-			end = start + imp.len
-		}
+		start, end := imp.start, imp.end
 		rs := res.resolve(imp.path, dir)
 		jsx := isJSXRuntime(imp.path) && end == start
 		if jsx {
 			end = jsxTagEnd(lines.Content(), start)
 		}
 		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
-		if imp.kind != importStatic && loadCalls == nil {
-			loadCalls = c.load.callsAtLoad()
-		}
-		atLoad := imp.kind == importStatic || loadCalls[start]
+		atLoad := imp.kind == importStatic || c.load.atLoad[start]
 		when := ""
 		if !atLoad {
 			when = " when this call runs"
@@ -385,12 +353,6 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 		}
 		c.r.Imports = append(c.r.Imports, out)
 	}
-}
-
-// isJSXRuntime reports whether spec is the import esbuild (like Bun) adds
-// for JSX with the automatic runtime.
-func isJSXRuntime(spec string) bool {
-	return strings.HasSuffix(spec, "/jsx-dev-runtime") || strings.HasSuffix(spec, "/jsx-runtime")
 }
 
 // jsxTagEnd is the end of the `<tag` of the JSX element at start.

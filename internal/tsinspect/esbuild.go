@@ -1,11 +1,12 @@
 package tsinspect
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // loaderFor picks esbuild's loader from the module's extension, as Bun
@@ -36,108 +37,78 @@ const (
 // esbuildImport is one runtime import esbuild kept (type-only and unused
 // imports of TypeScript are already dropped, as Bun drops them).
 type esbuildImport struct {
-	path  string
-	kind  importKind
-	line  int // 1-based
-	col   int // 0-based byte column of the quoted path
-	len   int // bytes of the quoted path
-	known bool
+	path       string
+	kind       importKind
+	start, end int  // the quoted path in the file's text
+	known      bool // false when esbuild's JavaScript has no position for it
 }
 
 // esbuildMessage is a syntax error or warning located in the input.
 type esbuildMessage struct {
-	text  string
-	line  int // 1-based; 0 when esbuild gave no location
-	col   int
-	len   int
-	error bool
+	text       string
+	start, end int // in the file's text; both 0 when esbuild gave no location
+	error      bool
 }
 
-// esbuildFacts is what one esbuild build tells about a module.
+// esbuildFacts is what one esbuild transform and the syntax tree of its
+// output tell about a file's content.
 type esbuildFacts struct {
 	messages []esbuildMessage
-	imports  []esbuildImport
-	exports  []string // the entry's export names; nil when the build failed
-	built    bool
+	imports  []esbuildImport // in source order
+	exports  []string        // the export names; nil when the file does not parse
+	built    bool            // the file parsed: imports, exports and load are known
+	// unparsed says why the parser refused esbuild's JavaScript (esbuild
+	// accepted the file): imports and load are then unknown
+	unparsed string
+	load     loadFacts
 }
 
-const recorderPlugin = "beeuni-import-recorder"
-
-// runEsbuild bundles the module alone: every import is marked external by a
-// plugin that also emits a warning carrying the import's own location in the
-// source (the Go API exposes no AST, but it locates plugin messages at the
-// import path). The metafile then gives the export names.
-func runEsbuild(module string, content []byte, loader api.Loader, tsconfig string) esbuildFacts {
-	plugin := api.Plugin{Name: recorderPlugin, Setup: func(b api.PluginBuild) {
-		b.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			return api.OnResolveResult{
-				Path:     a.Path,
-				External: true,
-				Warnings: []api.Message{{Text: a.Path, Detail: a.Kind}},
-			}, nil
-		})
-	}}
-	r := api.Build(api.BuildOptions{
-		Stdin: &api.StdinOptions{
-			Contents:   string(content),
-			Loader:     loader,
-			Sourcefile: filepath.Base(module),
-		},
-		Bundle:      true,
-		Write:       false,
-		Metafile:    true,
-		Format:      api.FormatESModule,
-		Platform:    api.PlatformNeutral,
-		Target:      api.ESNext,
-		TsconfigRaw: tsconfig,
-		LogLevel:    api.LogLevelSilent,
-		Outfile:     "out.js",
-		Plugins:     []api.Plugin{plugin},
-	})
+// parseFile transforms the file's content to JavaScript with esbuild
+// (its syntax errors and warnings) and reads the facts off the syntax tree
+// of the output (jstree.go).
+func parseFile(file string, content []byte, loader api.Loader, tsconfig string) esbuildFacts {
+	r := transform(file, content, loader, tsconfig)
 	var f esbuildFacts
+	lines := diag.NewLinesFor(content, diag.JSBreaks)
 	for _, m := range r.Errors {
-		f.messages = append(f.messages, toMessage(m, true))
+		f.messages = append(f.messages, toMessage(lines, m, true))
 	}
 	for _, m := range r.Warnings {
-		if m.PluginName == recorderPlugin {
-			imp := esbuildImport{path: m.Text}
-			if k, ok := m.Detail.(api.ResolveKind); ok {
-				switch k {
-				case api.ResolveJSRequireCall, api.ResolveJSRequireResolve:
-					imp.kind = importRequire
-				case api.ResolveJSDynamicImport:
-					imp.kind = importDynamic
-				}
-			}
-			if m.Location != nil {
-				imp.line, imp.col, imp.len, imp.known = m.Location.Line, m.Location.Column, m.Location.Length, true
-			}
-			f.imports = append(f.imports, imp)
-			continue
-		}
-		f.messages = append(f.messages, toMessage(m, false))
+		f.messages = append(f.messages, toMessage(lines, m, false))
 	}
-	if len(r.Errors) == 0 && r.Metafile != "" {
-		var meta struct {
-			Outputs map[string]struct {
-				Exports []string `json:"exports"`
-			} `json:"outputs"`
-		}
-		if err := json.Unmarshal([]byte(r.Metafile), &meta); err == nil {
-			f.built = true
-			f.exports = []string{}
-			for _, o := range meta.Outputs {
-				f.exports = append(f.exports, o.Exports...)
-			}
-		}
+	if len(r.Errors) > 0 {
+		return f
 	}
+	t, err := newJSTree(file, content, r)
+	if err != nil {
+		f.unparsed = err.Error()
+		return f
+	}
+	f.built = true
+	f.imports = importsOf(t)
+	f.exports = exportsOf(t)
+	f.load = loadFactsOf(t, walkLoad(t))
 	return f
 }
 
-func toMessage(m api.Message, isErr bool) esbuildMessage {
+func toMessage(lines *diag.Lines, m api.Message, isErr bool) esbuildMessage {
 	out := esbuildMessage{text: m.Text, error: isErr}
 	if m.Location != nil {
-		out.line, out.col, out.len = m.Location.Line, m.Location.Column, m.Location.Length
+		out.start = esbuildOffsetIn(lines, m.Location.Line, m.Location.Column)
+		out.end = min(out.start+m.Location.Length, lines.Len())
 	}
 	return out
+}
+
+// esbuildOffsetIn converts esbuild's 1-based line and 0-based byte column
+// with the lines of a file as esbuild counts them, clamped to the end of
+// the content.
+func esbuildOffsetIn(lines *diag.Lines, line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	if line > lines.Count() {
+		return lines.Len()
+	}
+	return min(lines.LineStart(line-1)+col, lines.Len())
 }

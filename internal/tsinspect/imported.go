@@ -57,8 +57,6 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	}
 	lines := diag.NewLines(content)
 	c.lines[file] = lines
-	esLines := lines.With(diag.JSBreaks)
-	at := func(line, col int) int { return esbuildOffsetIn(esLines, line, col) }
 	where := func(off int) string {
 		p := lines.Pos(off)
 		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)
@@ -72,8 +70,8 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 			continue
 		}
 		syntax++
-		start := at(m.line, m.col)
-		c.add(file, start, start+m.len, diag.Error, CodeSyntax, "syntax error: "+m.text)
+		start := m.start
+		c.add(file, start, m.end, diag.Error, CodeSyntax, "syntax error: "+m.text)
 		if first == nil {
 			first = &loadFailure{reason: "syntax error: " + m.text, where: where(start)}
 		}
@@ -82,15 +80,13 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		return first
 	}
 	dir := filepath.Dir(file)
-	load := in.loadOf(file, content, res.rootJSX())
-	var loadCalls map[int]bool
+	if !facts.built {
+		return nil // its imports and load are not read: unknown
+	}
+	load := &facts.load
 	for _, imp := range facts.imports {
-		start := at(imp.line, imp.col)
-		end := start + imp.len
-		if imp.kind != importStatic && loadCalls == nil {
-			loadCalls = load.callsAtLoad()
-		}
-		atLoad := imp.kind == importStatic || loadCalls[start]
+		start, end := imp.start, imp.end
+		atLoad := imp.kind == importStatic || load.atLoad[start]
 		rs := res.resolve(imp.path, dir)
 		var failure *loadFailure
 		switch rs.outcome {
@@ -130,8 +126,8 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	}
 	// then the file's own code: the first in source order of a failing
 	// load-time call and the error the syntax tree shows
-	stop := load.stopError()
-	if e := in.checkLoadTimeCalls(c, res, load); e != nil && (stop == nil || e.start < stop.start) {
+	stop := load.stopError(file)
+	if e := in.checkLoadTimeCalls(c, res, file, load); e != nil && (stop == nil || e.start < stop.start) {
 		return &loadFailure{reason: e.msg, where: where(e.start)}
 	}
 	if stop != nil {

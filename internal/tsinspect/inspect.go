@@ -331,7 +331,7 @@ func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) e
 	if f, ok := in.facts.get(k); ok {
 		return f
 	}
-	f := runEsbuild(file, content, loader, tsconfig)
+	f := parseFile(file, content, loader, tsconfig)
 	in.facts.put(k, f)
 	return f
 }

@@ -41,10 +41,9 @@ type jsTree struct {
 	misaligned int
 }
 
-// newJSTree transforms and parses one file. An error means esbuild or the
-// parser refused the file (esbuild's own build reports its syntax errors).
-func newJSTree(file string, src []byte, loader api.Loader, tsconfigRaw string) (*jsTree, error) {
-	r := api.Transform(string(src), api.TransformOptions{
+// transform is esbuild's JavaScript of a file, with its source map.
+func transform(file string, src []byte, loader api.Loader, tsconfigRaw string) api.TransformResult {
+	return api.Transform(string(src), api.TransformOptions{
 		Loader:      loader,
 		Sourcefile:  filepath.Base(file),
 		Sourcemap:   api.SourceMapExternal,
@@ -52,12 +51,17 @@ func newJSTree(file string, src []byte, loader api.Loader, tsconfigRaw string) (
 		TsconfigRaw: tsconfigRaw,
 		LogLevel:    api.LogLevelSilent,
 	})
-	if len(r.Errors) > 0 {
-		return nil, fmt.Errorf("transform %s: %s", file, r.Errors[0].Text)
-	}
-	smap, err := sourcemap.Parse("", r.Map)
-	if err != nil {
-		return nil, fmt.Errorf("source map of %s: %w", file, err)
+}
+
+// newJSTree parses esbuild's JavaScript of a file (transform's output
+// without errors). An error means the parser refused it.
+func newJSTree(file string, src []byte, r api.TransformResult) (*jsTree, error) {
+	var smap *sourcemap.Consumer
+	if len(bytes.TrimSpace(r.Code)) > 0 { // no code, no mappings: nothing to map
+		var err error
+		if smap, err = sourcemap.Parse("", r.Map); err != nil {
+			return nil, fmt.Errorf("source map of %s: %w", file, err)
+		}
 	}
 	// room for the parser's terminating NUL, so that it slices this very
 	// buffer (pos relies on it)
@@ -99,17 +103,10 @@ const searchWindow = 4096
 // searched from there for b (a name as a whole word; a string by its
 // content, esbuild may quote it otherwise).
 func (t *jsTree) pos(b []byte) (int, bool) {
-	off, ok := t.outOffset(b)
+	start, ok := t.mapped(b)
 	if !ok {
 		return 0, false
 	}
-	p := t.outLines.Pos(off)
-	col := t.outLines.Column(p, diag.UTF16)
-	_, _, line, srcCol, ok := t.smap.Source(p.Line+1, col)
-	if !ok || line < 1 {
-		return 0, false
-	}
-	start := t.srcLines.OffsetAt(line-1, srcCol, diag.UTF16)
 	end := min(start+searchWindow, len(t.src))
 	if q := b[0]; q == '"' || q == '\'' || q == '`' {
 		body := b[1 : len(b)-1]
@@ -129,6 +126,22 @@ func (t *jsTree) pos(b []byte) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// mapped is the position in the file's text of the source map segment b,
+// a slice of the JavaScript, is in.
+func (t *jsTree) mapped(b []byte) (int, bool) {
+	off, ok := t.outOffset(b)
+	if !ok || t.smap == nil {
+		return 0, false
+	}
+	p := t.outLines.Pos(off)
+	col := t.outLines.Column(p, diag.UTF16)
+	_, _, line, srcCol, ok := t.smap.Source(p.Line+1, col)
+	if !ok || line < 1 {
+		return 0, false
+	}
+	return t.srcLines.OffsetAt(line-1, srcCol, diag.UTF16), true
 }
 
 // span is pos with the end of b: a name's own length; a string's end in

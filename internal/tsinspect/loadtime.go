@@ -14,76 +14,164 @@ import (
 )
 
 // loadtime.go reads, on the syntax tree, what a file surely does when it
-// loads (loadwalk.go): the error that stops it (a name declared nowhere, a
+// loads (loadwalk.go), as facts of its content kept with esbuild's: the
+// error that stops it (a name declared nowhere, a
 // binding read before its declaration ran, an unconditional `throw`), the
 // calls esbuild does not report as imports (`require()` through a
 // `createRequire(...)` of the file's own, a synchronous read of a
 // repository file by a literal path), and which require() and awaited
 // import() calls run then.
 
-// fileLoad is what one file surely does when it loads.
-type fileLoad struct {
-	tree *jsTree
-	walk *loadWalker
+// loadFacts is what a file surely does when it loads, as far as its
+// content tells (what the file system holds is the inspection's to check).
+type loadFacts struct {
+	// stop is the error that surely stops the loading (its file unset);
+	// nil when none is sure
+	stop *loadError
+	// unsureThrow is the first `throw` that may run at load, depending on
+	// what only running can tell
+	unsureThrow    [2]int
+	hasUnsureThrow bool
+	atLoad         map[int]bool // quoted paths of require() and awaited import() calls that run at load
+	requires       []loadCall   // require() calls through createRequire that run at load
+	reads          []loadCall   // readFileSync() calls of a literal path that run at load
 }
 
-// loadOf builds the tree of a file and walks what runs when it loads; nil
-// when esbuild or the parser refuse it (esbuild's build reports why).
-func (in *Inspector) loadOf(file string, content []byte, jsx jsxOptions) *fileLoad {
-	loader, tsconfig := buildOptions(file, jsx)
-	t, err := newJSTree(file, content, loader, tsconfig)
-	if err != nil {
-		return nil
-	}
-	return &fileLoad{tree: t, walk: walkLoad(t)}
+// loadCall is a call found at load: its literal argument (a module name,
+// or a path's parts relative to the file's folder) and the argument's
+// extent in the file's text.
+type loadCall struct {
+	spec       string
+	parts      []string
+	start, end int
 }
 
-// stopError is the error that surely stops the file's loading, at its
-// position in the file's text; nil when none is sure.
-func (l *fileLoad) stopError() *loadError {
-	if l == nil || l.walk.stop == nil {
-		return nil
+// loadFactsOf reads the load facts off a file's tree and its walk.
+func loadFactsOf(t *jsTree, w *loadWalker) loadFacts {
+	f := loadFacts{atLoad: map[int]bool{}}
+	if s := w.stop; s != nil {
+		e := &loadError{msg: s.msg}
+		var ok bool
+		if s.at != nil {
+			e.start, e.end, ok = t.span(s.at.Data)
+		} else {
+			e.start, e.end, ok = throwSpan(t, s.thrown)
+		}
+		if !ok {
+			e.start, e.end = 0, 0
+		}
+		f.stop = e
 	}
-	s := l.walk.stop
-	var start, end int
-	var ok bool
-	if s.at != nil {
-		start, end, ok = l.tree.span(s.at.Data)
-	} else {
-		start, end, ok = l.throwSpan(s.thrown)
-	}
-	if !ok {
-		start, end = 0, 0
-	}
-	return &loadError{file: l.tree.file, start: start, end: end, msg: s.msg}
-}
-
-// unsureThrow is the first `throw` that may run when the file loads,
-// depending on what only running can tell; ok is false when none.
-func (l *fileLoad) unsureThrow() (start, end int, ok bool) {
-	if l == nil {
-		return 0, 0, false
-	}
-	for _, th := range l.walk.throws {
+	for _, th := range w.throws {
 		if !th.sure {
-			return l.throwSpan(th.stmt)
+			if start, end, ok := throwSpan(t, th.stmt); ok {
+				f.unsureThrow, f.hasUnsureThrow = [2]int{start, end}, true
+			}
+			break
 		}
 	}
-	return 0, 0, false
+	for _, call := range w.calls {
+		if len(call.Args.List) == 0 {
+			continue
+		}
+		arg := call.Args.List[0].Value
+		lit, isLit := arg.(*js.LiteralExpr)
+		isLit = isLit && lit.TokenType == js.StringToken
+		switch x := call.X.(type) {
+		case *js.LiteralExpr:
+			if isLit && x.TokenType == js.ImportToken && w.awaited[call] {
+				if start, ok := t.pos(lit.Data); ok {
+					f.atLoad[start] = true
+				}
+			}
+			continue
+		case *js.Var:
+			if isLit && string(root(x).Data) == "require" {
+				if start, ok := t.pos(lit.Data); ok {
+					f.atLoad[start] = true
+				}
+			}
+		}
+		switch calleeName(call.X) {
+		case "require":
+			spec, ok := stringLiteral(arg)
+			if !ok || len(call.Args.List) != 1 || !w.createsRequire(call.X) {
+				continue
+			}
+			if start, end, ok := t.span(lit.Data); ok {
+				f.requires = append(f.requires, loadCall{spec: spec, start: start, end: end})
+			}
+		case "readFileSync":
+			parts, ok := literalModulePath(arg)
+			if !ok {
+				continue
+			}
+			if start, end, ok := argSpan(t, arg); ok {
+				f.reads = append(f.reads, loadCall{parts: parts, start: start, end: end})
+			}
+		}
+	}
+	return f
+}
+
+// stopError is the error that surely stops file's loading; nil when none
+// is sure.
+func (f *loadFacts) stopError(file string) *loadError {
+	if f.stop == nil {
+		return nil
+	}
+	e := *f.stop
+	e.file = file
+	return &e
+}
+
+// checkLoadTimeCalls reports the require() calls through createRequire and
+// the reads of missing files that run when file loads; it returns the
+// first as the error that stops it.
+func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, file string, f *loadFacts) *loadError {
+	var first *loadError
+	note := func(e *loadError) {
+		if first == nil || e.start < first.start {
+			first = e
+		}
+	}
+	dir := filepath.Dir(file)
+	for _, call := range f.requires {
+		rs := res.resolve(call.spec, dir)
+		if rs.outcome != resolveMissing && rs.outcome != resolveOutside {
+			continue
+		}
+		msg := strings.Replace(rs.message, "Cannot find package", "Cannot find module", 1)
+		c.add(file, call.start, call.end, diag.Error, CodeImport, msg+
+			" (a require() through createRequire that runs when the module loads)"+importHint(call.spec, rs))
+		note(&loadError{file: file, start: call.start, end: call.end, msg: msg})
+	}
+	for _, call := range f.reads {
+		p := filepath.Join(append([]string{dir}, call.parts...)...)
+		if !vfs.Within(res.repoRoot, p) || res.t.isFile(p) || res.t.isDir(p) {
+			continue
+		}
+		rel := filepath.ToSlash(res.rel(p))
+		msg := fmt.Sprintf("ENOENT: no such file or directory, open '%s'", rel)
+		c.add(file, call.start, call.end, diag.Error, CodeThrowsAtLoad, msg+
+			" (read when the module loads: the daemon skips it); add the file to the repository, or read it in `execute`")
+		note(&loadError{file: file, start: call.start, end: call.end, msg: msg})
+	}
+	return first
 }
 
 // throwSpan is the `throw` keyword of a throw statement in the file's
 // text: before the start of the thrown expression.
-func (l *fileLoad) throwSpan(n *js.ThrowStmt) (start, end int, ok bool) {
+func throwSpan(t *jsTree, n *js.ThrowStmt) (start, end int, ok bool) {
 	first := leftmost(n.Value)
 	if first == nil {
 		return 0, 0, false
 	}
-	at, ok := l.tree.pos(first)
+	at, ok := t.pos(first)
 	if !ok {
 		return 0, 0, false
 	}
-	start, ok = l.tree.keywordBefore(at, "throw")
+	start, ok = t.keywordBefore(at, "throw")
 	return start, start + len("throw"), ok
 }
 
@@ -173,98 +261,6 @@ func stringLiteral(e js.IExpr) (string, bool) {
 	return s, err == nil
 }
 
-// callsAtLoad are the require() calls and awaited import() calls that run
-// when the file loads, by the offset of their quoted path in the file's
-// text. Any other such call runs later, if at all: a warning, not an error.
-func (l *fileLoad) callsAtLoad() map[int]bool {
-	at := map[int]bool{}
-	if l == nil {
-		return at
-	}
-	for _, call := range l.walk.calls {
-		if len(call.Args.List) == 0 {
-			continue
-		}
-		lit, ok := call.Args.List[0].Value.(*js.LiteralExpr)
-		if !ok || lit.TokenType != js.StringToken {
-			continue
-		}
-		switch x := call.X.(type) {
-		case *js.Var:
-			if string(root(x).Data) != "require" {
-				continue
-			}
-		case *js.LiteralExpr:
-			if x.TokenType != js.ImportToken || !l.walk.awaited[call] {
-				continue
-			}
-		default:
-			continue
-		}
-		if start, ok := l.tree.pos(lit.Data); ok {
-			at[start] = true
-		}
-	}
-	return at
-}
-
-// checkLoadTimeCalls reports the require() calls through createRequire and
-// the reads of missing files that run when the module loads; it returns
-// the first as the error that stops the module.
-func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, l *fileLoad) *loadError {
-	if l == nil {
-		return nil
-	}
-	t := l.tree
-	var first *loadError
-	note := func(e *loadError) {
-		if first == nil {
-			first = e
-		}
-	}
-	dir := filepath.Dir(t.file)
-	for _, call := range l.walk.calls {
-		if len(call.Args.List) == 0 {
-			continue
-		}
-		arg := call.Args.List[0].Value
-		switch calleeName(call.X) {
-		case "require":
-			spec, ok := stringLiteral(arg)
-			if !ok || len(call.Args.List) != 1 || !l.walk.createsRequire(call.X) {
-				continue
-			}
-			rs := res.resolve(spec, dir)
-			if rs.outcome != resolveMissing && rs.outcome != resolveOutside {
-				continue
-			}
-			start, end, ok := t.span(arg.(*js.LiteralExpr).Data)
-			if !ok {
-				continue
-			}
-			msg := strings.Replace(rs.message, "Cannot find package", "Cannot find module", 1)
-			c.add(t.file, start, end, diag.Error, CodeImport, msg+
-				" (a require() through createRequire that runs when the module loads)"+importHint(spec, rs))
-			note(&loadError{file: t.file, start: start, end: end, msg: msg})
-		case "readFileSync":
-			p, ok := literalModulePath(arg, dir)
-			if !ok || !vfs.Within(res.repoRoot, p) || res.t.isFile(p) || res.t.isDir(p) {
-				continue
-			}
-			start, end, ok := l.argSpan(arg)
-			if !ok {
-				continue
-			}
-			rel := filepath.ToSlash(res.rel(p))
-			msg := fmt.Sprintf("ENOENT: no such file or directory, open '%s'", rel)
-			c.add(t.file, start, end, diag.Error, CodeThrowsAtLoad, msg+
-				" (read when the module loads: the daemon skips it); add the file to the repository, or read it in `execute`")
-			note(&loadError{file: t.file, start: start, end: end, msg: msg})
-		}
-	}
-	return first
-}
-
 // calleeName is the name a call calls: `f` of `f()` and of `x.f()`.
 func calleeName(e js.IExpr) string {
 	switch n := e.(type) {
@@ -291,7 +287,7 @@ func (w *loadWalker) createsRequire(callee js.IExpr) bool {
 
 // argSpan is an argument call's extent in the file's text: from its first
 // name to the `)` that closes it.
-func (l *fileLoad) argSpan(arg js.IExpr) (start, end int, ok bool) {
+func argSpan(t *jsTree, arg js.IExpr) (start, end int, ok bool) {
 	var last []byte
 	switch n := arg.(type) {
 	case *js.CallExpr:
@@ -307,20 +303,20 @@ func (l *fileLoad) argSpan(arg js.IExpr) (start, end int, ok bool) {
 	if first == nil || last == nil {
 		return 0, 0, false
 	}
-	start, ok = l.tree.pos(first)
+	start, ok = t.pos(first)
 	if !ok {
 		return 0, 0, false
 	}
 	if _, isNew := arg.(*js.NewExpr); isNew {
-		if start, ok = l.tree.keywordBefore(start, "new"); !ok {
+		if start, ok = t.keywordBefore(start, "new"); !ok {
 			return 0, 0, false
 		}
 	}
-	_, lastEnd, ok := l.tree.span(last)
+	_, lastEnd, ok := t.span(last)
 	if !ok {
 		return 0, 0, false
 	}
-	src := l.tree.src
+	src := t.src
 	close := bytes.IndexByte(src[lastEnd:], ')')
 	if close < 0 {
 		return 0, 0, false
@@ -353,37 +349,38 @@ func lastName(e js.IExpr) []byte {
 // literalModulePath reads a path made of the module's folder and literal
 // parts: `join(import.meta.dir, 'a', 'b')` (also `path.join`, `resolve`,
 // `import.meta.dirname`, `__dirname`) or `new URL('./a', import.meta.url)`.
-func literalModulePath(arg js.IExpr, dir string) (string, bool) {
+// It returns the parts after the folder.
+func literalModulePath(arg js.IExpr) ([]string, bool) {
 	switch n := arg.(type) {
 	case *js.CallExpr:
 		switch calleeName(n.X) {
 		case "join", "resolve":
 		default:
-			return "", false
+			return nil, false
 		}
 		if len(n.Args.List) < 2 || !moduleFolder(n.Args.List[0].Value) {
-			return "", false
+			return nil, false
 		}
-		parts := []string{dir}
+		var parts []string
 		for _, a := range n.Args.List[1:] {
 			s, ok := stringLiteral(a.Value)
 			if !ok {
-				return "", false
+				return nil, false
 			}
 			parts = append(parts, filepath.FromSlash(s))
 		}
-		return filepath.Join(parts...), true
+		return parts, true
 	case *js.NewExpr:
 		if v, ok := n.X.(*js.Var); !ok || string(root(v).Data) != "URL" || n.Args == nil || len(n.Args.List) != 2 {
-			return "", false
+			return nil, false
 		}
 		spec, ok := stringLiteral(n.Args.List[0].Value)
 		if !ok || !isRelative(spec) || !importMetaField(n.Args.List[1].Value, "url") {
-			return "", false
+			return nil, false
 		}
-		return filepath.Join(dir, filepath.FromSlash(spec)), true
+		return []string{filepath.FromSlash(spec)}, true
 	}
-	return "", false
+	return nil, false
 }
 
 // moduleFolder recognises the module's own folder: `import.meta.dir`,

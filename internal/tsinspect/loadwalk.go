@@ -558,9 +558,8 @@ func optionalChain(e js.IExpr) bool {
 // a read of such a name may find it defined.
 func assignedGlobals(t *jsTree) map[string]bool {
 	out := map[string]bool{}
-	var visit func(e js.IExpr)
-	visit = func(e js.IExpr) {
-		b, ok := e.(*js.BinaryExpr)
+	js.Walk(nodeVisitor(func(n js.INode) {
+		b, ok := n.(*js.BinaryExpr)
 		if !ok || b.Op != js.EqToken {
 			return
 		}
@@ -574,21 +573,6 @@ func assignedGlobals(t *jsTree) map[string]bool {
 				}
 			}
 		}
-		visit(b.Y)
-	}
-	js.Walk(exprVisitor(visit), t.ast)
+	}), t.ast)
 	return out
 }
-
-// exprVisitor calls f on every expression statement's value and every
-// expression js.Walk reaches.
-type exprVisitor func(e js.IExpr)
-
-func (f exprVisitor) Enter(n js.INode) js.IVisitor {
-	if e, ok := n.(js.IExpr); ok {
-		f(e)
-	}
-	return f
-}
-
-func (f exprVisitor) Exit(js.INode) {}

@@ -1,0 +1,168 @@
+package tsinspect
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// jsfacts.go reads a file's runtime imports and its export names off its
+// syntax tree, as Bun links them: the imports esbuild kept (TypeScript's
+// type-only and unused imports are gone, as Bun drops them), and a
+// CommonJS file's single default export.
+
+// importsOf lists the file's imports, in source order: `import` and
+// `export ... from`, and the require() and import() calls of a literal path
+// (a require() of the file's own binding is not one).
+func importsOf(t *jsTree) []esbuildImport {
+	var out []esbuildImport
+	add := func(lit []byte, kind importKind) {
+		spec, ok := quoted(lit)
+		if !ok {
+			return
+		}
+		imp := esbuildImport{path: spec, kind: kind}
+		imp.start, imp.end, imp.known = t.span(lit)
+		out = append(out, imp)
+	}
+	var jsxCalls []*js.Var
+	js.Walk(nodeVisitor(func(n js.INode) {
+		switch n := n.(type) {
+		case *js.ImportStmt:
+			add(n.Module, importStatic)
+		case *js.ExportStmt:
+			if n.Module != nil {
+				add(n.Module, importStatic)
+			}
+		case *js.CallExpr:
+			if len(n.Args.List) == 0 {
+				return
+			}
+			lit, ok := n.Args.List[0].Value.(*js.LiteralExpr)
+			if !ok || lit.TokenType != js.StringToken {
+				return
+			}
+			switch x := n.X.(type) {
+			case *js.LiteralExpr:
+				if x.TokenType == js.ImportToken {
+					add(lit.Data, importDynamic)
+				}
+			case *js.Var:
+				if freeName(x, "require") {
+					add(lit.Data, importRequire)
+				} else if r := root(x); r.Decl == js.NoDecl && (string(r.Data) == "jsx" || string(r.Data) == "jsxs" || string(r.Data) == "jsxDEV") {
+					jsxCalls = append(jsxCalls, x)
+				}
+			case *js.DotExpr:
+				if v, ok := x.X.(*js.Var); ok && freeName(v, "require") {
+					if name, ok := x.Y.(js.LiteralExpr); ok && string(name.Data) == "resolve" {
+						add(lit.Data, importRequire)
+					}
+				}
+			}
+		}
+	}), t.ast)
+	jsxAt := firstJSX(t, jsxCalls)
+	for i := range out {
+		if !out[i].known && isJSXRuntime(out[i].path) && jsxAt >= 0 {
+			// the import esbuild adds for JSX: at the first element
+			out[i].start, out[i].end, out[i].known = jsxAt, jsxAt, true
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// firstJSX is the offset of the first JSX element in the file's text, from
+// the calls esbuild compiled the elements to; -1 when none.
+func firstJSX(t *jsTree, calls []*js.Var) int {
+	first := -1
+	for _, v := range calls {
+		if at, ok := t.mapped(v.Data); ok && at < len(t.src) && t.src[at] == '<' && (first < 0 || at < first) {
+			first = at
+		}
+	}
+	return first
+}
+
+// freeName reports whether v reads name declared nowhere in the file (a
+// global, or a binding of the module system: require, module, exports).
+func freeName(v *js.Var, name string) bool {
+	r := root(v)
+	return r.Decl == js.NoDecl && string(r.Data) == name
+}
+
+// exportsOf lists the file's export names. A CommonJS file (no import or
+// export, and a read of `module` or `exports`) has one: "default", which
+// Bun gives module.exports.
+func exportsOf(t *jsTree) []string {
+	out := []string{}
+	esm, cjs := false, false
+	js.Walk(nodeVisitor(func(n js.INode) {
+		switch n := n.(type) {
+		case *js.ImportStmt, *js.ImportMetaExpr:
+			esm = true
+		case *js.ExportStmt:
+			esm = true
+			out = appendExports(out, n)
+		case *js.Var:
+			if freeName(n, "module") || freeName(n, "exports") {
+				cjs = true
+			}
+		}
+	}), t.ast)
+	if !esm && cjs {
+		return []string{"default"}
+	}
+	return out
+}
+
+func appendExports(out []string, n *js.ExportStmt) []string {
+	if n.Default {
+		return append(out, "default")
+	}
+	for _, al := range n.List {
+		if name := string(al.Binding); name != "*" && name != "" {
+			out = append(out, name)
+		}
+	}
+	switch d := n.Decl.(type) {
+	case *js.VarDecl:
+		for _, e := range d.List {
+			for _, v := range boundVars(e.Binding, nil) {
+				out = append(out, string(v.Data))
+			}
+		}
+	case *js.FuncDecl:
+		if d.Name != nil {
+			out = append(out, string(d.Name.Data))
+		}
+	case *js.ClassDecl:
+		if d.Name != nil {
+			out = append(out, string(d.Name.Data))
+		}
+	}
+	return out
+}
+
+// quoted is the value of a quoted string of esbuild's JavaScript.
+func quoted(b []byte) (string, bool) {
+	return stringLiteral(&js.LiteralExpr{TokenType: js.StringToken, Data: b})
+}
+
+// nodeVisitor calls f on every node js.Walk reaches.
+type nodeVisitor func(n js.INode)
+
+func (f nodeVisitor) Enter(n js.INode) js.IVisitor {
+	f(n)
+	return f
+}
+
+func (f nodeVisitor) Exit(js.INode) {}
+
+// isJSXRuntime reports whether spec is the import esbuild (like Bun) adds
+// for JSX with the automatic runtime.
+func isJSXRuntime(spec string) bool {
+	return strings.HasSuffix(spec, "/jsx-dev-runtime") || strings.HasSuffix(spec, "/jsx-runtime")
+}
