@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/evanw/esbuild/pkg/api"
-	"github.com/go-sourcemap/sourcemap"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 
@@ -35,7 +34,7 @@ type jsTree struct {
 	src      []byte // the file's own text
 	srcLines *diag.Lines
 	outLines *diag.Lines
-	smap     *sourcemap.Consumer
+	smap     *sourceMap
 	// misaligned counts the reads jsuses.go could not find in the
 	// JavaScript (they keep the shared *js.Var's position): none is expected.
 	misaligned int
@@ -56,12 +55,9 @@ func transform(file string, src []byte, loader api.Loader, tsconfigRaw string) a
 // newJSTree parses esbuild's JavaScript of a file (transform's output
 // without errors). An error means the parser refused it.
 func newJSTree(file string, src []byte, r api.TransformResult) (*jsTree, error) {
-	var smap *sourcemap.Consumer
-	if len(bytes.TrimSpace(r.Code)) > 0 { // no code, no mappings: nothing to map
-		var err error
-		if smap, err = sourcemap.Parse("", r.Map); err != nil {
-			return nil, fmt.Errorf("source map of %s: %w", file, err)
-		}
+	smap, err := parseSourceMap(r.Map)
+	if err != nil {
+		return nil, fmt.Errorf("source map of %s: %w", file, err)
 	}
 	// room for the parser's terminating NUL, so that it slices this very
 	// buffer (pos relies on it)
@@ -136,12 +132,11 @@ func (t *jsTree) mapped(b []byte) (int, bool) {
 		return 0, false
 	}
 	p := t.outLines.Pos(off)
-	col := t.outLines.Column(p, diag.UTF16)
-	_, _, line, srcCol, ok := t.smap.Source(p.Line+1, col)
-	if !ok || line < 1 {
+	seg, ok := t.smap.lookup(p.Line, t.outLines.Column(p, diag.UTF16))
+	if !ok {
 		return 0, false
 	}
-	return t.srcLines.OffsetAt(line-1, srcCol, diag.UTF16), true
+	return t.srcLines.OffsetAt(int(seg.srcLine), int(seg.srcCol), diag.UTF16), true
 }
 
 // span is pos with the end of b: a name's own length; a string's end in

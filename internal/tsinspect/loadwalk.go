@@ -103,7 +103,7 @@ func (w *loadWalker) declare(s js.IStmt) {
 			if v, ok := e.Binding.(*js.Var); ok && e.Default != nil {
 				w.inits[v] = e.Default
 			}
-			if n.TokenType == js.LetToken || n.TokenType == js.ConstToken {
+			if n.TokenType == js.LetToken || n.TokenType == js.ConstToken && !inlinedConst(e) {
 				for _, v := range boundVars(e.Binding, nil) {
 					w.lexical[v] = true
 				}
@@ -120,27 +120,6 @@ func (w *loadWalker) declare(s js.IStmt) {
 			w.funcs[n.Name] = n
 		}
 	}
-}
-
-// boundVars appends the names a binding pattern declares.
-func boundVars(b js.IBinding, out []*js.Var) []*js.Var {
-	switch n := b.(type) {
-	case *js.Var:
-		out = append(out, n)
-	case *js.BindingArray:
-		for _, e := range n.List {
-			out = boundVars(e.Binding, out)
-		}
-		out = boundVars(n.Rest, out)
-	case *js.BindingObject:
-		for _, it := range n.List {
-			out = boundVars(it.Value.Binding, out)
-		}
-		if n.Rest != nil {
-			out = append(out, n.Rest)
-		}
-	}
-	return out
 }
 
 func (w *loadWalker) stopped() bool { return w.stop != nil }
@@ -228,52 +207,6 @@ func (w *loadWalker) stmt(s js.IStmt, sure bool) {
 	case *js.ReturnStmt:
 		w.expr(n.Value, sure)
 	}
-}
-
-// mayLeave reports whether a statement may end its function early
-// (`return`, `throw` or `break` inside it, outside nested functions).
-func mayLeave(s js.IStmt) bool {
-	switch n := s.(type) {
-	case *js.ReturnStmt, *js.ThrowStmt, *js.BranchStmt:
-		return true
-	case *js.BlockStmt:
-		return anyLeaves(n.List)
-	case *js.IfStmt:
-		return mayLeave(n.Body) || n.Else != nil && mayLeave(n.Else)
-	case *js.ForStmt:
-		return n.Body != nil && anyLeaves(n.Body.List)
-	case *js.ForInStmt:
-		return n.Body != nil && anyLeaves(n.Body.List)
-	case *js.ForOfStmt:
-		return n.Body != nil && anyLeaves(n.Body.List)
-	case *js.WhileStmt:
-		return mayLeave(n.Body)
-	case *js.DoWhileStmt:
-		return mayLeave(n.Body)
-	case *js.LabelledStmt:
-		return mayLeave(n.Value)
-	case *js.WithStmt:
-		return mayLeave(n.Body)
-	case *js.SwitchStmt:
-		for _, c := range n.List {
-			if anyLeaves(c.List) {
-				return true
-			}
-		}
-	case *js.TryStmt:
-		return n.Body != nil && anyLeaves(n.Body.List) || n.Catch != nil && anyLeaves(n.Catch.List) ||
-			n.Finally != nil && anyLeaves(n.Finally.List)
-	}
-	return false
-}
-
-func anyLeaves(list []js.IStmt) bool {
-	for _, s := range list {
-		if mayLeave(s) {
-			return true
-		}
-	}
-	return false
 }
 
 func (w *loadWalker) varDecl(n *js.VarDecl, sure bool) {
@@ -515,64 +448,4 @@ func (w *loadWalker) call(n *js.CallExpr, sure bool) {
 			w.follow(d, d.Async, d.Generator, d.Body.List, sure)
 		}
 	}
-}
-
-func unparen(e js.IExpr) js.IExpr {
-	for {
-		g, ok := e.(*js.GroupExpr)
-		if !ok {
-			return e
-		}
-		e = g.X
-	}
-}
-
-// optionalChain reports whether e's member chain has an optional link
-// (`a?.b.c`): what follows it runs only when the link's object is there.
-func optionalChain(e js.IExpr) bool {
-	for {
-		switch n := e.(type) {
-		case *js.DotExpr:
-			if n.Optional {
-				return true
-			}
-			e = n.X
-		case *js.IndexExpr:
-			if n.Optional {
-				return true
-			}
-			e = n.X
-		case *js.CallExpr:
-			if n.Optional {
-				return true
-			}
-			e = n.X
-		default:
-			return false
-		}
-	}
-}
-
-// assignedGlobals finds the names the file assigns as properties of the
-// global object (`globalThis.x =`, `global.x =`, `window.x =`), anywhere:
-// a read of such a name may find it defined.
-func assignedGlobals(t *jsTree) map[string]bool {
-	out := map[string]bool{}
-	js.Walk(nodeVisitor(func(n js.INode) {
-		b, ok := n.(*js.BinaryExpr)
-		if !ok || b.Op != js.EqToken {
-			return
-		}
-		if d, ok := b.X.(*js.DotExpr); ok {
-			if v, ok := d.X.(*js.Var); ok {
-				switch string(root(v).Data) {
-				case "globalThis", "global", "window", "self":
-					if lit, ok := d.Y.(js.LiteralExpr); ok {
-						out[string(lit.Data)] = true
-					}
-				}
-			}
-		}
-	}), t.ast)
-	return out
 }
