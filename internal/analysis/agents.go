@@ -4,12 +4,10 @@ import (
 	"slices"
 	"strconv"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
-// resolveAgents reads agents.<name>.tools in every file, checks A1-A3 and
+// resolveAgents reads the agents of every file's tree, checks A1-A3 and
 // computes what each agent's model sees.
 func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
@@ -33,19 +31,10 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	var agents []Agent
 	memo := map[string][]string{}
 	for _, u := range l.units {
-		_, raw := topValue(u.parsed, "agents", l.budget)
-		if v := resolveAlias(raw); v == nil || v.Kind != yaml.MappingNode {
-			continue // not ours to judge (SPEC section 1)
-		}
-		pairs := mapPairs(raw, l.budget)
-		agents = slices.Grow(agents, len(pairs))
-		seen := make(map[string]bool, len(pairs))
-		for _, kv := range pairs {
-			if kv.k.Kind != yaml.ScalarNode || seen[kv.k.Value] {
-				continue
-			}
-			seen[kv.k.Value] = true
-			a, o := l.readAgentMemo(u, kv)
+		decls := u.parsed.tree.agents // nil when agents: is not a mapping: not ours to judge (SPEC section 1)
+		agents = slices.Grow(agents, len(decls))
+		for _, d := range decls {
+			a, o := l.readAgentMemo(u, d)
 			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
 				// The same agent against the same tool set: the same A1,
 				// A2 and view (findings rebased with the shape's).
@@ -55,12 +44,12 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 				agents = append(agents, a)
 				continue
 			}
-			before, budget := len(l.findings), l.budget.left
+			before := len(l.findings)
 			for _, r := range a.Refs {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
 			a.Sees = sees(&a, universe, index, memo)
-			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(budget, l.budget.left, found) {
+			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
 				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
 			}
 			agents = append(agents, a)
@@ -208,13 +197,13 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	return out
 }
 
-// readAgent runs the agent checks (rule.go) on one entry of agents: of u:
+// readAgent runs the agent checks (rule.go) on one agent d of u's tree:
 // the agent they read, and their findings.
-func (l *loader) readAgent(u *unit, kv pair) (Agent, []diag.Finding) {
+func (l *loader) readAgent(u *unit, d *AgentDecl) (Agent, []diag.Finding) {
 	e := &l.agent // one per load: reading an agent allocates no entry
-	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
+	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, decl: d}
 	a := &l.agentRead // the checks get a pointer: kept in the loader, not on the heap per agent
-	*a = Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
+	*a = Agent{Name: d.Name, File: u.file.Path, Key: u.parsed.pos.nodeRange(d.Key), Form: FormAll}
 	for _, c := range l.rules.agents {
 		c.check(e, a)
 	}
