@@ -28,12 +28,17 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 		}
 		return 0, false
 	}
-	var agents []Agent
-	memo := map[string][]string{}
+	n := 0
 	for _, u := range l.units {
-		decls := u.parsed.tree.agents // nil when agents: is not a mapping: not ours to judge (SPEC section 1)
-		agents = slices.Grow(agents, len(decls))
-		for _, d := range decls {
+		n += len(u.parsed.tree.agents) // none when agents: is not a mapping: not ours to judge (SPEC section 1)
+	}
+	var agents []Agent
+	if n > 0 {
+		agents = make([]Agent, 0, n)
+	}
+	shared := l.exclusionsFor(setEpoch, n)
+	for _, u := range l.units {
+		for _, d := range u.parsed.tree.agents {
 			a, o := l.readAgentMemo(u, d)
 			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
 				// The same agent against the same tool set: the same A1,
@@ -48,7 +53,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 			for _, r := range a.Refs {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
-			a.Sees = sees(&a, universe, index, memo)
+			a.Sees = sees(&a, universe, index, shared)
 			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
 				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
 			}
@@ -132,8 +137,36 @@ func (st *toolSet) order() []string {
 	return st.names
 }
 
+// exclusions are the views of the agents that remove tools from the
+// universe (the exclude and legacy forms), by the indexes they remove:
+// agents that remove the same tools share one slice (a universe of 10,000
+// names less three is 160 kB), and so do the loads of one tool set, through
+// the memo.
+type exclusions struct {
+	epoch uint64
+	views map[string][]string
+}
+
+// exclusionsFor returns the shared views of a load of agents agents against
+// the tool set numbered epoch (0: no memo): the last load's when its set was
+// the same, unless they outnumber what the agents can remove, kept
+// otherwise for the next load.
+func (l *loader) exclusionsFor(epoch uint64, agents int) *exclusions {
+	m := l.memo
+	if m != nil && epoch != 0 {
+		if x := m.exclusions; x != nil && x.epoch == epoch && len(x.views) <= 2*agents+16 {
+			return x
+		}
+	}
+	x := &exclusions{epoch: epoch, views: map[string][]string{}}
+	if m != nil && epoch != 0 {
+		m.exclusions = x
+	}
+	return x
+}
+
 // sees computes the tools an agent's model sees from its form.
-func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[string][]string) (out []string) {
+func sees(a *Agent, universe []string, index func(string) (int, bool), shared *exclusions) (out []string) {
 	switch a.Form {
 	case FormAll:
 		return universe
@@ -182,11 +215,11 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	for _, i := range removed {
 		keyBytes = strconv.AppendInt(append(keyBytes, ' '), int64(i), 10)
 	}
-	if shared, ok := memo[string(keyBytes)]; ok {
-		return shared
+	if view, ok := shared.views[string(keyBytes)]; ok {
+		return view
 	}
 	key := string(keyBytes)
-	defer func() { memo[key] = out }()
+	defer func() { shared.views[key] = out }()
 	out = make([]string, 0, len(universe)-len(removed))
 	prev := 0
 	for _, i := range removed {

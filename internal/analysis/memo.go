@@ -53,6 +53,9 @@ type resolveMemo struct {
 	// spare is the storage of the last load's toolSet, emptied, for the
 	// next load to build its own in (toolSetBuffers).
 	spare toolSetBuffers
+	// exclusions are the shared views of agents that remove tools
+	// (agents.go), for the loads of one tool set.
+	exclusions *exclusions
 }
 
 // agentToolSet is what A1, A2 and an agent's view read of the tool set.
