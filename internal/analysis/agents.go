@@ -89,19 +89,24 @@ func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpo
 		}
 	}
 	if same && k == len(prev.universe) {
-		// The declared names (valid or not) decide A1 and its suggestions.
-		j := 0
+		// The declared names (valid or not) decide A1 and its suggestions:
+		// with the same universe, the same names outside it in the same
+		// places.
+		j, o := 0, 0
 		for _, d := range st.all {
 			if !d.first {
 				continue
 			}
-			if j >= len(prev.declared) || prev.declared[j] != d.name {
-				same = false
-				break
+			if d.universe == 0 {
+				if o >= len(prev.outside) || prev.outside[o] != (placedName{at: j, name: d.name}) {
+					same = false
+					break
+				}
+				o++
 			}
 			j++
 		}
-		if same && j == len(prev.declared) {
+		if same && o == len(prev.outside) {
 			return prev.universe, prev.epoch
 		}
 	}
@@ -119,9 +124,34 @@ func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpo
 	}
 	l.memo.setEpochs++
 	l.memo.toolSet = &agentToolSet{
-		toolsKey: m.ToolsKey, universe: universe, declared: st.order(), epoch: l.memo.setEpochs,
+		toolsKey: m.ToolsKey, universe: universe, outside: st.outside(), epoch: l.memo.setEpochs,
 	}
 	return universe, l.memo.setEpochs
+}
+
+// placedName is a declared name and its place among the names declared.
+type placedName struct {
+	at   int
+	name string
+}
+
+// outside returns the declared names (first declarations) that are not in
+// the agents' universe (invalid, dropped or harness names), with their
+// places: with the universe, which holds the others in order, they tell
+// every name declared, in order, at the cost of the few.
+func (st *toolSet) outside() []placedName {
+	var out []placedName
+	j := 0
+	for _, d := range st.all {
+		if !d.first {
+			continue
+		}
+		if d.universe == 0 {
+			out = append(out, placedName{at: j, name: d.name})
+		}
+		j++
+	}
+	return out
 }
 
 // order returns the declared names in declaration order.

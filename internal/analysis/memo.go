@@ -61,8 +61,8 @@ type resolveMemo struct {
 // agentToolSet is what A1, A2 and an agent's view read of the tool set.
 type agentToolSet struct {
 	toolsKey bool
-	universe []string // harness tools, then the session's: shared, never written
-	declared []string // the names declared (first declarations), in order
+	universe []string     // harness tools, then the session's: shared, never written
+	outside  []placedName // the names declared (first declarations) not in universe, with their places
 	epoch    uint64
 }
 

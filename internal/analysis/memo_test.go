@@ -521,3 +521,30 @@ func TestMemoSharesExclusionViews(t *testing.T) {
 		t.Error("a changed tool set kept the last load's view")
 	}
 }
+
+// TestMemoAgentsFollowDeclarationOrder: an invalid declaration moved past a
+// valid one leaves the universe and the invalid names the same, but changes
+// which of two equally near names A1 suggests (the first declared wins): an
+// agent's A1 kept from the last load would suggest the other.
+func TestMemoAgentsFollowDeclarationOrder(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# project\ntools:\n  memory: beeuni:memory\n  Bad_helper: tools/x.ts\n  bad_helpe: tools/x.ts\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, "  tool_%02d: tools/x.ts\n", i)
+	}
+	b.WriteString("agents:\n  lister:\n    tools: [bad_helpr]\n")
+	content := b.String()
+	fsys := vfs.NewMem()
+	manifest := filepath.Join(testRoot, ManifestName)
+	fsys.WriteFile(filepath.Join(testRoot, "tools", "x.ts"), []byte("export default {}\n"))
+	cache := NewCache()
+	cache.chunkLines = 2
+	fsys.WriteFile(manifest, []byte(content))
+	compareLoads(t, fsys, cache)
+	content = strings.Replace(content, "  Bad_helper: tools/x.ts\n  bad_helpe: tools/x.ts\n", "  bad_helpe: tools/x.ts\n  Bad_helper: tools/x.ts\n", 1)
+	fsys.WriteFile(manifest, []byte(content))
+	compareLoads(t, fsys, cache)
+	if h := memoHits(cache); h == 0 {
+		t.Fatal("the load reused nothing: the comparison proves little")
+	}
+}
