@@ -237,6 +237,7 @@ func (t *ManifestTree) readAgents(k, raw *yaml.Node, b *expandBudget, prev []*Ag
 	seen := s.keyMap(n)
 	defer clear(seen)
 	var slab []AgentDecl // the new agents, allocated a block at a time
+	var refs refSlab     // and the names they write
 	w := writtenPairs{m: m, aliased: raw.Kind == yaml.AliasNode}
 	j := 0 // prev's next agent
 	for i := 0; i+1 < len(ps); i += 2 {
@@ -267,7 +268,7 @@ func (t *ManifestTree) readAgents(k, raw *yaml.Node, b *expandBudget, prev []*Ag
 		slab = append(slab, AgentDecl{Name: key.Value, Key: key, Value: val, Merged: !written})
 		a := &slab[len(slab)-1]
 		left := b.left
-		a.read(b)
+		a.read(b, &refs)
 		a.spent = left <= 0 || b.left != left
 		t.agents = append(t.agents, a)
 	}
@@ -278,8 +279,23 @@ func markBefore(a, b *yaml.Node) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
 }
 
+// refSlab hands out the agents' Refs from blocks shared by the agents of
+// one tree, each with room for its names and no more (an append past it
+// copies): a tree of 1,000 agents makes a few blocks, not 1,000 slices.
+type refSlab struct{ block []AgentRef }
+
+// take returns an empty slice with room for n names.
+func (s *refSlab) take(n int) []AgentRef {
+	if cap(s.block)-len(s.block) < n {
+		s.block = make([]AgentRef, 0, max(n, min(2*cap(s.block), 1024), 16))
+	}
+	at := len(s.block)
+	s.block = s.block[:at+n]
+	return s.block[at : at : at+n]
+}
+
 // read reads an agent's body: its first `tools` and `secrets`.
-func (a *AgentDecl) read(b *expandBudget) {
+func (a *AgentDecl) read(b *expandBudget, refs *refSlab) {
 	ps := mapPairs(a.Value, b)
 	for i := 0; i+1 < len(ps); i += 2 {
 		k, v := ps[i], ps[i+1]
@@ -290,7 +306,7 @@ func (a *AgentDecl) read(b *expandBudget) {
 		case "tools":
 			if a.ToolsKey == nil {
 				a.ToolsKey, a.Tools = k, v
-				a.readRefs(v, b)
+				a.readRefs(v, b, refs)
 			}
 		case "secrets":
 			if a.SecretsKey == nil {
@@ -303,7 +319,7 @@ func (a *AgentDecl) read(b *expandBudget) {
 // readRefs reads the names an agent's tools value writes, in the shapes A3
 // accepts (rule_agent_shape.go, which reads the shapes from the same
 // entries); what A3 reports, this skips.
-func (a *AgentDecl) readRefs(raw *yaml.Node, b *expandBudget) {
+func (a *AgentDecl) readRefs(raw *yaml.Node, b *expandBudget, refs *refSlab) {
 	v := resolveAlias(raw)
 	items := func(list []*yaml.Node, where RefWhere) {
 		for _, it := range list {
@@ -315,7 +331,7 @@ func (a *AgentDecl) readRefs(raw *yaml.Node, b *expandBudget) {
 	switch {
 	case v == nil:
 	case v.Kind == yaml.SequenceNode:
-		a.Refs = make([]AgentRef, 0, len(v.Content))
+		a.Refs = refs.take(len(v.Content))
 		items(v.Content, RefItem)
 	case v.Kind == yaml.MappingNode:
 		ps := mapPairs(raw, b)
@@ -324,13 +340,13 @@ func (a *AgentDecl) readRefs(raw *yaml.Node, b *expandBudget) {
 			if k := ps[i]; k.Kind == yaml.ScalarNode && k.Value == agentExclude {
 				a.ExcludeKey, a.exclude = k, ps[i+1]
 				if list := resolveAlias(ps[i+1]); list != nil && list.Kind == yaml.SequenceNode {
-					a.Refs = make([]AgentRef, 0, len(list.Content))
+					a.Refs = refs.take(len(list.Content))
 					items(list.Content, RefExclude)
 				}
 				return
 			}
 		}
-		a.Refs = make([]AgentRef, 0, len(ps)/2)
+		a.Refs = refs.take(len(ps) / 2)
 		for i := 0; i+1 < len(ps); i += 2 {
 			k := ps[i]
 			if k.Kind != yaml.ScalarNode {
