@@ -242,3 +242,43 @@ func TestManifestTreeSharesUnchangedAgents(t *testing.T) {
 		t.Error("the tool entries are a copy of the mapping's")
 	}
 }
+
+// TestManifestTreeBudgetPerFile: a file whose merge keys spend most of the
+// merge budget does not take it from the files loaded after it: each file's
+// tree (which the cache shares between loads) reads what it reads alone.
+func TestManifestTreeBudgetPerFile(t *testing.T) {
+	spender := func(prefix string) string {
+		var b strings.Builder
+		b.WriteString("base: &base {")
+		for i := 0; i < 60; i++ {
+			fmt.Fprintf(&b, "%s_%02d: tools/x.ts, ", prefix, i)
+		}
+		b.WriteString("}\ntools:\n  <<: [")
+		for i := 0; i < 1000; i++ {
+			b.WriteString("*base, ")
+		}
+		b.WriteString("]\n")
+		return b.String()
+	}
+	files := map[string]string{
+		"beeuni.yaml": "imports: [a.yaml, b.yaml]\n",
+		"a.yaml":      spender("a"),
+		"b.yaml":      spender("b"),
+		"tools/x.ts":  "export default {}\n",
+	}
+	p, err := Load(t.Context(), memWorkspace(files), testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := Load(t.Context(), memWorkspace(map[string]string{"beeuni.yaml": files["b.yaml"], "tools/x.ts": files["tools/x.ts"]}), testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := p.File(filepath.Join(testRoot, "b.yaml")).Tree(), alone.Files[0].Tree()
+	if treeText(got) != treeText(want) || len(got.Tools.Entries) != 60 {
+		t.Errorf("b.yaml after a.yaml reads %d entries, alone %d", len(got.Tools.Entries), len(want.Tools.Entries))
+	}
+	if len(p.Model.Tools) != 120 {
+		t.Errorf("%d tools, want 120", len(p.Model.Tools))
+	}
+}
