@@ -250,9 +250,11 @@ func (t *ManifestTree) readAgents(k, raw *yaml.Node, b *expandBudget, prev []*Ag
 			continue
 		}
 		seen[key.Value] = key
-		if written {
+		if written && b.left > 0 {
 			// Written agents are in the order of their keys' marks in both
-			// parses: skip prev's that come before this one.
+			// parses: skip prev's that come before this one. One that spent
+			// no budget then reads the same now, the budget left aside (read
+			// with none left, it would be spent).
 			for j < len(prev) && (prev[j].Merged || markBefore(prev[j].Key, key)) {
 				j++
 			}
