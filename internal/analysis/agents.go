@@ -4,12 +4,10 @@ import (
 	"slices"
 	"strconv"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
-// resolveAgents reads agents.<name>.tools in every file, checks A1-A3 and
+// resolveAgents reads the agents of every file's tree, checks A1-A3 and
 // computes what each agent's model sees.
 func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
@@ -30,22 +28,18 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 		}
 		return 0, false
 	}
-	var agents []Agent
-	memo := map[string][]string{}
+	n := 0
 	for _, u := range l.units {
-		_, raw := topValue(u.parsed, "agents", l.budget)
-		if v := resolveAlias(raw); v == nil || v.Kind != yaml.MappingNode {
-			continue // not ours to judge (SPEC section 1)
-		}
-		pairs := mapPairs(raw, l.budget)
-		agents = slices.Grow(agents, len(pairs))
-		seen := make(map[string]bool, len(pairs))
-		for _, kv := range pairs {
-			if kv.k.Kind != yaml.ScalarNode || seen[kv.k.Value] {
-				continue
-			}
-			seen[kv.k.Value] = true
-			a, o := l.readAgentMemo(u, kv)
+		n += len(u.parsed.tree.agents) // none when agents: is not a mapping: not ours to judge (SPEC section 1)
+	}
+	var agents []Agent
+	if n > 0 {
+		agents = make([]Agent, 0, n)
+	}
+	shared := l.exclusionsFor(setEpoch, n)
+	for _, u := range l.units {
+		for _, d := range u.parsed.tree.agents {
+			a, o := l.readAgentMemo(u, d)
 			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
 				// The same agent against the same tool set: the same A1,
 				// A2 and view (findings rebased with the shape's).
@@ -55,12 +49,12 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 				agents = append(agents, a)
 				continue
 			}
-			before, budget := len(l.findings), l.budget.left
+			before := len(l.findings)
 			for _, r := range a.Refs {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
-			a.Sees = sees(&a, universe, index, memo)
-			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(budget, l.budget.left, found) {
+			a.Sees = sees(&a, universe, index, shared)
+			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
 				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
 			}
 			agents = append(agents, a)
@@ -95,19 +89,24 @@ func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpo
 		}
 	}
 	if same && k == len(prev.universe) {
-		// The declared names (valid or not) decide A1 and its suggestions.
-		j := 0
+		// The declared names (valid or not) decide A1 and its suggestions:
+		// with the same universe, the same names outside it in the same
+		// places.
+		j, o := 0, 0
 		for _, d := range st.all {
 			if !d.first {
 				continue
 			}
-			if j >= len(prev.declared) || prev.declared[j] != d.name {
-				same = false
-				break
+			if d.universe == 0 {
+				if o >= len(prev.outside) || prev.outside[o] != (placedName{at: j, name: d.name}) {
+					same = false
+					break
+				}
+				o++
 			}
 			j++
 		}
-		if same && j == len(prev.declared) {
+		if same && o == len(prev.outside) {
 			return prev.universe, prev.epoch
 		}
 	}
@@ -125,9 +124,34 @@ func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpo
 	}
 	l.memo.setEpochs++
 	l.memo.toolSet = &agentToolSet{
-		toolsKey: m.ToolsKey, universe: universe, declared: st.order(), epoch: l.memo.setEpochs,
+		toolsKey: m.ToolsKey, universe: universe, outside: st.outside(), epoch: l.memo.setEpochs,
 	}
 	return universe, l.memo.setEpochs
+}
+
+// placedName is a declared name and its place among the names declared.
+type placedName struct {
+	at   int
+	name string
+}
+
+// outside returns the declared names (first declarations) that are not in
+// the agents' universe (invalid, dropped or harness names), with their
+// places: with the universe, which holds the others in order, they tell
+// every name declared, in order, at the cost of the few.
+func (st *toolSet) outside() []placedName {
+	var out []placedName
+	j := 0
+	for _, d := range st.all {
+		if !d.first {
+			continue
+		}
+		if d.universe == 0 {
+			out = append(out, placedName{at: j, name: d.name})
+		}
+		j++
+	}
+	return out
 }
 
 // order returns the declared names in declaration order.
@@ -143,8 +167,36 @@ func (st *toolSet) order() []string {
 	return st.names
 }
 
+// exclusions are the views of the agents that remove tools from the
+// universe (the exclude and legacy forms), by the indexes they remove:
+// agents that remove the same tools share one slice (a universe of 10,000
+// names less three is 160 kB), and so do the loads of one tool set, through
+// the memo.
+type exclusions struct {
+	epoch uint64
+	views map[string][]string
+}
+
+// exclusionsFor returns the shared views of a load of agents agents against
+// the tool set numbered epoch (0: no memo): the last load's when its set was
+// the same, unless they outnumber what the agents can remove, kept
+// otherwise for the next load.
+func (l *loader) exclusionsFor(epoch uint64, agents int) *exclusions {
+	m := l.memo
+	if m != nil && epoch != 0 {
+		if x := m.exclusions; x != nil && x.epoch == epoch && len(x.views) <= 2*agents+16 {
+			return x
+		}
+	}
+	x := &exclusions{epoch: epoch, views: map[string][]string{}}
+	if m != nil && epoch != 0 {
+		m.exclusions = x
+	}
+	return x
+}
+
 // sees computes the tools an agent's model sees from its form.
-func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[string][]string) (out []string) {
+func sees(a *Agent, universe []string, index func(string) (int, bool), shared *exclusions) (out []string) {
 	switch a.Form {
 	case FormAll:
 		return universe
@@ -193,11 +245,11 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	for _, i := range removed {
 		keyBytes = strconv.AppendInt(append(keyBytes, ' '), int64(i), 10)
 	}
-	if shared, ok := memo[string(keyBytes)]; ok {
-		return shared
+	if view, ok := shared.views[string(keyBytes)]; ok {
+		return view
 	}
 	key := string(keyBytes)
-	defer func() { memo[key] = out }()
+	defer func() { shared.views[key] = out }()
 	out = make([]string, 0, len(universe)-len(removed))
 	prev := 0
 	for _, i := range removed {
@@ -208,13 +260,13 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), memo map[
 	return out
 }
 
-// readAgent runs the agent checks (rule.go) on one entry of agents: of u:
+// readAgent runs the agent checks (rule.go) on one agent d of u's tree:
 // the agent they read, and their findings.
-func (l *loader) readAgent(u *unit, kv pair) (Agent, []diag.Finding) {
+func (l *loader) readAgent(u *unit, d *AgentDecl) (Agent, []diag.Finding) {
 	e := &l.agent // one per load: reading an agent allocates no entry
-	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, key: kv.k, value: kv.v, budget: l.budget}
+	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, decl: d}
 	a := &l.agentRead // the checks get a pointer: kept in the loader, not on the heap per agent
-	*a = Agent{Name: kv.k.Value, File: u.file.Path, Key: u.parsed.pos.nodeRange(kv.k), Form: FormAll}
+	*a = Agent{Name: d.Name, File: u.file.Path, Key: u.parsed.pos.nodeRange(d.Key), Form: FormAll}
 	for _, c := range l.rules.agents {
 		c.check(e, a)
 	}

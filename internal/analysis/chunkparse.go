@@ -71,6 +71,7 @@ func parseFileAfter(path string, content []byte, prev *parsed, target int, s *pa
 	p := &parsed{path: path, content: content, lines: pos.lines, pos: pos, chunks: chunks, byChunks: true}
 	p.doc = doc
 	p.root = doc.Content[0]
+	p.tree = buildTree(p.root, pos, prev.tree, s)
 	p.checkShape()
 	p.scratch = s
 	p.checkDuplicateKeys(prev.dups)

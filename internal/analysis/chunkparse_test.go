@@ -55,7 +55,8 @@ func summary(n *yaml.Node) string {
 }
 
 // checkChunked parses content by chunks (reusing prev's) and whole, and
-// fails unless both give the same tree and the same findings.
+// fails unless both give the same nodes, the same findings and manifest
+// trees that read the same (checkTree).
 func checkChunked(t *testing.T, prev *parsed, content []byte, target int) *parsed {
 	t.Helper()
 	if prev == nil {
@@ -75,6 +76,7 @@ func checkChunked(t *testing.T, prev *parsed, content []byte, target int) *parse
 	if !reflect.DeepEqual(full.findings, inc.findings) || !reflect.DeepEqual(full.syntax, inc.syntax) {
 		t.Fatalf("findings differ for %q:\nfull %+v\nchunked %+v", content, full.findings, inc.findings)
 	}
+	checkTree(t, inc, full)
 	return inc
 }
 

@@ -59,7 +59,7 @@ func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules
 	}
 	l := &loader{
 		ctx: ctx, fsys: fsys, root: root, realRoot: realRoot, cache: cache, rules: rules,
-		budget: newExpandBudget(), byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
+		byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
 		memo: cache.takeMemo(root, rules),
 	}
 	l.files = entryFiles{repoPath: l.resolveRepoPath, fileState: l.fileState}
@@ -132,7 +132,6 @@ type loader struct {
 	agent     agentEntry // the agent the agent checks are on (readAgent)
 	agentRead Agent      // what they read of it
 	files     entryFiles // what the files checks may read
-	budget    *expandBudget
 	// lastEntry memoizes the last folder entry looked up.
 	lastEntry entryMemo
 	// memo keeps entry rules' outcomes between loads through a Cache (nil
@@ -144,7 +143,7 @@ func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
 	f := &File{
 		Path: abs, Rel: relTo(l.root, abs), Content: pr.content, Lines: pr.lines, Doc: pr.doc,
 		SyntaxError: pr.syntax, Imported: imported, chunks: pr.chunks, byChunks: pr.byChunks,
-		marks: &YAMLMarks{p: pr.pos}, tree: &pr.tree,
+		marks: &YAMLMarks{p: pr.pos}, tree: pr.tree,
 	}
 	u := &unit{real: real, file: f, parsed: pr}
 	l.units = append(l.units, u)
@@ -155,19 +154,6 @@ func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
 // report adds a finding of rule r on node n of u.
 func (l *loader) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[string]string, related ...diag.Related) {
 	l.findings = append(l.findings, r.finding(u.file.Path, u.parsed.pos.nodeRange(n), msg, data, related))
-}
-
-// topValue returns the value of a top-level key of a file and its key node.
-func topValue(pr *parsed, key string, b *expandBudget) (k, v *yaml.Node) {
-	if pr.root == nil || pr.root.Kind != yaml.MappingNode {
-		return nil, nil
-	}
-	for _, kv := range mapPairs(pr.root, b) {
-		if kv.k.Kind == yaml.ScalarNode && kv.k.Value == key {
-			return kv.k, kv.v
-		}
-	}
-	return nil, nil
 }
 
 // oneLine escapes control characters (a value the user wrote may hold a

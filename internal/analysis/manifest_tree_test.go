@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // describeTree prints what a tree holds, one line per entry: the entry's
@@ -140,5 +142,143 @@ func TestManifestTreeOncePerParse(t *testing.T) {
 	edited := load().Tree()
 	if edited == tree || len(edited.Tools.Entries) != 1 || edited.Tools.Entries[0].Name != "show" {
 		t.Errorf("after an edit: %+v", edited.Tools.Entries)
+	}
+}
+
+// treeText prints everything a tree read, rules' fields included, by the
+// marks and values of its nodes: equal for two parses of one content
+// (whose nodes differ) exactly when their trees read the same.
+func treeText(t *ManifestTree) string {
+	var b strings.Builder
+	n := func(x *yaml.Node) string {
+		if x == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%d:%d:%d:%q", x.Line, x.Column, x.Kind, x.Value)
+	}
+	list := func(xs []*yaml.Node) string {
+		var parts []string
+		for _, x := range xs {
+			parts = append(parts, n(x))
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	}
+	fmt.Fprintf(&b, "top %s root %s\n", n(t.top), n(t.Root))
+	s := &t.Tools
+	fmt.Fprintf(&b, "tools %s %s merged=%v mapping=%s pairs=%s\n", n(s.Key), n(s.Value), s.Merged, n(s.Mapping), list(t.toolPairs))
+	fmt.Fprintf(&b, "agents %s %s\n", n(t.Agents.Key), n(t.Agents.Value))
+	for _, a := range t.agents {
+		fmt.Fprintf(&b, "  agent %s %s %s merged=%v spent=%v tools=%s %s exclude=%s %s secrets=%s %s pairs=%s refs:",
+			a.Name, n(a.Key), n(a.Value), a.Merged, a.spent, n(a.ToolsKey), n(a.Tools), n(a.ExcludeKey), n(a.exclude),
+			n(a.SecretsKey), n(a.Secrets), list(a.toolsPairs))
+		for _, r := range a.Refs {
+			fmt.Fprintf(&b, " %s/%d/%v/%s", r.Name, r.Where, r.Enabled, n(r.Node))
+		}
+		b.WriteString("\n")
+	}
+	im := &t.Imports
+	fmt.Fprintf(&b, "imports %s %s items=%s list=%s\n", n(im.Key), n(im.Value), list(im.Items), list(im.list))
+	return b.String()
+}
+
+// checkTree fails unless p's tree (which may share agents with the previous
+// parse's) reads what a tree built anew from p's nodes reads, and what the
+// tree of the full parse of the same content reads.
+func checkTree(t *testing.T, p, full *parsed) {
+	t.Helper()
+	got := treeText(p.tree)
+	if fresh := treeText(buildTree(p.root, p.pos, nil, nil)); got != fresh {
+		t.Fatalf("the tree differs from one built anew for %q:\ngot\n%s\nanew\n%s", p.content, got, fresh)
+	}
+	if want := treeText(full.tree); got != want {
+		t.Fatalf("the tree differs from the full parse's for %q:\ngot\n%s\nfull\n%s", p.content, got, want)
+	}
+}
+
+// TestManifestTreeSharesUnchangedAgents: after an edit in one agent, the
+// next parse's tree shares every agent of the chunks that did not change
+// and reads the edited chunk's anew; an agent a merge key brings into its
+// body spent budget and is read anew; the tool entries are the mapping's
+// own nodes, not a copy. Each tree reads what a tree built anew reads.
+func TestManifestTreeSharesUnchangedAgents(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tools:\n  memory: beeuni:memory\n  lookup: tools/lookup.ts\nagents:\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "  agent_%02d:\n    tools: [memory, lookup]\n", i)
+	}
+	b.WriteString("  merged:\n    <<: {tools: {exclude: [lookup]}}\n")
+	v1 := b.String()
+	v2 := strings.Replace(v1, "agent_20:", "agent_2x:", 1)
+	const target = 4
+	p1 := parseFileAfter("/repo/beeuni.yaml", []byte(v1), &parsed{}, target, nil)
+	p2 := parseFileAfter("/repo/beeuni.yaml", []byte(v2), p1, target, nil)
+	if !p1.byChunks || !p2.byChunks {
+		t.Fatal("not parsed by chunks")
+	}
+	checkTree(t, p1, parseFile("/repo/beeuni.yaml", []byte(v1)))
+	checkTree(t, p2, parseFile("/repo/beeuni.yaml", []byte(v2)))
+	shared := 0
+	for i, a := range p2.tree.agents {
+		was := p1.tree.agents[i]
+		switch {
+		case a.Name == "agent_2x" || a.Name == "merged":
+			if a == was {
+				t.Errorf("agent %s shared with the previous tree", a.Name)
+			}
+		case a == was:
+			shared++
+		}
+	}
+	// A chunk holds two agents (four lines): the edited one's other agent
+	// is read anew too.
+	if want := len(p2.tree.agents) - 3; shared != want {
+		t.Errorf("%d agents shared, want %d", shared, want)
+	}
+	last := p2.tree.agents[len(p2.tree.agents)-1]
+	if !last.spent || last.ExcludeKey == nil {
+		t.Errorf("the merged agent: spent=%v exclude=%v", last.spent, last.ExcludeKey)
+	}
+	if m := p2.tree.Tools.Mapping; &p2.tree.toolPairs[0] != &m.Content[0] {
+		t.Error("the tool entries are a copy of the mapping's")
+	}
+}
+
+// TestManifestTreeBudgetPerFile: a file whose merge keys spend most of the
+// merge budget does not take it from the files loaded after it: each file's
+// tree (which the cache shares between loads) reads what it reads alone.
+func TestManifestTreeBudgetPerFile(t *testing.T) {
+	spender := func(prefix string) string {
+		var b strings.Builder
+		b.WriteString("base: &base {")
+		for i := 0; i < 60; i++ {
+			fmt.Fprintf(&b, "%s_%02d: tools/x.ts, ", prefix, i)
+		}
+		b.WriteString("}\ntools:\n  <<: [")
+		for i := 0; i < 1000; i++ {
+			b.WriteString("*base, ")
+		}
+		b.WriteString("]\n")
+		return b.String()
+	}
+	files := map[string]string{
+		"beeuni.yaml": "imports: [a.yaml, b.yaml]\n",
+		"a.yaml":      spender("a"),
+		"b.yaml":      spender("b"),
+		"tools/x.ts":  "export default {}\n",
+	}
+	p, err := Load(t.Context(), memWorkspace(files), testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := Load(t.Context(), memWorkspace(map[string]string{"beeuni.yaml": files["b.yaml"], "tools/x.ts": files["tools/x.ts"]}), testRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := p.File(filepath.Join(testRoot, "b.yaml")).Tree(), alone.Files[0].Tree()
+	if treeText(got) != treeText(want) || len(got.Tools.Entries) != 60 {
+		t.Errorf("b.yaml after a.yaml reads %d entries, alone %d", len(got.Tools.Entries), len(want.Tools.Entries))
+	}
+	if len(p.Model.Tools) != 120 {
+		t.Errorf("%d tools, want 120", len(p.Model.Tools))
 	}
 }

@@ -53,13 +53,16 @@ type resolveMemo struct {
 	// spare is the storage of the last load's toolSet, emptied, for the
 	// next load to build its own in (toolSetBuffers).
 	spare toolSetBuffers
+	// exclusions are the shared views of agents that remove tools
+	// (agents.go), for the loads of one tool set.
+	exclusions *exclusions
 }
 
 // agentToolSet is what A1, A2 and an agent's view read of the tool set.
 type agentToolSet struct {
 	toolsKey bool
-	universe []string // harness tools, then the session's: shared, never written
-	declared []string // the names declared (first declarations), in order
+	universe []string     // harness tools, then the session's: shared, never written
+	outside  []placedName // the names declared (first declarations) not in universe, with their places
 	epoch    uint64
 }
 
@@ -179,15 +182,12 @@ func (m *resolveMemo) prune() {
 	}
 }
 
-// keepable reports whether an outcome can be kept: it spent none of the
-// load's alias and merge budget (an outcome that did, or that met the budget
-// spent, depends on the entries before it), and every range in its findings
-// is in the entry's own file (related information may point into other
-// files, whose offsets rebase cannot follow).
-func keepable(budgetBefore, budgetAfter int, fs []diag.Finding) bool {
-	if budgetAfter != budgetBefore || budgetBefore <= 0 {
-		return false
-	}
+// keepable reports whether an outcome can be kept: every range in its
+// findings is in the entry's own file (related information may point into
+// other files, whose offsets rebase cannot follow). The checks spend no
+// merge budget: the tree did, and an agent whose reading spent it is not
+// kept (AgentDecl.spent).
+func keepable(fs []diag.Finding) bool {
 	for _, f := range fs {
 		if len(f.Related) > 0 {
 			return false
@@ -235,10 +235,9 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 		l.findings = append(l.findings, o.findings...)
 		return o.tool, o.ok
 	}
-	budget := l.budget.left
 	t, ok, found, readFiles := l.checkTool(d)
 	l.findings = append(l.findings, found...)
-	if keepable(budget, l.budget.left, found) {
+	if keepable(found) {
 		key := u.parsed.pos.nodeRange(d.key)
 		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, key, found, m.load), tool: t, ok: ok, readFiles: readFiles}
 		m.used++
@@ -249,14 +248,14 @@ func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
 // readAgentMemo is readAgent through the memo; o is the agent's outcome
 // in the memo (nil when not kept), for the caller to keep what it checks
 // against the tool set.
-func (l *loader) readAgentMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
+func (l *loader) readAgentMemo(u *unit, d *AgentDecl) (a Agent, o *agentOutcome) {
 	m := l.memo
 	if m == nil {
-		a, found := l.readAgent(u, kv)
+		a, found := l.readAgent(u, d)
 		l.findings = append(l.findings, found...)
 		return a, nil
 	}
-	if o := m.agents[kv.k]; o != nil && o.made(kv.v, u) {
+	if o := m.agents[d.Key]; o != nil && o.made(d.Value, u) {
 		if o.reuse(m, u) {
 			lines := u.parsed.lines
 			a := &o.agent
@@ -278,12 +277,11 @@ func (l *loader) readAgentMemo(u *unit, kv pair) (a Agent, o *agentOutcome) {
 		l.findings = append(l.findings, o.findings...)
 		return o.agent, o
 	}
-	budget := l.budget.left
-	a, found := l.readAgent(u, kv)
+	a, found := l.readAgent(u, d)
 	l.findings = append(l.findings, found...)
-	if keepable(budget, l.budget.left, found) {
-		o = &agentOutcome{outcome: newOutcome(kv.v, u, a.Key, found, m.load), agent: a}
-		m.agents[kv.k] = o
+	if !d.spent && keepable(found) {
+		o = &agentOutcome{outcome: newOutcome(d.Value, u, a.Key, found, m.load), agent: a}
+		m.agents[d.Key] = o
 		m.used++
 	}
 	return a, o

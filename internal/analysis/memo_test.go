@@ -476,3 +476,75 @@ func TestMemoAgentsFollowTheToolSet(t *testing.T) {
 	replace("the tools key renamed", "\ntools:\n", "\ntoolz:\n")
 	replace("the tools key back", "\ntoolz:\n", "\ntools:\n")
 }
+
+// TestMemoSharesExclusionViews: an agent read anew (renamed) that removes
+// the same tools as in the last load sees the same slice as then, while the
+// tool set is the same; a changed tool set gives a view of its own. Each
+// load is compared with Load.
+func TestMemoSharesExclusionViews(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("tools:\n  memory: beeuni:memory\n")
+	for i := 0; i < 50; i++ {
+		fmt.Fprintf(&b, "  tool_%02d: beeuni:memory\n", i)
+	}
+	b.WriteString("agents:\n  lister:\n    tools: [memory]\n  excluder:\n    tools: {exclude: [memory, bash]}\n  legacy:\n    tools: {bash: false}\n")
+	content := b.String()
+	fsys := vfs.NewMem()
+	manifest := filepath.Join(testRoot, ManifestName)
+	cache := NewCache()
+	cache.chunkLines = 2
+	load := func(old, new string) map[string][]string {
+		t.Helper()
+		content = strings.Replace(content, old, new, 1)
+		fsys.WriteFile(manifest, []byte(content))
+		compareLoads(t, fsys, cache)
+		p, err := LoadCached(context.Background(), fsys, testRoot, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		views := map[string][]string{}
+		for _, a := range p.Model.Agents {
+			views[a.Name] = a.Sees
+		}
+		return views
+	}
+	first := load("", "")
+	renamed := load("  excluder:", "  excluder2:")
+	if len(renamed["excluder2"]) == 0 || &renamed["excluder2"][0] != &first["excluder"][0] {
+		t.Error("the renamed agent's view is not the last load's")
+	}
+	if &renamed["legacy"][0] != &first["legacy"][0] {
+		t.Error("the legacy agent's view is not the last load's")
+	}
+	other := load("  tool_10: beeuni:memory\n", "")
+	if &other["excluder2"][0] == &first["excluder"][0] {
+		t.Error("a changed tool set kept the last load's view")
+	}
+}
+
+// TestMemoAgentsFollowDeclarationOrder: an invalid declaration moved past a
+// valid one leaves the universe and the invalid names the same, but changes
+// which of two equally near names A1 suggests (the first declared wins): an
+// agent's A1 kept from the last load would suggest the other.
+func TestMemoAgentsFollowDeclarationOrder(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# project\ntools:\n  memory: beeuni:memory\n  Bad_helper: tools/x.ts\n  bad_helpe: tools/x.ts\n")
+	for i := 0; i < 20; i++ {
+		fmt.Fprintf(&b, "  tool_%02d: tools/x.ts\n", i)
+	}
+	b.WriteString("agents:\n  lister:\n    tools: [bad_helpr]\n")
+	content := b.String()
+	fsys := vfs.NewMem()
+	manifest := filepath.Join(testRoot, ManifestName)
+	fsys.WriteFile(filepath.Join(testRoot, "tools", "x.ts"), []byte("export default {}\n"))
+	cache := NewCache()
+	cache.chunkLines = 2
+	fsys.WriteFile(manifest, []byte(content))
+	compareLoads(t, fsys, cache)
+	content = strings.Replace(content, "  Bad_helper: tools/x.ts\n  bad_helpe: tools/x.ts\n", "  bad_helpe: tools/x.ts\n  Bad_helper: tools/x.ts\n", 1)
+	fsys.WriteFile(manifest, []byte(content))
+	compareLoads(t, fsys, cache)
+	if h := memoHits(cache); h == 0 {
+		t.Fatal("the load reused nothing: the comparison proves little")
+	}
+}

@@ -41,8 +41,8 @@ type File struct {
 	// byChunks is set when that parse was made by chunks (one document).
 	chunks   chunkSet
 	byChunks bool
-	marks    *YAMLMarks // the parse's conversion of yaml.v3 marks
-	tree     *lazyTree  // the parse's typed tree (Tree), built on first use
+	marks    *YAMLMarks    // the parse's conversion of yaml.v3 marks
+	tree     *ManifestTree // the parse's typed tree (Tree)
 }
 
 // Marks converts the yaml.v3 marks of f's nodes into byte offsets of

@@ -42,8 +42,8 @@ type parsed struct {
 	// byChunks is set when the file was parsed by chunks (not whole): it
 	// then holds exactly one document.
 	byChunks bool
-	// tree is the typed tree of this parse, built on first use (File.Tree).
-	tree lazyTree
+	// tree is the typed tree of this parse: what the rules read.
+	tree *ManifestTree
 	// id numbers the parses of one Cache (0 without a cache): memoized
 	// outcomes (memo.go) know which parse their offsets are in.
 	id uint64
@@ -51,8 +51,21 @@ type parsed struct {
 
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
-// parseFile parses content as a YAML manifest.
+// parseFile parses content as a YAML manifest: the nodes, the tree the
+// rules read, and the findings of one file (Y1, Y2, T10).
 func parseFile(path string, content []byte) *parsed {
+	p := decodeFile(path, content)
+	p.tree = buildTree(p.root, p.pos, nil, nil)
+	if p.root != nil {
+		p.checkShape()
+		p.checkDuplicateKeys(nil)
+	}
+	return p
+}
+
+// decodeFile decodes content's document, with Y1 for a syntax error or a
+// second document.
+func decodeFile(path string, content []byte) *parsed {
 	lines := diag.NewLines(content)
 	p := &parsed{path: path, content: content, lines: lines, pos: newPositions(content, lines)}
 	if bytes.HasPrefix(content, []byte{0xfe, 0xff}) || bytes.HasPrefix(content, []byte{0xff, 0xfe}) {
@@ -86,10 +99,6 @@ func parseFile(path string, content []byte) *parsed {
 		p.addFinding(start, end, ruleSyntax, msgSecondDocument())
 	} else if !errors.Is(err, io.EOF) {
 		p.syntaxError(err)
-	}
-	if p.root != nil {
-		p.checkShape()
-		p.checkDuplicateKeys(nil)
 	}
 	return p
 }

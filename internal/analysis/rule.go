@@ -201,15 +201,14 @@ func (c toolCheck) reads() Reads {
 	return ReadsEntry
 }
 
-// agentEntry is one entry of agents: as the agent checks see it: its nodes
-// and where they are, the load's alias and merge budget (an outcome that
-// spends it is not kept: see keepable), and nothing of the other entries.
+// agentEntry is one entry of agents: as the agent checks see it: the
+// agent as its file's tree read it (AgentDecl: its nodes, aliases and
+// merge keys resolved), where it is, and nothing of the other entries.
 type agentEntry struct {
-	file       string
-	pos        *positions
-	key, value *yaml.Node
-	budget     *expandBudget
-	findings   []diag.Finding
+	file     string
+	pos      *positions
+	decl     *AgentDecl
+	findings []diag.Finding
 }
 
 // report adds a finding of rule r on node n of the entry.

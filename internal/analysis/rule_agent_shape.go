@@ -41,30 +41,24 @@ func msgAgentLegacyValue(name, kind string) string {
 // checkAgentTools reads the agent's tools value into a: its form and the
 // names it writes, with A3 on a wrong shape (the names are checked against
 // the tool set by A1 and A2), and its secrets value (A4 holds it against
-// the secrets its tools read: rule_secrets.go). The first of each key
-// counts (T10 reports a second).
+// the secrets its tools read: rule_secrets.go). It reads the agent from its
+// file's tree, where the first of each key counts (T10 reports a second).
 func checkAgentTools(e *agentEntry, a *Agent) {
-	if body := resolveAlias(e.value); body != nil && body.Kind == yaml.MappingNode {
-		tools := false
-		for _, f := range mapPairs(e.value, e.budget) {
-			if f.k.Kind != yaml.ScalarNode {
-				continue
-			}
-			switch {
-			case f.k.Value == "tools" && !tools:
-				tools = true
-				a.ToolsKey = e.pos.nodeRange(f.k)
-				a.ToolsValue = e.pos.nodeRange(f.v)
-				agentTools(e, a, f.v)
-			case f.k.Value == "secrets" && a.Secrets.Form == SecretsAbsent:
-				a.Secrets = readSecrets(f.v)
-			}
-		}
+	d := e.decl
+	if d.ToolsKey != nil {
+		a.ToolsKey = e.pos.nodeRange(d.ToolsKey)
+		a.ToolsValue = e.pos.nodeRange(d.Tools)
+		agentTools(e, a)
+	}
+	if d.SecretsKey != nil {
+		a.Secrets = readSecrets(d.Secrets)
 	}
 }
 
 // agentTools reads one agent's tools value into a (A3 on a wrong shape).
-func agentTools(e *agentEntry, a *Agent, raw *yaml.Node) {
+func agentTools(e *agentEntry, a *Agent) {
+	d := e.decl
+	raw := d.Tools
 	v := resolveAlias(raw)
 	shape := func(n *yaml.Node, msg string) {
 		if n == nil {
@@ -112,23 +106,16 @@ func agentTools(e *agentEntry, a *Agent, raw *yaml.Node) {
 			ref(it, true)
 		}
 	case v.Kind == yaml.MappingNode:
-		pairs := mapPairs(raw, e.budget)
-		var exclude *pair
-		for i := range pairs {
-			if pairs[i].k.Kind == yaml.ScalarNode && pairs[i].k.Value == agentExclude {
-				exclude = &pairs[i]
-				break
-			}
-		}
-		if exclude != nil {
+		pairs := d.toolsPairs // merge keys expanded by the tree
+		if d.ExcludeKey != nil {
 			a.Form = FormExclude
-			for _, p := range pairs {
-				if p.k != exclude.k {
+			for i := 0; i+1 < len(pairs); i += 2 {
+				if k := pairs[i]; k != d.ExcludeKey {
 					a.Form = FormInvalid
-					shape(p.k, msgAgentExcludeExtra(p.k.Value))
+					shape(k, msgAgentExcludeExtra(k.Value))
 				}
 			}
-			list := resolveAlias(exclude.v)
+			list := resolveAlias(d.exclude)
 			switch {
 			case isNull(list):
 				// `exclude:` with nothing: excludes nothing
@@ -153,21 +140,21 @@ func agentTools(e *agentEntry, a *Agent, raw *yaml.Node) {
 		} else {
 			a.Form = FormLegacy
 			if len(pairs) > 0 {
-				a.Refs = make([]AgentToolRef, 0, len(pairs))
+				a.Refs = make([]AgentToolRef, 0, len(pairs)/2)
 			}
-			for _, p := range pairs {
-				val := resolveAlias(p.v)
-				if p.k.Kind != yaml.ScalarNode {
+			for i := 0; i+1 < len(pairs); i += 2 {
+				k, val := pairs[i], resolveAlias(pairs[i+1])
+				if k.Kind != yaml.ScalarNode {
 					a.Form = FormInvalid
-					shape(p.k, msgAgentToolsShape(a.Name, "a mapping with "+kindName(p.k)+" as a key"))
+					shape(k, msgAgentToolsShape(a.Name, "a mapping with "+kindName(k)+" as a key"))
 					continue
 				}
 				if val == nil || val.Kind != yaml.ScalarNode || val.Tag != "!!bool" {
 					a.Form = FormInvalid
-					shape(val, msgAgentLegacyValue(p.k.Value, kindOrAlias(val)))
+					shape(val, msgAgentLegacyValue(k.Value, kindOrAlias(val)))
 					continue
 				}
-				ref(p.k, isTrue(val.Value))
+				ref(k, isTrue(val.Value))
 			}
 		}
 	default:

@@ -13,8 +13,8 @@ import (
 )
 
 // I1-I6: the imports of a manifest, loaded depth first in the order
-// written. visitImports is their check; it reads the files it imports and
-// runs on every load.
+// written. visitImports is their check; it reads the imports: section of
+// each file's tree and the files it imports, and runs on every load.
 
 const (
 	CodeImportShape   = "I1" // imports: not a list, or an item not a string
@@ -105,12 +105,12 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 	if l.ctx.Err() != nil {
 		return
 	}
-	key, v := topValue(u.parsed, "imports", l.budget)
-	if key == nil {
+	s := &u.parsed.tree.Imports
+	if s.Key == nil {
 		return
 	}
-	v = resolveAlias(v)
-	if v == nil || v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+	v := resolveAlias(s.Value)
+	if isNull(v) {
 		return
 	}
 	if v.Kind != yaml.SequenceNode {
@@ -118,8 +118,7 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 		return
 	}
 	seen := map[string]*yaml.Node{}
-	for _, item := range v.Content {
-		item := resolveAlias(item)
+	for _, item := range s.list {
 		if item == nil || item.Kind != yaml.ScalarNode || item.Tag != "!!str" {
 			if item != nil {
 				l.report(ruleImportShape, u, item, msgImportItem(), nil)

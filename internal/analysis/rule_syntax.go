@@ -31,10 +31,11 @@ func msgNotMapping(kind string) string {
 	return "a manifest must be a mapping of keys such as `tools:`, `agents:` and `imports:`, not " + kind
 }
 
-// checkShape reports a top level that is not a mapping (Y2).
+// checkShape reports a top level that is not a mapping (Y2), from the
+// parse's tree.
 func (p *parsed) checkShape() {
-	n := p.root
-	if n.Kind == yaml.MappingNode {
+	n := p.tree.top
+	if n == nil || n.Kind == yaml.MappingNode {
 		return
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {

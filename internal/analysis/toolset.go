@@ -106,7 +106,8 @@ func (s *toolSet) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[st
 	s.findings = append(s.findings, r.finding(u.file.Path, u.parsed.pos.nodeRange(n), msg, data, related))
 }
 
-// resolve gathers the declarations of every loaded file, runs the tool
+// resolve gathers the declarations of every loaded file from its tree
+// (ManifestTree: the tools mapping's entries, merges expanded), runs the tool
 // checks on each name's first declaration and the set checks on them all,
 // and builds the model.
 func (l *loader) resolve() *Model {
@@ -115,20 +116,20 @@ func (l *loader) resolve() *Model {
 	// The tools: mappings first, to size the declarations' buffers.
 	type toolsMapping struct {
 		unit  *unit
-		pairs []pair
+		pairs []*yaml.Node // flat: key, value, … (ManifestTree.toolPairs)
 	}
 	var mappings []toolsMapping
 	total := 0
 	for _, u := range l.units {
-		key, raw := topValue(u.parsed, "tools", l.budget)
-		if key == nil {
+		t := u.parsed.tree
+		if t.Tools.Key == nil {
 			continue
 		}
 		m.ToolsKey = true
 		if st.firstToolsKey == nil {
-			st.firstToolsKey, st.firstToolsIn = key, u
+			st.firstToolsKey, st.firstToolsIn = t.Tools.Key, u
 		}
-		v := resolveAlias(raw)
+		v := resolveAlias(t.Tools.Value)
 		if isNull(v) {
 			continue // `tools:` with every line deleted: listed nothing
 		}
@@ -136,9 +137,8 @@ func (l *loader) resolve() *Model {
 			l.report(ruleNotString, u, v, msgToolsNotMapping(kindName(v)), nil)
 			continue
 		}
-		pairs := mapPairs(raw, l.budget)
-		mappings = append(mappings, toolsMapping{u, pairs})
-		total += len(pairs)
+		mappings = append(mappings, toolsMapping{u, t.toolPairs})
+		total += len(t.toolPairs) / 2
 	}
 	// One allocation for every declaration, reused from the last load with
 	// a memo (toolSetBuffers): slab never grows, its pointers stay valid.
@@ -147,14 +147,15 @@ func (l *loader) resolve() *Model {
 	others := st.others
 	for _, tm := range mappings {
 		u := tm.unit
-		for _, kv := range tm.pairs {
-			if kv.k.Kind != yaml.ScalarNode {
+		for i := 0; i+1 < len(tm.pairs); i += 2 {
+			k, v := tm.pairs[i], tm.pairs[i+1]
+			if k.Kind != yaml.ScalarNode {
 				// `? [a, b]` or an alias as a key: no name to check further.
-				l.report(ruleName, u, kv.k, msgNameNotString(kindName(kv.k)), nil)
+				l.report(ruleName, u, k, msgNameNotString(kindName(k)), nil)
 				continue
 			}
-			name := kv.k.Value
-			slab = append(slab, declaration{unit: u, key: kv.k, value: kv.v, name: name})
+			name := k.Value
+			slab = append(slab, declaration{unit: u, key: k, value: v, name: name})
 			d := &slab[len(slab)-1]
 			if f, ok := first[name]; ok {
 				if f.unit == u {

@@ -24,26 +24,26 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-type pair struct{ k, v *yaml.Node }
-
 // expandBudget bounds the entries that aliases and merge keys bring in over
-// one whole load. Entries written where they are read cost nothing (they are
-// linear in the file); entries reached through an alias or a merge cost one
-// unit each, so that no nesting of aliases can make the rules quadratic or
-// worse. Once spent, aliased mappings read as empty.
+// one file's tree (buildTree). Entries written where they are read cost
+// nothing (they are linear in the file); entries reached through an alias
+// or a merge cost one unit each, so that no nesting of aliases can make the
+// reading quadratic or worse. Once spent, aliased mappings read as empty.
 type expandBudget struct{ left int }
 
 func newExpandBudget() *expandBudget { return &expandBudget{left: maxMergedEntries} }
 
 // mapPairs returns the entries of a mapping (raw may be an alias to one) in
-// order: the ones written, then the ones a merge key brings that are not
-// written (YAML merge semantics). A key written twice appears twice (T10
-// reports it; consumers keep the first).
-func mapPairs(raw *yaml.Node, b *expandBudget) []pair {
+// order, flat: key, value, key, value. The ones written come first, the
+// ones a merge key brings that are not written take the place of the merge
+// key (YAML merge semantics). A key written twice appears twice (T10
+// reports it; consumers keep the first). A mapping without a merge key
+// gives its own Content, not a copy: read-only.
+func mapPairs(raw *yaml.Node, b *expandBudget) []*yaml.Node {
 	return mapPairsDepth(raw, 0, b)
 }
 
-func mapPairsDepth(raw *yaml.Node, depth int, b *expandBudget) []pair {
+func mapPairsDepth(raw *yaml.Node, depth int, b *expandBudget) []*yaml.Node {
 	n := resolveAlias(raw)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
@@ -54,35 +54,39 @@ func mapPairsDepth(raw *yaml.Node, depth int, b *expandBudget) []pair {
 		}
 		b.left -= 1 + len(n.Content)/2
 	}
+	content := n.Content[:len(n.Content)&^1]
 	hasMerge := false
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+	for i := 0; i < len(content); i += 2 {
+		if isMergeKey(content[i]) {
 			hasMerge = true
 			break
 		}
 	}
-	out := make([]pair, 0, len(n.Content)/2)
-	if !hasMerge || depth >= maxMergeDepth {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := n.Content[i]; !(k.Kind == yaml.ScalarNode && k.Tag == "!!merge") {
-				out = append(out, pair{k, n.Content[i+1]})
+	if !hasMerge {
+		return content
+	}
+	out := make([]*yaml.Node, 0, len(content))
+	if depth >= maxMergeDepth {
+		for i := 0; i < len(content); i += 2 {
+			if !isMergeKey(content[i]) {
+				out = append(out, content[i], content[i+1])
 			}
 		}
 		return out
 	}
 	// Keys written in this mapping win over merged ones; merged entries take
 	// the place of their `<<` key, so declaration order reads as written.
-	written := make(map[string]bool, len(n.Content)/2)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Tag != "!!merge" {
+	written := make(map[string]bool, len(content)/2)
+	for i := 0; i < len(content); i += 2 {
+		if k := content[i]; k.Kind == yaml.ScalarNode && !isMergeKey(k) {
 			written[k.Value] = true
 		}
 	}
 	merged := map[string]bool{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		if !(k.Kind == yaml.ScalarNode && k.Tag == "!!merge") {
-			out = append(out, pair{k, v})
+	for i := 0; i < len(content); i += 2 {
+		k, v := content[i], content[i+1]
+		if !isMergeKey(k) {
+			out = append(out, k, v)
 			continue
 		}
 		var sources []*yaml.Node
@@ -95,19 +99,22 @@ func mapPairsDepth(raw *yaml.Node, depth int, b *expandBudget) []pair {
 			if b.left <= 0 {
 				return out
 			}
-			for _, p := range mapPairsDepth(src, depth+1, b) {
-				if p.k.Kind == yaml.ScalarNode {
-					if written[p.k.Value] || merged[p.k.Value] {
+			ps := mapPairsDepth(src, depth+1, b)
+			for j := 0; j+1 < len(ps); j += 2 {
+				if pk := ps[j]; pk.Kind == yaml.ScalarNode {
+					if written[pk.Value] || merged[pk.Value] {
 						continue
 					}
-					merged[p.k.Value] = true
+					merged[pk.Value] = true
 				}
-				out = append(out, p)
+				out = append(out, ps[j], ps[j+1])
 			}
 		}
 	}
 	return out
 }
+
+func isMergeKey(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag == "!!merge" }
 
 // isNull reports whether n is a null scalar (`~`, `null`, or nothing).
 func isNull(n *yaml.Node) bool {
