@@ -45,8 +45,11 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
-	toks   []token    // the module's tokens; nil when the lexer failed
-	load   *loadFacts // what the module surely does when it loads
+	toks   []token            // the module's tokens; nil when the lexer failed
+	load   *loadFacts         // what the module surely does when it loads
+	tree   *jsTree            // the module's syntax tree; nil when it does not parse
+	trees  map[string]*jsTree // the trees of files values were followed into
+	res    *resolver
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
 	seen map[string]bool
@@ -124,7 +127,9 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		return r
 	}
 	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
-	facts := in.esbuildFacts(module, content, res.rootJSX())
+	c.res = res
+	facts, tree := in.parse(module, content, res.rootJSX())
+	c.tree = tree
 
 	syntax := 0
 	for _, m := range facts.messages {
@@ -210,7 +215,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	r.DefaultExport = lines.Range(start, end)
 	thrown := c.reportLoadErrors(ev, loadErr)
 	in.checkDefault(c, mod, v)
-	c.checkProcessEnv(mod)
+	c.checkProcessEnv()
 	if thrown != nil {
 		c.dropNotStaticAt(thrown.file, thrown.start, thrown.end)
 	}
