@@ -172,11 +172,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	}
 	if facts.built && !hasDefault {
 		// what throws when the module loads comes first
-		var ev *evaluator
-		if mod != nil && c.toks != nil {
-			ev = in.evaluateAtLoad(c, res, mod)
-		}
-		c.reportLoadErrors(ev, in.checkLoadTimeCalls(c, res, module, c.load))
+		c.reportLoadErrors(in.checkLinks(res, module, &facts), in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
 		if mod != nil && mod.typeOnlyDefault {
@@ -213,7 +209,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		end = mod.tok(mod.defaultTok).end
 	}
 	r.DefaultExport = lines.Range(start, end)
-	thrown := c.reportLoadErrors(ev, loadErr)
+	thrown := c.reportLoadErrors(in.checkLinks(res, module, &facts), loadErr)
 	in.checkDefault(c, mod, v)
 	c.checkProcessEnv()
 	if thrown != nil {
@@ -227,10 +223,6 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 // caller's to follow after them).
 func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *evaluator {
 	ev := newEvaluator(res, m)
-	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
-		f := in.esbuildFacts(file, src, res.rootJSX())
-		return f.exports, f.built
-	}
 	c.ev = ev
 	type binding struct {
 		at   int
@@ -252,14 +244,14 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *eval
 }
 
 // reportLoadErrors reports what the module throws when it loads, and fails
-// it with the error that runs first: an error of linking (ev's, nil ev
-// when no value was followed) before any code runs; then the first in
-// source order of the calls' error (loadErr) and the syntax tree's.
-// It returns the error it reported, nil when none.
-func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) *loadError {
+// it with the error that runs first: an error of linking (linkErr) before
+// any code runs; then the first in source order of the calls' error
+// (loadErr) and the syntax tree's. It returns the error it reported, nil
+// when none.
+func (c *checker) reportLoadErrors(linkErr, loadErr *loadError) *loadError {
 	t := c.load.stopError(c.module)
-	if ev != nil && ev.linked != nil {
-		t = ev.linked
+	if linkErr != nil {
+		t = linkErr
 	}
 	if loadErr != nil && (t == nil || !t.link && loadErr.start < t.start) {
 		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first

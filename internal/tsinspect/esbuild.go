@@ -61,6 +61,11 @@ type esbuildFacts struct {
 	// accepted the file): imports and load are then unknown
 	unparsed string
 	load     loadFacts
+	// named are the names the file imports from relative modules
+	// (links.go); commonJS and reexportsAll say its own names are known
+	// only when it runs
+	named                  []namedImport
+	commonJS, reexportsAll bool
 }
 
 // parseFile transforms the file's content to JavaScript with esbuild
@@ -86,7 +91,9 @@ func parseFile(file string, content []byte, loader api.Loader, tsconfig string) 
 	}
 	f.built = true
 	f.imports = importsOf(t)
-	f.exports = exportsOf(t)
+	f.exports, f.commonJS = exportsOf(t)
+	f.named = namedImportsOf(t)
+	f.reexportsAll = reexportsAll(t)
 	f.load = loadFactsOf(t, walkLoad(t))
 	return f, t
 }
