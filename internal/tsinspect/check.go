@@ -45,8 +45,11 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
-	toks   []token    // the module's tokens; nil when the lexer failed
-	load   *loadFacts // what the module surely does when it loads
+	toks   []token            // the module's tokens; nil when the lexer failed
+	load   *loadFacts         // what the module surely does when it loads
+	tree   *jsTree            // the module's syntax tree; nil when it does not parse
+	trees  map[string]*jsTree // the trees of files values were followed into
+	res    *resolver
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
 	seen map[string]bool
@@ -124,7 +127,9 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		return r
 	}
 	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
-	facts := in.esbuildFacts(module, content, res.rootJSX())
+	c.res = res
+	facts, tree := in.parse(module, content, res.rootJSX())
+	c.tree = tree
 
 	syntax := 0
 	for _, m := range facts.messages {
@@ -167,11 +172,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	}
 	if facts.built && !hasDefault {
 		// what throws when the module loads comes first
-		var ev *evaluator
-		if mod != nil && c.toks != nil {
-			ev = in.evaluateAtLoad(c, res, mod)
-		}
-		c.reportLoadErrors(ev, in.checkLoadTimeCalls(c, res, module, c.load))
+		c.reportLoadErrors(in.checkLinks(res, module, &facts), in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
 		if mod != nil && mod.typeOnlyDefault {
@@ -208,9 +209,9 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		end = mod.tok(mod.defaultTok).end
 	}
 	r.DefaultExport = lines.Range(start, end)
-	thrown := c.reportLoadErrors(ev, loadErr)
+	thrown := c.reportLoadErrors(in.checkLinks(res, module, &facts), loadErr)
 	in.checkDefault(c, mod, v)
-	c.checkProcessEnv(mod)
+	c.checkProcessEnv()
 	if thrown != nil {
 		c.dropNotStaticAt(thrown.file, thrown.start, thrown.end)
 	}
@@ -222,10 +223,6 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 // caller's to follow after them).
 func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *evaluator {
 	ev := newEvaluator(res, m)
-	ev.exportsOf = func(file string, src []byte) ([]string, bool) {
-		f := in.esbuildFacts(file, src, res.rootJSX())
-		return f.exports, f.built
-	}
 	c.ev = ev
 	type binding struct {
 		at   int
@@ -247,14 +244,14 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *eval
 }
 
 // reportLoadErrors reports what the module throws when it loads, and fails
-// it with the error that runs first: an error of linking (ev's, nil ev
-// when no value was followed) before any code runs; then the first in
-// source order of the calls' error (loadErr) and the syntax tree's.
-// It returns the error it reported, nil when none.
-func (c *checker) reportLoadErrors(ev *evaluator, loadErr *loadError) *loadError {
+// it with the error that runs first: an error of linking (linkErr) before
+// any code runs; then the first in source order of the calls' error
+// (loadErr) and the syntax tree's. It returns the error it reported, nil
+// when none.
+func (c *checker) reportLoadErrors(linkErr, loadErr *loadError) *loadError {
 	t := c.load.stopError(c.module)
-	if ev != nil && ev.linked != nil {
-		t = ev.linked
+	if linkErr != nil {
+		t = linkErr
 	}
 	if loadErr != nil && (t == nil || !t.link && loadErr.start < t.start) {
 		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first

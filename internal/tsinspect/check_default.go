@@ -113,7 +113,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 		e := p.val
 		switch e.kind {
 		case vFunction:
-			if x, ok := c.ev.findExecute(e); ok {
+			if x, ok := c.executeOf(in, c.res, e); ok {
 				c.checkFetchSignal(x)
 				c.readContextEnv(x)
 				if pp := obj.get("parameters"); pp != nil {

@@ -48,6 +48,11 @@ func TestEnvReads(t *testing.T) {
 		{"alias of a property", "execute(args, context) { const env = context.env.inner; const { env: e } = context.other; return env.X + e.Y }", "inner=context.env.inner"},
 		{"env passed on whole", "execute(args, context) { return helper(context.env) }", ""},
 		{"not shadowed by a condition", "execute(args, context) { if (context) { return context.env.X } }", "X=context.env.X"},
+		// scopes: a read of execute's own binding counts beside a shadowing one
+		{"kept beside a shadowing arrow", "execute(args, context) { return context.env.A + [args].map((context) => context.env.X) }", "A=context.env.A"},
+		{"kept beside a shadowing declaration", "execute(args, context) { { const context = { env: {} }; context.env.X } return context.env.B }", "B=context.env.B"},
+		{"in a nested function", "execute(args, context) { const f = () => context.env.C; return f() }", "C=context.env.C"},
+		{"alias in a block", "execute(args, context) { if (args) { const env = context.env; return env.D } }", "D=env.D"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

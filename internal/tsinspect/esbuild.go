@@ -61,12 +61,17 @@ type esbuildFacts struct {
 	// accepted the file): imports and load are then unknown
 	unparsed string
 	load     loadFacts
+	// named are the names the file imports from relative modules
+	// (links.go); commonJS and reexportsAll say its own names are known
+	// only when it runs
+	named                  []namedImport
+	commonJS, reexportsAll bool
 }
 
 // parseFile transforms the file's content to JavaScript with esbuild
 // (its syntax errors and warnings) and reads the facts off the syntax tree
-// of the output (jstree.go).
-func parseFile(file string, content []byte, loader api.Loader, tsconfig string) esbuildFacts {
+// of the output (jstree.go). The tree is nil when the file does not parse.
+func parseFile(file string, content []byte, loader api.Loader, tsconfig string) (esbuildFacts, *jsTree) {
 	r := transform(file, content, loader, tsconfig)
 	var f esbuildFacts
 	lines := diag.NewLinesFor(content, diag.JSBreaks)
@@ -77,18 +82,20 @@ func parseFile(file string, content []byte, loader api.Loader, tsconfig string) 
 		f.messages = append(f.messages, toMessage(lines, m, false))
 	}
 	if len(r.Errors) > 0 {
-		return f
+		return f, nil
 	}
 	t, err := newJSTree(file, content, r)
 	if err != nil {
 		f.unparsed = err.Error()
-		return f
+		return f, nil
 	}
 	f.built = true
 	f.imports = importsOf(t)
-	f.exports = exportsOf(t)
+	f.exports, f.commonJS = exportsOf(t)
+	f.named = namedImportsOf(t)
+	f.reexportsAll = reexportsAll(t)
 	f.load = loadFactsOf(t, walkLoad(t))
-	return f
+	return f, t
 }
 
 func toMessage(lines *diag.Lines, m api.Message, isErr bool) esbuildMessage {

@@ -112,13 +112,6 @@ type evaluator struct {
 	busy    map[string]bool     // cycle guard
 	depth   int
 	maxWork int // bounds total work on pathological input
-	// linked is the first error linking the module to the files it
-	// imports throws, as far as the values followed show one (nil when
-	// none is seen)
-	linked *loadError
-	// exportsOf gives esbuild's export names of a script (ok false when
-	// esbuild could not build it)
-	exportsOf func(file string, src []byte) (names []string, ok bool)
 }
 
 func newEvaluator(res *resolver, main *modFile) *evaluator {

@@ -3,7 +3,6 @@ package tsinspect
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -20,57 +19,6 @@ type loadError struct {
 	msg        string
 	hint       string // what to do, after msg
 	link       bool   // found when modules are linked, before any code runs
-}
-
-// linkError records an error found when modules are linked, before any
-// code runs: the first one wins.
-func (e *evaluator) linkError(m *modFile, start, end int, msg, hint string) {
-	if e.linked == nil {
-		e.linked = &loadError{file: m.path, start: start, end: end, msg: msg, hint: hint, link: true}
-	}
-}
-
-// missingExport reports whether the ES module f surely lacks the export
-// name: esbuild built it and lists its exports, and it neither re-exports
-// everything of another module nor is CommonJS (whose names Bun takes from
-// module.exports when it runs).
-// It returns the names f exports, for the message.
-func (e *evaluator) missingExport(f *modFile, name string) ([]string, bool) {
-	if e.exportsOf == nil || len(f.stars) > 0 || f.cjsPartial >= 0 || f.defaultTok >= 0 && f.tok(f.defaultTok).text == "module" {
-		return nil, false
-	}
-	switch strings.ToLower(filepath.Ext(f.path)) {
-	case ".cjs", ".cts":
-		return nil, false
-	}
-	names, ok := e.exportsOf(f.path, f.src)
-	if !ok || len(names) == 0 {
-		return nil, false // nothing exported: perhaps CommonJS
-	}
-	for _, n := range names {
-		if n == name {
-			return nil, false
-		}
-	}
-	return names, true
-}
-
-// exportsHint lists what a module does export.
-func exportsHint(names []string) string {
-	var named []string
-	for _, n := range names {
-		if n != "default" {
-			named = append(named, "`"+n+"`")
-		}
-	}
-	sort.Strings(named)
-	if len(named) > 8 {
-		named = append(named[:8], "…")
-	}
-	if len(named) == 0 {
-		return ""
-	}
-	return "; it exports " + strings.Join(named, ", ")
 }
 
 const maxEvalDepth = 64
@@ -137,11 +85,6 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 		}
 		if b.name == "*" {
 			return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
-		}
-		if names, missing := e.missingExport(other, b.name); read && b.name != "default" && missing {
-			rel := filepath.ToSlash(e.res.rel(other.path))
-			e.linkError(m, b.start, b.end, fmt.Sprintf("Export named '%s' not found in module '%s'", b.name, rel), exportsHint(names))
-			return unknown(m, start, end, fmt.Sprintf("`%s` is not exported by '%s'", b.name, b.spec))
 		}
 		return e.export(other, b.name, m, start, end)
 	}

@@ -124,6 +124,10 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	if first != nil {
 		return first // the imports run before the file's own code
 	}
+	if e := in.checkLinks(res, file, &facts); e != nil {
+		c.add(file, e.start, e.end, diag.Error, CodeImport, e.msg+e.hint+" (thrown when the module loads: the daemon skips it)")
+		return &loadFailure{reason: e.msg, where: where(e.start)}
+	}
 	// then the file's own code: the first in source order of a failing
 	// load-time call and the error the syntax tree shows
 	stop := load.stopError(file)

@@ -331,9 +331,18 @@ func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) e
 	if f, ok := in.facts.get(k); ok {
 		return f
 	}
-	f := parseFile(file, content, loader, tsconfig)
+	f, _ := parseFile(file, content, loader, tsconfig)
 	in.facts.put(k, f)
 	return f
+}
+
+// parse parses a file for its syntax tree (nil when it does not parse),
+// keeping its facts in the facts cache.
+func (in *Inspector) parse(file string, content []byte, jsx jsxOptions) (esbuildFacts, *jsTree) {
+	loader, tsconfig := buildOptions(file, jsx)
+	f, t := parseFile(file, content, loader, tsconfig)
+	in.facts.put(factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}, f)
+	return f, t
 }
 
 // buildOptions are the loader and tsconfig esbuild reads file with, as Bun

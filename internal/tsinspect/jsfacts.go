@@ -95,8 +95,9 @@ func freeName(v *js.Var, name string) bool {
 
 // exportsOf lists the file's export names. A CommonJS file (no import or
 // export, and a read of `module` or `exports`) has one: "default", which
-// Bun gives module.exports.
-func exportsOf(t *jsTree) []string {
+// Bun gives module.exports (and Bun takes its other names from
+// module.exports when it runs).
+func exportsOf(t *jsTree) (names []string, commonJS bool) {
 	out := []string{}
 	esm, cjs := false, false
 	js.Walk(nodeVisitor(func(n js.INode) {
@@ -113,9 +114,9 @@ func exportsOf(t *jsTree) []string {
 		}
 	}), t.ast)
 	if !esm && cjs {
-		return []string{"default"}
+		return []string{"default"}, true
 	}
-	return out
+	return out, false
 }
 
 func appendExports(out []string, n *js.ExportStmt) []string {
