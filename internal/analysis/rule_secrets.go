@@ -135,17 +135,21 @@ func newSecretReads(results map[string]*tsinspect.Result) *secretReads {
 	return s
 }
 
-// firstReads returns the first read of each name but the box's own
-// variables, sorted by name (nil when none is left).
+// firstReads returns the reads (the first of each name, sorted by name:
+// tsinspect.Result.EnvReads) but the box's own variables, nil when none is
+// left. Without a box variable it is the result's own slice, shared, not a
+// copy: read it only.
 func firstReads(reads []tsinspect.EnvRead) []tsinspect.EnvRead {
+	if !slices.ContainsFunc(reads, func(r tsinspect.EnvRead) bool { return boxVariable(r.Name) }) {
+		return reads
+	}
 	var out []tsinspect.EnvRead
 	for _, r := range reads {
 		if !boxVariable(r.Name) {
 			out = append(out, r)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b tsinspect.EnvRead) int { return strings.Compare(a.Name, b.Name) })
-	return slices.CompactFunc(out, func(a, b tsinspect.EnvRead) bool { return a.Name == b.Name })
+	return out
 }
 
 // secretTools is what A4 needs of one load's tools: the positions of

@@ -1,6 +1,9 @@
 package tsinspect
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
@@ -91,11 +94,18 @@ func (c *checker) readContextEnv(x executeFn) {
 			reads = append(reads, r)
 		}
 	}), x.body())
+	// the first read of each name, by name: what the manifest's A4 and the
+	// hover use, kept once in the (shared, cached) result
 	sortReads(reads)
+	first := map[string]bool{}
 	lines := c.linesOf(x.t.file)
 	for _, r := range reads {
-		c.r.EnvReads = append(c.r.EnvReads, EnvRead{Name: r.name, File: x.t.file, Range: lines.Range(r.start, r.end)})
+		if !first[r.name] {
+			first[r.name] = true
+			c.r.EnvReads = append(c.r.EnvReads, EnvRead{Name: r.name, File: x.t.file, Range: lines.Range(r.start, r.end)})
+		}
 	}
+	slices.SortStableFunc(c.r.EnvReads, func(a, b EnvRead) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // envBinding is the name `{ env }` or `{ env: e }` binds in an object

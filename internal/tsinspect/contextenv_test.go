@@ -16,7 +16,7 @@ func TestEnvReads(t *testing.T) {
 	const head = "export default {\n  description: 'd',\n  parameters: { type: 'object', properties: {} },\n"
 	tests := []struct {
 		name, execute string
-		want          string // NAME=text, space-separated, in source order
+		want          string // NAME=text of the first read of each name, space-separated, by name
 	}{
 		{"member", "async execute(args, context) { return context.env.WEATHER_API_KEY }", "WEATHER_API_KEY=context.env.WEATHER_API_KEY"},
 		{"optional chain", "execute(args, context) { return context?.env?.A ?? context.env?.['B'] }", "A=context?.env?.A B=context.env?.['B']"},
@@ -27,7 +27,8 @@ func TestEnvReads(t *testing.T) {
 		{"destructuring", "execute(args, context) {\n    const { A, B: b, C = 'c', ...rest } = context.env\n    return A + b + C + rest\n  }", "A=A B=B C=C"},
 		{"destructured parameter", "execute(args, { env, signal }) { return fetch(env.URL, { signal }) }", "URL=env.URL"},
 		{"destructured parameter renamed", "execute(args, { env: e }) { const { K } = e; return e.L + K }", "K=K L=e.L"},
-		{"template literal", "execute(args, context) { return `Bearer ${context.env.TOKEN} ${context.env['REGION']} context.env.NOT_READ ${`${context.env.INNER}`}` }", "TOKEN=context.env.TOKEN REGION=context.env['REGION'] INNER=context.env.INNER"},
+		{"template literal", "execute(args, context) { return `Bearer ${context.env.TOKEN} ${context.env['REGION']} context.env.NOT_READ ${`${context.env.INNER}`}` }", "INNER=context.env.INNER REGION=context.env['REGION'] TOKEN=context.env.TOKEN"},
+		{"first read of each name, by name", "execute(args, context) { return context.env.B + context.env?.A + context.env['B'] }", "A=context.env?.A B=context.env.B"},
 		{"alias", "execute(args, context) {\n    const env = context.env\n    return env.A + env['B']\n  }", "A=env.A B=env['B']"},
 		{"alias destructured", "async execute(args, context) {\n    const { env, signal } = context\n    const { C } = env\n    return fetch(env.URL, { signal }) + C\n  }", "C=C URL=env.URL"},
 		{"alias renamed", "execute(args, ctx) { const { signal, env: e } = ctx; return e.K + ctx.env.L }", "K=e.K L=ctx.env.L"},

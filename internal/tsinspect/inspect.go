@@ -156,7 +156,8 @@ type Result struct {
 	// Imports are the module's runtime imports, in source order.
 	Imports []Import
 	// EnvReads are the names execute reads from its context's `env`
-	// (`context.env.X`), in source order (contextenv.go).
+	// (`context.env.X`), each at its first read, sorted by name
+	// (contextenv.go).
 	EnvReads []EnvRead
 	// Incomplete is set when the inspection was cut short (cancelled, timed
 	// out): Loads is then not a verdict.
