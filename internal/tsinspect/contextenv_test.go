@@ -98,3 +98,24 @@ func TestEnvReadsInImportedExecute(t *testing.T) {
 		t.Errorf("read %+v, want API_KEY in %s at 2:10", e, lib)
 	}
 }
+
+// An execute written as a function declaration (or a const bound to an
+// arrow) and named in the default export is read where it is written.
+func TestEnvReadsOfNamedFunction(t *testing.T) {
+	tests := []struct{ name, src string }{
+		{"declaration below", "export default { description: 'd', parameters: { type: 'object', properties: {} }, execute }\nasync function execute(args, context) { return context.env.API_KEY }\n"},
+		{"declaration above", "function execute(args, context) { return context.env.API_KEY }\nexport default { description: 'd', parameters: { type: 'object', properties: {} }, execute }\n"},
+		{"const arrow", "const run = async (args, context) => context.env.API_KEY\nexport default { description: 'd', parameters: { type: 'object', properties: {} }, execute: run }\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := vfs.NewMem()
+			module := filepath.FromSlash("/r/tools/m.ts")
+			mem.WriteFile(module, []byte(tc.src))
+			r := New(mem, Options{}).Inspect(context.Background(), filepath.FromSlash("/r"), module)
+			if len(r.EnvReads) != 1 || r.EnvReads[0].Name != "API_KEY" {
+				t.Fatalf("reads %+v, want API_KEY\n%s", r.EnvReads, tc.src)
+			}
+		})
+	}
+}

@@ -52,7 +52,51 @@ func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, 
 			best, bestAt = x, at
 		}
 	}), t.ast)
-	return best, bestAt >= 0
+	if bestAt < 0 {
+		return functionNamedAt(t, v.start)
+	}
+	return best, true
+}
+
+// functionNamedAt finds the function a name read at offset at (of the
+// file's text) is bound to: a function declaration (hoisted: `execute` in
+// `export default { execute }` above or below `function execute(...)`), or
+// a const bound to a function.
+func functionNamedAt(t *jsTree, at int) (executeFn, bool) {
+	var target *js.Var
+	fns := map[*js.Var]executeFn{}
+	js.Walk(nodeVisitor(func(n js.INode) {
+		switch m := n.(type) {
+		case *js.Var:
+			if m.Link != nil && target == nil {
+				if p, ok := t.pos(m.Data); ok && p == at {
+					target = root(m)
+				}
+			}
+		case *js.FuncDecl:
+			if m.Name != nil {
+				fns[m.Name] = executeFn{t: t, params: &m.Params, block: &m.Body}
+			}
+		case *js.VarDecl:
+			if m.TokenType != js.ConstToken {
+				return
+			}
+			for _, e := range m.List {
+				v, ok := e.Binding.(*js.Var)
+				if !ok {
+					continue
+				}
+				switch f := e.Default.(type) {
+				case *js.ArrowFunc:
+					fns[v] = executeFn{t: t, params: &f.Params, block: &f.Body}
+				case *js.FuncDecl:
+					fns[v] = executeFn{t: t, params: &f.Params, block: &f.Body}
+				}
+			}
+		}
+	}), t.ast)
+	x, ok := fns[target]
+	return x, ok && target != nil
 }
 
 // treeOf is the syntax tree of the module or of a file its values were
