@@ -141,10 +141,9 @@ func DocumentLinks(p *analysis.Project, path string) []DocumentLink {
 
 // mention is one place a tool name is written.
 type mention struct {
-	file  string
-	rng   diag.Range
-	decl  bool // the key under tools:
-	where string
+	file string
+	rng  diag.Range
+	decl bool // the key under tools:
 }
 
 // mentions lists every place a tool name is written in the files of p
