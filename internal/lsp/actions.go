@@ -12,7 +12,6 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/analysis/edit"
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // ejectArgs are the arguments of beeuni.eject (a contract with the
@@ -137,23 +136,6 @@ func codeActionResolve(ctx context.Context, s *Server, v *view, params json.RawM
 		}
 	}
 	return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: no longer offered here (the file changed): ask for the code actions again", arg.Title))
-}
-
-// findingsFor returns the findings of path: the YAML findings of proj and
-// the module findings published for the same content.
-func (s *Server) findingsFor(proj *analysis.Project, path string, content []byte) []diag.Finding {
-	var out []diag.Finding
-	for _, f := range proj.Findings {
-		if f.File == path {
-			out = append(out, f)
-		}
-	}
-	for _, f := range s.ws.pub.current(path, content) {
-		if f.Code == analysis.CodeModuleLoad || !isYAML(path) {
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // ejectOf recognises an eject change, for clients that cannot create

@@ -45,9 +45,10 @@ func (s *Server) changesAt(v *view, a *at, start, end int) []*edit.Change {
 // are resolved when picked.
 func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) []*edit.Change {
 	proj := a.proj
-	content := contentIn(v, proj, a.path)
 	var changes []*edit.Change
-	for _, f := range s.findingsFor(proj, a.path, content) {
+	// The findings of the snapshot the request was asked against, module
+	// ones included: what the user sees at this version.
+	for _, f := range a.snap.Findings(a.path) {
 		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
 			changes = append(changes, edit.QuickFixes(proj, v.fs, f)...)
 		}

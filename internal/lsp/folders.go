@@ -59,7 +59,7 @@ func (w *workspace) dropOutside(v *view) {
 		}
 		open := false
 		for path := range v.docs {
-			if p.owns(path) {
+			if w.owns(p, path) {
 				open = true
 				break
 			}
