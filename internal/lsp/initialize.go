@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 
@@ -168,36 +167,4 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	}
 	addFeatureCapabilities(&result.Capabilities, s.client)
 	return result, nil
-}
-
-// Settings are the user's settings (section "beeuni").
-type Settings struct {
-	// InspectModules runs the module inspection (rule T11). Default true.
-	InspectModules bool `json:"inspectModules"`
-}
-
-func defaultSettings() Settings { return Settings{InspectModules: true} }
-
-// merge reads settings from raw: the settings object itself, or an object
-// holding it under "beeuni". Absent fields keep their value.
-func (st *Settings) merge(raw json.RawMessage) error {
-	var wrapper struct {
-		Beeuni json.RawMessage `json:"beeuni"`
-	}
-	if err := json.Unmarshal(raw, &wrapper); err != nil {
-		return fmt.Errorf("settings are not an object: %w", err)
-	}
-	if present(wrapper.Beeuni) {
-		raw = wrapper.Beeuni
-	}
-	var fields struct {
-		InspectModules *bool `json:"inspectModules"`
-	}
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return fmt.Errorf("invalid beeuni settings: %w", err)
-	}
-	if fields.InspectModules != nil {
-		st.InspectModules = *fields.InspectModules
-	}
-	return nil
 }
