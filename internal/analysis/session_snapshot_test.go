@@ -2,7 +2,9 @@ package analysis
 
 import (
 	"context"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
@@ -62,6 +64,12 @@ func TestApplyMakesOneSnapshotPerState(t *testing.T) {
 	}
 	if got := findingCodes(created, sessionManifest); slices.Contains(got, CodeMissing) {
 		t.Errorf("module created: codes %v, want no %s", got, CodeMissing)
+	}
+	// A request asks for the state it arrived at, older than the latest
+	// the worker took: it gets its own, and the latest stays.
+	newer := apply(t, s, fsys, 5)
+	if older := apply(t, s, fsys, 4); older == newer || older.Gen != 4 || s.Latest("/ws") != newer {
+		t.Error("a snapshot of an older state replaced the latest")
 	}
 }
 
@@ -143,5 +151,45 @@ func TestSnapshotFallbackIsTheLastGoodParse(t *testing.T) {
 	}
 	if !broken.Holds(sessionManifest) || broken.Holds("/ws/other.yaml") {
 		t.Error("Holds: wrong files")
+	}
+}
+
+// TestModulePassOutrunByANewerOneIsDropped: a module pass that ends after
+// a pass for a newer snapshot completed is dropped (its findings are older
+// news), and the newer snapshot stays the latest.
+func TestModulePassOutrunByANewerOneIsDropped(t *testing.T) {
+	ctx := context.Background()
+	fsys := vfs.NewMem()
+	fsys.WriteFile(sessionManifest, []byte("tools:\n  lookup: tools/lookup.ts\n"))
+	fsys.WriteFile(sessionModule, []byte(goodModule))
+	var gate atomic.Pointer[chan struct{}]
+	s := NewSession(tsinspect.New(fsys, tsinspect.Options{Yield: func(context.Context) {
+		if g := gate.Swap(nil); g != nil {
+			<-*g // the first module of the armed pass waits
+		}
+	}}))
+	if s.InspectModules(ctx, apply(t, s, fsys, 1)) == nil {
+		t.Fatal("the first pass was dropped")
+	}
+	fsys.WriteFile(sessionModule, []byte("export default {\n"))
+	older := apply(t, s, fsys, 2, FileChange{Path: sessionModule, Kind: ChangeDisk})
+	release := make(chan struct{})
+	gate.Store(&release)
+	result := make(chan *Snapshot)
+	go func() { result <- s.InspectModules(ctx, older) }()
+	for gate.Load() != nil {
+		runtime.Gosched() // until the older pass waits at its first module
+	}
+	fsys.WriteFile(sessionManifest, []byte("# typed\ntools:\n  lookup: tools/lookup.ts\n"))
+	newer := s.InspectModules(ctx, apply(t, s, fsys, 3))
+	if newer == nil {
+		t.Fatal("the newer pass was dropped")
+	}
+	close(release)
+	if got := <-result; got != nil {
+		t.Errorf("the older pass, ended after the newer one, was not dropped: gen %d", got.Gen)
+	}
+	if s.Latest("/ws") != newer {
+		t.Error("the older pass replaced the newer snapshot")
 	}
 }

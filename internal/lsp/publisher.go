@@ -103,7 +103,7 @@ func groupByFile(fs []diag.Finding) map[string][]diag.Finding {
 
 // setYAML publishes the YAML findings of snap, made from v.
 func (pb *publisher) setYAML(v *view, snap *analysis.Snapshot) {
-	pb.replace(setKey{snap.Root, sourceYAML}, v, snap.Project, pb.yamlGroups(v, snap.Project))
+	pb.replace(setKey{snap.Root, sourceYAML}, v, snap, pb.yamlGroups(v, snap.Project))
 }
 
 // yamlGroups are proj's YAML findings by file.
@@ -124,7 +124,7 @@ func (pb *publisher) yamlGroups(v *view, proj *analysis.Project) map[string][]di
 // setModules publishes the module findings of snap, made from v (none when
 // its Inspection is nil: inspection is off).
 func (pb *publisher) setModules(v *view, snap *analysis.Snapshot) {
-	pb.replace(setKey{snap.Root, sourceModules}, v, snap.Project, pb.moduleGroups(v, snap.Inspection))
+	pb.replace(setKey{snap.Root, sourceModules}, v, snap, pb.moduleGroups(v, snap.Inspection))
 }
 
 // moduleGroups are the module findings of insp by file (nil: none).
@@ -147,21 +147,20 @@ func (pb *publisher) moduleGroups(v *view, insp *analysis.Inspection) map[string
 // setYAMLAndModules publishes both sets of snap at once, so that a client
 // never sees the YAML findings without the module ones.
 func (pb *publisher) setYAMLAndModules(v *view, snap *analysis.Snapshot) {
-	proj := snap.Project
-	yamlGroups := pb.yamlGroups(v, proj)
+	yamlGroups := pb.yamlGroups(v, snap.Project)
 	modGroups := pb.moduleGroups(v, snap.Inspection)
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
-	if !pb.s.ws.isLive(proj.Root) {
+	if !pb.s.ws.isLive(snap.Root) {
 		return // removed while it was analysed (see replace)
 	}
 	touched := map[string]bool{}
-	pb.replaceLocked(setKey{proj.Root, sourceYAML}, v, proj, yamlGroups, touched)
-	pb.replaceLocked(setKey{proj.Root, sourceModules}, v, proj, modGroups, touched)
+	pb.replaceLocked(setKey{snap.Root, sourceYAML}, v, snap, yamlGroups, touched)
+	pb.replaceLocked(setKey{snap.Root, sourceModules}, v, snap, modGroups, touched)
 	pb.publishLocked(sortedKeys(touched))
 }
 
-func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding) {
+func (pb *publisher) replace(key setKey, v *view, snap *analysis.Snapshot, groups map[string][]diag.Finding) {
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
 	// A project removed while it was analysed publishes nothing: removal
@@ -171,13 +170,14 @@ func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups
 		return
 	}
 	touched := map[string]bool{}
-	pb.replaceLocked(key, v, proj, groups, touched)
+	pb.replaceLocked(key, v, snap, groups, touched)
 	pb.publishLocked(sortedKeys(touched))
 }
 
-// replaceLocked replaces the set of key and adds the files it changes to
-// touched.
-func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding, touched map[string]bool) {
+// replaceLocked replaces the set of key with groups, snap's findings, and
+// adds the files it changes to touched. v is the view snap was made from:
+// its documents' mappers convert the ranges.
+func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot, groups map[string][]diag.Finding, touched map[string]bool) {
 	for path := range pb.byKey[key] {
 		if _, still := groups[path]; !still {
 			if st := pb.files[path]; st != nil {
@@ -188,9 +188,9 @@ func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, 
 	}
 	files := map[string]bool{}
 	for path, fs := range groups {
-		set := &findingSet{gen: v.gen, content: contentIn(v, proj, path), findings: fs}
+		set := &findingSet{gen: snap.Gen, content: contentIn(v, snap.Project, path), findings: fs}
 		if d := v.docs[path]; d != nil && sameContent(d.content(), set.content) {
-			set.version, set.versions = d.version, true
+			set.version, set.versions = snap.Version(path)
 			set.mapper = d.mapper
 		}
 		st := pb.files[path]
