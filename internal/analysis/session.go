@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
@@ -108,8 +109,11 @@ const maxModLog = 4096
 
 // rootState is what the session keeps of one project.
 type rootState struct {
-	mu       sync.Mutex
-	latest   *Snapshot           // the newest snapshot made
+	mu sync.Mutex
+	// latest is the newest snapshot made: written under mu, read without
+	// it (Latest), so that a caller asking which files a project holds
+	// never waits for a load or a reuse under way.
+	latest   atomic.Pointer[Snapshot]
 	loading  *loadCall           // the load in progress, if any
 	lastGood map[string]*Project // by file: the newest load in which it parsed
 	mods     moduleState
@@ -146,8 +150,7 @@ func (s *Session) Apply(ctx context.Context, c Changes) (*Snapshot, error) {
 	root := filepath.Clean(c.Root)
 	r := s.state(root)
 	r.mu.Lock()
-	if r.latest != nil && r.latest.Gen == c.Gen && r.latest.told == told {
-		snap := r.latest
+	if snap := r.latest.Load(); snap != nil && snap.Gen == c.Gen && snap.told == told {
 		r.mu.Unlock()
 		return snap, nil
 	}
@@ -192,9 +195,7 @@ func (s *Session) Latest(root string) *Snapshot {
 	if r == nil {
 		return nil
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.latest
+	return r.latest.Load()
 }
 
 // Forget drops what the session keeps of root (its manifest is gone).
@@ -223,8 +224,8 @@ func (s *Session) lookup(root string) *rootState {
 
 // storeLocked keeps snap as the latest unless a newer one is kept.
 func (r *rootState) storeLocked(snap *Snapshot) {
-	if r.latest == nil || snap.Gen >= r.latest.Gen {
-		r.latest = snap
+	if latest := r.latest.Load(); latest == nil || snap.Gen >= latest.Gen {
+		r.latest.Store(snap)
 	}
 }
 
@@ -232,7 +233,7 @@ func (r *rootState) storeLocked(snap *Snapshot) {
 // returns the map for a snapshot (a copy when it changes: snapshots share
 // it).
 func (r *rootState) keepGood(proj *Project, gen uint64) map[string]*Project {
-	if r.latest != nil && gen < r.latest.Gen {
+	if latest := r.latest.Load(); latest != nil && gen < latest.Gen {
 		return r.lastGood // an older state: the newer loads' stay
 	}
 	next := r.lastGood

@@ -27,7 +27,9 @@ type moduleState struct {
 	// kept: a typo in a tool's key takes its module out of the model for a
 	// keystroke, and the next keystroke brings it back.
 	bases [2]moduleBase
-	// passes counts the module passes (ModulePasses).
+	// passes counts the module passes, for ModulePasses: what a test (or
+	// a person reading a session) asks to tell a change that cost a pass
+	// from one that reused the results; nothing is decided by it.
 	passes uint64
 }
 
@@ -124,7 +126,7 @@ func (s *Session) inspect(ctx context.Context, snap *Snapshot, prev map[string]*
 // that a keystroke only places T11 again. r.mu is held.
 func (s *Session) reuseLocked(r *rootState, snap *Snapshot) *Inspection {
 	m := &r.mods
-	if m.inspected == nil || m.modGen != s.moduleGen() || snap.Gen < m.doneGen {
+	if s.insp == nil || m.inspected == nil || m.modGen != s.moduleGen() || snap.Gen < m.doneGen {
 		return nil
 	}
 	proj, prev := snap.Project, m.inspected
