@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -191,5 +192,46 @@ func TestModulePassOutrunByANewerOneIsDropped(t *testing.T) {
 	}
 	if s.Latest("/ws") != newer {
 		t.Error("the older pass replaced the newer snapshot")
+	}
+}
+
+// TestSnapshotFindingsOfAFile: a file's findings are exactly those of the
+// load and of the module inspection in that file, in diag.Sort's order,
+// for the manifest, an imported file and a module alike.
+func TestSnapshotFindingsOfAFile(t *testing.T) {
+	fsys := vfs.NewMem()
+	fsys.WriteFile(sessionManifest, []byte("imports: [more.yaml]\ntools:\n  lookup: tools/lookup.ts\n  Bad: tools/bad.ts\nagents:\n  a:\n    tools: [nope]\n"))
+	fsys.WriteFile("/ws/more.yaml", []byte("tools:\n  Worse: tools/worse.ts\n  gone: tools/gone.ts\n"))
+	fsys.WriteFile(sessionModule, []byte("export default {\n"))
+	s := newTestSession(fsys)
+	snap := s.InspectModules(context.Background(), apply(t, s, fsys, 1))
+	if snap == nil || snap.Inspection == nil {
+		t.Fatal("no module pass")
+	}
+	all := append(slices.Clone(snap.Project.Findings), snap.Inspection.Findings...)
+	for _, path := range []string{sessionManifest, "/ws/more.yaml", sessionModule, "/ws/none.yaml"} {
+		var want []diag.Finding
+		for _, f := range all {
+			if f.File == path {
+				want = append(want, f)
+			}
+		}
+		diag.Sort(want)
+		got := snap.Findings(path)
+		if len(got) != len(want) {
+			t.Errorf("%s: %d findings, want %d", path, len(got), len(want))
+			continue
+		}
+		for i := range got {
+			if got[i].Code != want[i].Code || got[i].Range != want[i].Range || got[i].Message != want[i].Message {
+				t.Errorf("%s: finding %d is %s %v, want %s %v", path, i, got[i].Code, got[i].Range, want[i].Code, want[i].Range)
+			}
+		}
+		if path != "/ws/none.yaml" && len(got) == 0 {
+			t.Errorf("%s: no finding: the case should hold some", path)
+		}
+	}
+	if got := findingCodes(snap, sessionManifest); !slices.Contains(got, CodeModuleLoad) || !slices.Contains(got, CodeName) {
+		t.Errorf("manifest codes %v: want the load's (%s) and the inspection's (%s)", got, CodeName, CodeModuleLoad)
 	}
 }
