@@ -35,16 +35,19 @@ func (w *workspace) owns(p *project, path string) bool {
 	return latest != nil && latest.Holds(path)
 }
 
-// workspace is the registry of projects and the diagnostics pipeline.
+// workspace is the registry of projects and the diagnostics pipeline: it
+// tells the engine every change (changes.go), schedules the engine's work
+// and publishes what it returns.
 //
 // Each project has workers of its own, started when it has work and ended
 // when it has none, so that a long analysis of one project never delays
-// another's diagnostics. The YAML worker loads the project and publishes
-// its findings at once; a burst of changes arriving while it works is
-// coalesced into one more load of the latest text. It then hands the
-// project to the module worker, which inspects the tool modules (rule T11)
-// and publishes those findings after, so that a slow inspection never
-// delays the YAML findings.
+// another's diagnostics. The YAML worker takes the project's snapshot of
+// the current view and publishes its findings at once; a burst of changes
+// arriving while it works is coalesced into one more snapshot of the latest
+// text. A snapshot whose module findings are pending goes to the module
+// worker, which has the engine inspect the tool modules (rule T11) and
+// publishes those findings after, so that a slow inspection never delays
+// the YAML findings.
 type workspace struct {
 	s    *Server
 	disk *diskCache
