@@ -18,7 +18,7 @@ import (
 
 // CommandApplyChange carries out a code action that creates or deletes
 // files for a client that cannot do it through a workspace edit (a
-// contract with the editor clients, like the commands in initialize.go).
+// contract with the editor clients, like the commands in commands.go).
 const CommandApplyChange = "beeuni.applyChange"
 
 // applyChangeArgs are the arguments of beeuni.applyChange: the place the

@@ -16,6 +16,16 @@ import (
 // workspace/executeCommand: the beeuni.* commands (beeuni.applyChange and
 // the carrying out of a change are in applychange.go).
 
+// Commands the server executes (a contract with the editor clients).
+const (
+	CommandEject          = "beeuni.eject"
+	CommandSessionTools   = "beeuni.sessionTools"
+	CommandEjectableTools = "beeuni.ejectableTools"
+	// CommandShowDocument opens a file in the editor (window/showDocument);
+	// it follows a code action whose edit creates a module.
+	CommandShowDocument = "beeuni.showDocument"
+)
+
 // ejectArgs are the arguments of beeuni.eject (a contract with the
 // editor clients).
 type ejectArgs struct {

@@ -118,16 +118,6 @@ func (ci clientInfo) supportsResourceOps(del bool) bool {
 	return !del || slices.Contains(ci.resourceOps, "delete")
 }
 
-// Commands the server executes (a contract with the editor clients).
-const (
-	CommandEject          = "beeuni.eject"
-	CommandSessionTools   = "beeuni.sessionTools"
-	CommandEjectableTools = "beeuni.ejectableTools"
-	// CommandShowDocument opens a file in the editor (window/showDocument);
-	// it follows a code action whose edit creates a module.
-	CommandShowDocument = "beeuni.showDocument"
-)
-
 func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
