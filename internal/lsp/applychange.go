@@ -18,7 +18,7 @@ import (
 
 // CommandApplyChange carries out a code action that creates or deletes
 // files for a client that cannot do it through a workspace edit (a
-// contract with the editor clients, like the commands in initialize.go).
+// contract with the editor clients, like the commands in commands.go).
 const CommandApplyChange = "beeuni.applyChange"
 
 // applyChangeArgs are the arguments of beeuni.applyChange: the place the
@@ -29,55 +29,6 @@ type applyChangeArgs struct {
 	URI   protocol.DocumentURI `json:"uri"`
 	Range protocol.Range       `json:"range"`
 	Title string               `json:"title"`
-}
-
-// changesAt returns every action offered on [start, end] of a's file: the
-// quick fixes of the findings the range touches, the refactors at start
-// (eject, return to beeuni:, legacy map to exclude:) and, in the root
-// manifest, the file's source actions (eject with no tools: key). Titles
-// are unique: beeuni.applyChange finds an action by its title.
-func (s *Server) changesAt(v *view, a *at, start, end int) []*edit.Change {
-	return s.changesAtChecked(v, a, start, end, true)
-}
-
-// changesAtChecked is changesAt; verify false leaves the ejects' edits
-// unchecked (edit.RefactorsUnverified), for a code action list whose edits
-// are resolved when picked.
-func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) []*edit.Change {
-	proj := a.proj
-	content := contentIn(v, proj, a.path)
-	var changes []*edit.Change
-	for _, f := range s.findingsFor(proj, a.path, content) {
-		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
-			changes = append(changes, edit.QuickFixes(proj, v.fs, f)...)
-		}
-	}
-	refactors, sourceActions := edit.Refactors, edit.SourceActions
-	if !verify {
-		refactors, sourceActions = edit.RefactorsUnverified, edit.SourceActionsUnverified
-	}
-	changes = append(changes, refactors(proj, v.fs, a.path, start)...)
-	if len(proj.Files) > 0 && proj.Files[0].Path == a.path {
-		changes = append(changes, sourceActions(proj, v.fs)...)
-	}
-	seen := map[string]bool{}
-	out := changes[:0]
-	for _, c := range changes {
-		if seen[c.Title] {
-			continue
-		}
-		seen[c.Title] = true
-		if c.Disabled == "" {
-			// Never offered enabled: a client with resource operations
-			// would delete the buffer's unsaved text with the file, or
-			// leave an open buffer over the file an eject overwrites.
-			if path, err := unsafeForOpenFiles(v, c); err != nil {
-				c.Disabled = fmt.Sprintf("%s: %v", proj.Rel(path), err)
-			}
-		}
-		out = append(out, c)
-	}
-	return out
 }
 
 // applyChange runs beeuni.applyChange.

@@ -18,32 +18,19 @@ const (
 	changeDeleted                   // deleted on disk
 )
 
-// changed routes a change of files to the projects it concerns and wakes
-// the YAML worker.
+// changed tells the engine a change of files, routes it to the projects
+// it concerns and wakes the YAML worker.
 func (w *workspace) changed(paths []string, kind changeKind) {
 	v := w.s.currentView()
 	for _, path := range paths {
 		path = filepath.Clean(path)
-		if !isYAML(path) || kind == changeCreated || kind == changeDeleted {
-			w.mu.Lock()
-			w.modGen++
-			w.logModChangeLocked(path)
-			w.mu.Unlock()
-		}
-		if w.mayChangeFiles(path, kind) {
-			// Files around the manifests may have changed (a module
-			// created or deleted, or a buffer of a file that is not on
-			// disk opened or closed): the engine's memoized path rules
-			// (T5, T6) run again.
-			w.cache.FilesChanged()
-		}
+		w.tell(analysis.FileChange{Path: path, Kind: w.engineKind(path, kind)})
 		if kind >= changeCreated {
 			w.disk.forget(path)
-			w.cache.Forget(path)
 		}
 		marked := false
 		for _, p := range w.allProjects() {
-			concerned := p.owns(path)
+			concerned := w.owns(p, path)
 			if !concerned && kind >= changeCreated && vfs.Within(p.root, path) {
 				// A file created or deleted inside a project may be a
 				// missing module or import, or a package a module needs.
@@ -77,64 +64,34 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 	kick(w.yamlKick)
 }
 
-// mayChangeFiles reports whether a change of path can change what exists
-// for the engine's path rules. Changes on disk can. A buffer opened, edited
-// or closed in the editor changes nothing of the sort when its file is on
-// disk (the buffer shadows a file that exists either way), nor when it is a
-// YAML file (no module is one); a buffer of a module not saved yet makes the
-// module exist while it is open.
-func (w *workspace) mayChangeFiles(path string, kind changeKind) bool {
-	if kind != changeBuffer && kind != changeClosed {
-		return true
+// engineKind is what a change of path is to the engine. Changes on disk
+// are what they are. A buffer opened, edited or closed in the editor
+// changes only a text when its file is on disk (the buffer shadows a file
+// that exists either way), or when it is a YAML file edited (no module is
+// one); a buffer of a module not saved yet makes the module exist while it
+// is open.
+func (w *workspace) engineKind(path string, kind changeKind) analysis.ChangeKind {
+	switch kind {
+	case changeCreated:
+		return analysis.ChangeCreated
+	case changeDisk:
+		return analysis.ChangeDisk
+	case changeDeleted:
+		return analysis.ChangeDeleted
 	}
 	if isYAML(path) && kind == changeBuffer {
-		return false
+		return analysis.ChangeText
 	}
-	_, err := w.disk.Stat(path)
-	return err != nil
+	if _, err := w.disk.Stat(path); err == nil {
+		return analysis.ChangeText
+	}
+	return analysis.ChangeBuffer
 }
 
-// modChange is one change that moved the module generation on: gen is the
-// generation it moved to; path is the file ("" when anything may have
-// changed, such as settings).
-type modChange struct {
-	gen  uint64
-	path string
-}
-
-// maxModLog bounds the change log; a module pass that needs older entries
-// inspects every module as before.
-const maxModLog = 4096
-
-func (w *workspace) logModChangeLocked(path string) {
-	if len(w.modLog) >= maxModLog {
-		w.modLog = append(w.modLog[:0], w.modLog[maxModLog/2:]...)
-	}
-	w.modLog = append(w.modLog, modChange{gen: w.modGen, path: path})
-}
-
-// modChangesSince returns the paths changed after module generation from,
-// up to to; ok is false when that is not known (a change of anything, or a
-// log that no longer reaches back that far).
-func (w *workspace) modChangesSince(from, to uint64) (paths []string, ok bool) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if from == to {
-		return nil, true
-	}
-	if len(w.modLog) == 0 || w.modLog[0].gen > from+1 {
-		return nil, false
-	}
-	for _, c := range w.modLog {
-		if c.gen <= from || c.gen > to {
-			continue
-		}
-		if c.path == "" {
-			return nil, false
-		}
-		paths = append(paths, c.path)
-	}
-	return paths, true
+// tell gives changes to the engine (analysis.Session.Apply with no
+// project: the snapshots are asked for by the workers and the requests).
+func (w *workspace) tell(changes ...analysis.FileChange) {
+	_, _ = w.eng.Apply(w.s.bg, analysis.Changes{Files: changes})
 }
 
 func (w *workspace) markDirty(root string) {
@@ -148,15 +105,14 @@ func (w *workspace) markDirty(root string) {
 	}
 }
 
-// markAllDirty reanalyses every project (settings changed).
+// markAllDirty reanalyses every project: anything may have changed (the
+// settings, the file watchers registered).
 func (w *workspace) markAllDirty() {
+	w.tell(analysis.FileChange{Kind: analysis.ChangeAnything})
 	w.mu.Lock()
 	for root := range w.projects {
 		w.dirty[root] = true
 	}
-	w.modGen++
-	w.logModChangeLocked("") // anything may have changed
 	w.mu.Unlock()
-	w.cache.FilesChanged()
 	kick(w.yamlKick)
 }

@@ -70,8 +70,9 @@ type at struct {
 	mapper   *Mapper // the file's content as the editor has it
 	offset   int
 	p        *project
-	proj     *analysis.Project // loaded from the view
-	fallback *analysis.Project // the last load in which the file parsed
+	snap     *analysis.Snapshot // the project's snapshot of the request's view
+	proj     *analysis.Project  // snap's load
+	fallback *analysis.Project  // the last load in which the file parsed (snap.Fallback)
 	// shifts holds the line matches between the editor's text and another
 	// load's copy of the file, made once per request and direction.
 	shifts map[shiftKey]*lineShift
@@ -107,10 +108,10 @@ func (a *at) shift(v *view, proj *analysis.Project, toEditor bool) *lineShift {
 // feature answers it with a complete empty result.
 func (s *Server) locate(ctx context.Context, v *view, uri protocol.DocumentURI, pos *protocol.Position) (*at, error) {
 	a, err := s.locateUnder(ctx, v, uri, pos)
-	if err != nil || a.proj == nil || holds(a.proj, a.path) {
+	if err != nil || a.snap == nil || a.snap.Holds(a.path) {
 		return a, err
 	}
-	a.p, a.proj, a.fallback = nil, nil, nil
+	a.p, a.snap, a.proj, a.fallback = nil, nil, nil, nil
 	return a, nil
 }
 
@@ -129,7 +130,10 @@ func (s *Server) locateUnder(ctx context.Context, v *view, uri protocol.Document
 	if pos != nil {
 		a.offset = m.Offset(*pos)
 	}
-	a.p, a.proj, a.fallback = s.ws.load(ctx, v, path)
+	a.p, a.snap = s.ws.snapshotOf(v, path)
+	if a.snap != nil {
+		a.proj, a.fallback = a.snap.Project, a.snap.Fallback(path)
+	}
 	return a, nil
 }
 

@@ -1,8 +1,12 @@
 package lsp
 
 import (
+	"context"
+	"encoding/json"
 	"path/filepath"
 	"slices"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -59,7 +63,7 @@ func (w *workspace) dropOutside(v *view) {
 		}
 		open := false
 		for path := range v.docs {
-			if p.owns(path) {
+			if w.owns(p, path) {
 				open = true
 				break
 			}
@@ -76,4 +80,36 @@ func (w *workspace) isLive(root string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.projects[root] != nil
+}
+
+func didChangeWorkspaceFolders(ctx context.Context, s *Server, params json.RawMessage) error {
+	var p protocol.DidChangeWorkspaceFoldersParams
+	if err := decodeParams(protocol.MethodWorkspaceDidChangeWorkspaceFolders, params, &p); err != nil {
+		return err
+	}
+	var added []string
+	for _, f := range p.Event.Added {
+		if path, err := uriToPath(protocol.DocumentURI(f.URI)); err == nil {
+			added = append(added, path)
+		}
+	}
+	var removed []string
+	for _, f := range p.Event.Removed {
+		if path, err := uriToPath(protocol.DocumentURI(f.URI)); err == nil {
+			removed = append(removed, path)
+		}
+	}
+	s.ws.changeFolders(added, removed)
+	s.ws.dropOutside(s.currentView())
+	if len(added) > 0 {
+		s.ws.scanStarted()
+		s.goBackground("scan added folders", func(ctx context.Context) {
+			s.mu.Lock()
+			ci := s.client
+			s.mu.Unlock()
+			ci.folders = added
+			s.firstScan(ctx, ci)
+		})
+	}
+	return nil
 }

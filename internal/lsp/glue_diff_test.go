@@ -152,15 +152,15 @@ func TestEditedPublishesMatchFreshServer(t *testing.T) {
 					// from the last pass's results, or skips it.
 					w := s.srv.ws
 					v := s.srv.currentView()
-					proj, err := w.loadAt(v, w.project("/ws"))
+					snap, err := w.snapshotAt(v, w.project("/ws"))
 					if err != nil {
 						t.Fatal(err)
 					}
-					job := moduleJob{v: v, proj: proj}
+					job := moduleJob{v: v, snap: snap}
 					if older != nil && rng.IntN(2) == 0 {
 						job = *older
 					}
-					older = &moduleJob{v: v, proj: proj}
+					older = &moduleJob{v: v, snap: snap}
 					w.mu.Lock()
 					w.modJobs["/ws"] = job
 					w.mu.Unlock()

@@ -19,7 +19,7 @@ func hover(ctx context.Context, s *Server, v *view, params json.RawMessage) (any
 		return nil, err
 	}
 	proj := a.fallback
-	h, ok := features.Hover(proj, s.ws.modules(a.p), a.path, s.offsetIn(v, a, proj))
+	h, ok := features.Hover(proj, a.snap.Modules(), a.path, s.offsetIn(v, a, proj))
 	if !ok {
 		return nil, nil
 	}

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"slices"
 
@@ -119,16 +118,6 @@ func (ci clientInfo) supportsResourceOps(del bool) bool {
 	return !del || slices.Contains(ci.resourceOps, "delete")
 }
 
-// Commands the server executes (a contract with the editor clients).
-const (
-	CommandEject          = "beeuni.eject"
-	CommandSessionTools   = "beeuni.sessionTools"
-	CommandEjectableTools = "beeuni.ejectableTools"
-	// CommandShowDocument opens a file in the editor (window/showDocument);
-	// it follows a code action whose edit creates a module.
-	CommandShowDocument = "beeuni.showDocument"
-)
-
 func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -168,36 +157,4 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 	}
 	addFeatureCapabilities(&result.Capabilities, s.client)
 	return result, nil
-}
-
-// Settings are the user's settings (section "beeuni").
-type Settings struct {
-	// InspectModules runs the module inspection (rule T11). Default true.
-	InspectModules bool `json:"inspectModules"`
-}
-
-func defaultSettings() Settings { return Settings{InspectModules: true} }
-
-// merge reads settings from raw: the settings object itself, or an object
-// holding it under "beeuni". Absent fields keep their value.
-func (st *Settings) merge(raw json.RawMessage) error {
-	var wrapper struct {
-		Beeuni json.RawMessage `json:"beeuni"`
-	}
-	if err := json.Unmarshal(raw, &wrapper); err != nil {
-		return fmt.Errorf("settings are not an object: %w", err)
-	}
-	if present(wrapper.Beeuni) {
-		raw = wrapper.Beeuni
-	}
-	var fields struct {
-		InspectModules *bool `json:"inspectModules"`
-	}
-	if err := json.Unmarshal(raw, &fields); err != nil {
-		return fmt.Errorf("invalid beeuni settings: %w", err)
-	}
-	if fields.InspectModules != nil {
-		st.InspectModules = *fields.InspectModules
-	}
-	return nil
 }

@@ -16,7 +16,7 @@ func (s *Server) hintsOf(ctx context.Context, v *view, uri protocol.DocumentURI)
 	if err != nil || a.p == nil {
 		return nil, nil, err
 	}
-	hints := features.InlayHints(a.proj, s.ws.modules(a.p), a.path)
+	hints := features.InlayHints(a.proj, a.snap.Modules(), a.path)
 	sort.SliceStable(hints, func(i, j int) bool { return hints[i].Offset < hints[j].Offset })
 	return hints, s.mapperIn(v, a.proj, a.path), nil
 }

@@ -86,12 +86,7 @@ func TestClosingAnUnchangedModuleCostsNothing(t *testing.T) {
 	s := editorSession(t, fsys, UTF16, "/ws")
 	s.open("/ws/beeuni.yaml", manifest)
 	s.idle()
-	passes := func() uint64 {
-		p := s.srv.ws.project("/ws")
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		return p.inspectedSeq
-	}
+	passes := func() uint64 { return s.srv.ws.eng.ModulePasses("/ws") }
 	closeDoc := func(path string) {
 		s.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": string(pathToURI(path))}})
 	}
@@ -126,52 +121,5 @@ func TestClosingAnUnchangedModuleCostsNothing(t *testing.T) {
 	}
 	if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); len(got) != 0 {
 		t.Fatalf("module closed without saving its breakage: codes %v, want none", got)
-	}
-}
-
-// TestModChangeLog: a module pass learns the files changed since the
-// project's last pass from the log, and learns that it cannot know when
-// anything may have changed (settings, file watchers just registered) or
-// when the log no longer reaches back that far.
-func TestModChangeLog(t *testing.T) {
-	w := &workspace{}
-	change := func(path string) uint64 {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.modGen++
-		w.logModChangeLocked(path)
-		return w.modGen
-	}
-	g0 := w.modGen
-	g1 := change("/ws/tools/a.ts")
-	g2 := change("/ws/tools/b.ts")
-	if got, ok := w.modChangesSince(g0, g2); !ok || !slices.Equal(got, []string{"/ws/tools/a.ts", "/ws/tools/b.ts"}) {
-		t.Errorf("since %d: %v, %v", g0, got, ok)
-	}
-	if got, ok := w.modChangesSince(g1, g2); !ok || !slices.Equal(got, []string{"/ws/tools/b.ts"}) {
-		t.Errorf("since %d: %v, %v", g1, got, ok)
-	}
-	if got, ok := w.modChangesSince(g0, g1); !ok || !slices.Equal(got, []string{"/ws/tools/a.ts"}) {
-		t.Errorf("from %d to %d: %v, %v (a change after the pass started is the next pass's)", g0, g1, got, ok)
-	}
-	if got, ok := w.modChangesSince(g2, g2); !ok || len(got) != 0 {
-		t.Errorf("nothing since: %v, %v", got, ok)
-	}
-	g3 := change("") // settings
-	g4 := change("/ws/tools/c.ts")
-	if _, ok := w.modChangesSince(g2, g4); ok {
-		t.Error("a change of anything is known")
-	}
-	if got, ok := w.modChangesSince(g3, g4); !ok || !slices.Equal(got, []string{"/ws/tools/c.ts"}) {
-		t.Errorf("after the change of anything: %v, %v", got, ok)
-	}
-	for i := 0; i < maxModLog; i++ {
-		change(fmt.Sprintf("/ws/tools/m%d.ts", i))
-	}
-	if _, ok := w.modChangesSince(g4, w.modGen); ok {
-		t.Error("a log trimmed past the last pass is known")
-	}
-	if got, ok := w.modChangesSince(w.modGen-1, w.modGen); !ok || len(got) != 1 {
-		t.Errorf("the latest change: %v, %v", got, ok)
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
+// moduleJob is a snapshot waiting for its module pass, with the view it
+// was made from (the publisher converts with its documents).
 type moduleJob struct {
 	v    *view
-	proj *analysis.Project
+	snap *analysis.Snapshot
 }
 
 // moduleLoop starts a module worker for each project with a queued
@@ -57,70 +59,14 @@ func (w *workspace) projectModuleLoop(ctx context.Context, root string) {
 	}
 }
 
-// runModuleJob inspects the modules of one load of a project and
-// publishes their findings, unless a newer load reused newer results.
+// runModuleJob completes a snapshot with its module findings (a module
+// pass, or the results of one that ended since it was queued) and
+// publishes them, unless a newer snapshot has its own already.
 func (w *workspace) runModuleJob(ctx context.Context, root string, job moduleJob) {
-	inspect := w.s.currentSettings().InspectModules
-	if p := w.project(root); p != nil && inspect {
-		p.mu.Lock()
-		stale := job.v.gen < p.inspGen // a newer load reused newer results
-		p.mu.Unlock()
-		if stale {
-			return // what a pass would find, after the pass
-		}
-		// Queued while a module pass ran (the load could not reuse it
-		// yet): now that the pass is done, its results may cover the
-		// job's modules, unchanged since.
-		if insp := w.reuseInspection(p, job.proj, job.v.gen, false); insp != nil {
-			w.pub.setModules(job.v, job.proj, insp)
-			return
-		}
-	}
-	w.mu.Lock()
-	modGen := w.modGen
-	w.mu.Unlock()
-	var insp *analysis.Inspection
-	if inspect {
-		insp = w.inspectModules(ctx, root, job.proj, modGen)
-	}
-	if ctx.Err() != nil {
+	// The pass yields to this project's YAML passes (priority.go).
+	done := w.eng.InspectModules(withProject(ctx, root), job.snap)
+	if done == nil || w.project(root) == nil {
 		return
 	}
-	if p := w.project(root); p != nil {
-		p.mu.Lock()
-		stale := job.v.gen < p.inspGen // a newer load reused newer results
-		if !stale {
-			p.insp, p.inspGen, p.inspModGen = insp, job.v.gen, modGen
-			p.inspected = nil
-			if insp != nil {
-				p.inspected = insp.Results
-			}
-			p.inspectedSeq++
-			p.bases = [2]moduleBase{}
-		}
-		p.mu.Unlock()
-		if !stale {
-			w.pub.setModules(job.v, job.proj, insp)
-		}
-	}
-}
-
-// inspectModules is a module pass over proj, at module generation modGen:
-// with file watchers, and the paths changed since the project's last pass
-// known, only the modules those paths concern are inspected again (a
-// module edit at 10,000 tools then costs one inspection, not a check of
-// every module); else every module.
-func (w *workspace) inspectModules(ctx context.Context, root string, proj *analysis.Project, modGen uint64) *analysis.Inspection {
-	ctx = withProject(ctx, root) // the inspection yields to this project's YAML passes (priority.go)
-	if p := w.project(root); p != nil && w.disk.on() {
-		p.mu.Lock()
-		prev, prevGen := p.inspected, p.inspModGen
-		p.mu.Unlock()
-		if prev != nil {
-			if changed, ok := w.modChangesSince(prevGen, modGen); ok {
-				return analysis.InspectModulesAfter(ctx, proj, w.insp, prev, changed)
-			}
-		}
-	}
-	return analysis.InspectModules(ctx, proj, w.insp)
+	w.pub.setModules(job.v, done)
 }

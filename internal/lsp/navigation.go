@@ -43,7 +43,7 @@ func definition(ctx context.Context, s *Server, v *view, params json.RawMessage)
 		return nil, err
 	}
 	proj := a.fallback
-	return s.locations(ctx, v, a, proj, features.Definition(proj, s.ws.modules(a.p), a.path, s.offsetIn(v, a, proj)))
+	return s.locations(ctx, v, a, proj, features.Definition(proj, a.snap.Modules(), a.path, s.offsetIn(v, a, proj)))
 }
 
 func references(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {

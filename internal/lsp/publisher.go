@@ -54,7 +54,9 @@ type fileState struct {
 }
 
 // publisher merges the finding sets of every project and pass into one
-// publishDiagnostics per file. For each file it publishes the findings of
+// publishDiagnostics per file. It is write-only: requests read the
+// snapshot they were asked against (analysis.Snapshot.Findings), never
+// what was published. For each file it publishes the findings of
 // the newest content it has seen, adding another pass's findings only when
 // they were made on that same content; it never publishes a version older
 // than one it published, nor the same params twice in a row.
@@ -99,9 +101,9 @@ func groupByFile(fs []diag.Finding) map[string][]diag.Finding {
 	return out
 }
 
-// setYAML replaces the YAML findings of proj's root.
-func (pb *publisher) setYAML(v *view, proj *analysis.Project) {
-	pb.replace(setKey{proj.Root, sourceYAML}, v, proj, pb.yamlGroups(v, proj))
+// setYAML publishes the YAML findings of snap, made from v.
+func (pb *publisher) setYAML(v *view, snap *analysis.Snapshot) {
+	pb.replace(setKey{snap.Root, sourceYAML}, v, snap, pb.yamlGroups(v, snap.Project))
 }
 
 // yamlGroups are proj's YAML findings by file.
@@ -119,9 +121,10 @@ func (pb *publisher) yamlGroups(v *view, proj *analysis.Project) map[string][]di
 	return groups
 }
 
-// setModules replaces the module findings of proj's root (insp nil: none).
-func (pb *publisher) setModules(v *view, proj *analysis.Project, insp *analysis.Inspection) {
-	pb.replace(setKey{proj.Root, sourceModules}, v, proj, pb.moduleGroups(v, insp))
+// setModules publishes the module findings of snap, made from v (none when
+// its Inspection is nil: inspection is off).
+func (pb *publisher) setModules(v *view, snap *analysis.Snapshot) {
+	pb.replace(setKey{snap.Root, sourceModules}, v, snap, pb.moduleGroups(v, snap.Inspection))
 }
 
 // moduleGroups are the module findings of insp by file (nil: none).
@@ -141,23 +144,23 @@ func (pb *publisher) moduleGroups(v *view, insp *analysis.Inspection) map[string
 	return groups
 }
 
-// setYAMLAndModules replaces both sets of proj's root and publishes once,
-// so that a client never sees the YAML findings without the module ones.
-func (pb *publisher) setYAMLAndModules(v *view, proj *analysis.Project, insp *analysis.Inspection) {
-	yamlGroups := pb.yamlGroups(v, proj)
-	modGroups := pb.moduleGroups(v, insp)
+// setYAMLAndModules publishes both sets of snap at once, so that a client
+// never sees the YAML findings without the module ones.
+func (pb *publisher) setYAMLAndModules(v *view, snap *analysis.Snapshot) {
+	yamlGroups := pb.yamlGroups(v, snap.Project)
+	modGroups := pb.moduleGroups(v, snap.Inspection)
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
-	if !pb.s.ws.isLive(proj.Root) {
+	if !pb.s.ws.isLive(snap.Root) {
 		return // removed while it was analysed (see replace)
 	}
 	touched := map[string]bool{}
-	pb.replaceLocked(setKey{proj.Root, sourceYAML}, v, proj, yamlGroups, touched)
-	pb.replaceLocked(setKey{proj.Root, sourceModules}, v, proj, modGroups, touched)
+	pb.replaceLocked(setKey{snap.Root, sourceYAML}, v, snap, yamlGroups, touched)
+	pb.replaceLocked(setKey{snap.Root, sourceModules}, v, snap, modGroups, touched)
 	pb.publishLocked(sortedKeys(touched))
 }
 
-func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding) {
+func (pb *publisher) replace(key setKey, v *view, snap *analysis.Snapshot, groups map[string][]diag.Finding) {
 	pb.mu.Lock()
 	defer pb.mu.Unlock()
 	// A project removed while it was analysed publishes nothing: removal
@@ -167,13 +170,14 @@ func (pb *publisher) replace(key setKey, v *view, proj *analysis.Project, groups
 		return
 	}
 	touched := map[string]bool{}
-	pb.replaceLocked(key, v, proj, groups, touched)
+	pb.replaceLocked(key, v, snap, groups, touched)
 	pb.publishLocked(sortedKeys(touched))
 }
 
-// replaceLocked replaces the set of key and adds the files it changes to
-// touched.
-func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, groups map[string][]diag.Finding, touched map[string]bool) {
+// replaceLocked replaces the set of key with groups, snap's findings, and
+// adds the files it changes to touched. v is the view snap was made from:
+// its documents' mappers convert the ranges.
+func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot, groups map[string][]diag.Finding, touched map[string]bool) {
 	for path := range pb.byKey[key] {
 		if _, still := groups[path]; !still {
 			if st := pb.files[path]; st != nil {
@@ -184,9 +188,9 @@ func (pb *publisher) replaceLocked(key setKey, v *view, proj *analysis.Project, 
 	}
 	files := map[string]bool{}
 	for path, fs := range groups {
-		set := &findingSet{gen: v.gen, content: contentIn(v, proj, path), findings: fs}
+		set := &findingSet{gen: snap.Gen, content: contentIn(v, snap.Project, path), findings: fs}
 		if d := v.docs[path]; d != nil && sameContent(d.content(), set.content) {
-			set.version, set.versions = d.version, true
+			set.version, set.versions = snap.Version(path)
 			set.mapper = d.mapper
 		}
 		st := pb.files[path]
@@ -242,25 +246,6 @@ func (pb *publisher) forgetFile(path string) {
 	}
 	st.sets = map[setKey]*findingSet{}
 	pb.publishLocked([]string{path})
-}
-
-// current returns the findings in effect for path when its content is
-// content.
-func (pb *publisher) current(path string, content []byte) []diag.Finding {
-	pb.mu.Lock()
-	defer pb.mu.Unlock()
-	st := pb.files[path]
-	if st == nil {
-		return nil
-	}
-	var out []diag.Finding
-	for _, set := range st.sets {
-		if sameContent(set.content, content) {
-			out = append(out, set.findings...)
-		}
-	}
-	diag.Sort(out)
-	return out
 }
 
 func sortedKeys(m map[string]bool) []string {

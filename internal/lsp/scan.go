@@ -2,9 +2,13 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
+	"sync"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
@@ -53,4 +57,76 @@ func skippedByScan(path string) bool {
 		}
 	}
 	return false
+}
+
+// maxScanFolders bounds the first scan of a workspace folder.
+const maxScanFolders = 20000
+
+// firstScan finds every beeuni.yaml of the workspace folders and analyses
+// them, under a work-done progress when the client shows one.
+func (s *Server) firstScan(ctx context.Context, ci clientInfo) {
+	scanned := sync.OnceFunc(s.ws.scanDone)
+	defer scanned()
+	prog := s.beginProgress(ctx, ci, "Beeuni: scanning the workspace")
+	v := s.currentView()
+	var roots []string
+	for _, folder := range ci.folders {
+		roots = append(roots, scanRoots(ctx, v.fs, folder, maxScanFolders)...)
+	}
+	prog.report(fmt.Sprintf("%d project(s) found", len(roots)))
+	for _, root := range roots {
+		if s.ws.inWorkspace(root) { // not removed while the scan ran
+			s.ws.addProject(root)
+		}
+	}
+	scanned()
+	if err := s.ws.waitIdle(ctx, false); err != nil {
+		prog.end("cancelled")
+		return
+	}
+	if s.currentSettings().InspectModules && prog.s != nil {
+		prog.report(fmt.Sprintf("%d project(s) checked; inspecting tool modules", len(roots)))
+		if err := s.ws.waitIdle(ctx, true); err != nil {
+			prog.end("cancelled")
+			return
+		}
+	}
+	prog.end(fmt.Sprintf("%d project(s) checked", len(roots)))
+}
+
+// progress is one work-done progress; a zero progress reports nothing.
+type progress struct {
+	s     *Server
+	token *protocol.ProgressToken
+}
+
+func (s *Server) beginProgress(ctx context.Context, ci clientInfo, title string) progress {
+	if !ci.workDoneProgress {
+		return progress{}
+	}
+	token := protocol.NewProgressToken("beeuni-scan")
+	if err := s.call(ctx, protocol.MethodWorkDoneProgressCreate, &protocol.WorkDoneProgressCreateParams{Token: *token}, nil); err != nil {
+		return progress{}
+	}
+	p := progress{s: s, token: token}
+	p.send(&protocol.WorkDoneProgressBegin{Kind: protocol.WorkDoneProgressKindBegin, Title: title})
+	return p
+}
+
+// send notifies value, a protocol.WorkDoneProgressBegin, Report or End.
+// The params go by pointer: ProgressToken encodes itself through a pointer
+// method, and as a value it would be written {}.
+func (p progress) send(value any) {
+	if p.s == nil {
+		return
+	}
+	p.s.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: value})
+}
+
+func (p progress) report(msg string) {
+	p.send(&protocol.WorkDoneProgressReport{Kind: protocol.WorkDoneProgressKindReport, Message: msg})
+}
+
+func (p progress) end(msg string) {
+	p.send(&protocol.WorkDoneProgressEnd{Kind: protocol.WorkDoneProgressKindEnd, Message: msg})
 }

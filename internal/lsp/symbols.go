@@ -96,8 +96,8 @@ func workspaceSymbol(ctx context.Context, s *Server, v *view, params json.RawMes
 	}
 	var projects []*analysis.Project
 	for _, pr := range s.ws.allProjects() {
-		if proj, _ := pr.latest(); proj != nil {
-			projects = append(projects, proj)
+		if snap := s.ws.eng.Latest(pr.root); snap != nil {
+			projects = append(projects, snap.Project)
 		}
 	}
 	out := []protocol.SymbolInformation{}

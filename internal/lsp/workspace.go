@@ -15,111 +15,44 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
-// project is one beeuni.yaml root and what the server knows of it.
+// project is one beeuni.yaml root registered with the workspace. Its
+// snapshots are the engine's (analysis.Session); the server keeps only the
+// scan of its files for completion.
 type project struct {
 	root string
 
-	mu       sync.Mutex
-	loaded   *analysis.Project // the latest load
-	gen      uint64            // the view generation it was loaded from
-	lastGood map[string]*analysis.Project
-	insp     *analysis.Inspection
-	// inspGen is the view generation of the load insp was made for, and
-	// inspModGen the workspace's module generation when its modules were
-	// read: while that is still current, no module changed and a new load
-	// reuses the results (reuseInspection).
-	inspGen    uint64
-	inspModGen uint64
-	// inspected holds the results of the last module pass, which reuse
-	// draws from: a reused inspection keeps only the modules its load
-	// declares, and a tool that disappears for one keystroke (a typo in
-	// its key) must not cost a module pass when it comes back.
-	inspected map[string]*tsinspect.Result
-	// inspectedSeq counts the module passes that replaced inspected, and
-	// bases are what the inspections reused since are made from
-	// (analysis.ModuleBase over inspected's results), the latest first,
-	// for the module pass basesSeq says. Two are kept: a typo in a tool's
-	// key takes its module out of the model for a keystroke, and the next
-	// keystroke brings it back.
-	inspectedSeq uint64
-	bases        [2]moduleBase
-	basesSeq     uint64
-	repo         *features.RepoFiles
-	loading      *loadCall // the load in progress, if any
+	mu   sync.Mutex
+	repo *features.RepoFiles
 }
 
-func (p *project) latest() (*analysis.Project, uint64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.loaded, p.gen
-}
-
-func (p *project) inspection() *analysis.Inspection {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.insp
-}
-
-// store keeps a load if it is not older than the one kept.
-func (p *project) store(proj *analysis.Project, gen uint64) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.loaded != nil && gen < p.gen {
-		return
-	}
-	p.loaded, p.gen = proj, gen
-	if p.lastGood == nil {
-		p.lastGood = map[string]*analysis.Project{}
-	}
-	for _, f := range proj.Files {
-		if f.SyntaxError == nil {
-			p.lastGood[f.Path] = proj
-		}
-	}
-}
-
-// owns reports whether path is one of the project's files: its manifest,
-// an imported file, or a tool module.
-func (p *project) owns(path string) bool {
+// owns reports whether path is one of p's files, as its newest snapshot
+// has them: its manifest, an imported file, or a tool module.
+func (w *workspace) owns(p *project, path string) bool {
 	if path == filepath.Join(p.root, analysis.ManifestName) {
 		return true
 	}
-	proj, _ := p.latest()
-	return proj != nil && holds(proj, path)
+	latest := w.eng.Latest(p.root)
+	return latest != nil && latest.Holds(path)
 }
 
-// holds reports whether path is one of proj's files: a loaded YAML file
-// (the manifest, an imported file) or a tool module.
-func holds(proj *analysis.Project, path string) bool {
-	if proj.File(path) != nil {
-		return true
-	}
-	if proj.Model != nil {
-		for _, t := range proj.Model.Tools {
-			if t.Module == path {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// workspace is the registry of projects and the diagnostics pipeline.
+// workspace is the registry of projects and the diagnostics pipeline: it
+// tells the engine every change (changes.go), schedules the engine's work
+// and publishes what it returns.
 //
 // Each project has workers of its own, started when it has work and ended
 // when it has none, so that a long analysis of one project never delays
-// another's diagnostics. The YAML worker loads the project and publishes
-// its findings at once; a burst of changes arriving while it works is
-// coalesced into one more load of the latest text. It then hands the
-// project to the module worker, which inspects the tool modules (rule T11)
-// and publishes those findings after, so that a slow inspection never
-// delays the YAML findings.
+// another's diagnostics. The YAML worker takes the project's snapshot of
+// the current view and publishes its findings at once; a burst of changes
+// arriving while it works is coalesced into one more snapshot of the latest
+// text. A snapshot whose module findings are pending goes to the module
+// worker, which has the engine inspect the tool modules (rule T11) and
+// publishes those findings after, so that a slow inspection never delays
+// the YAML findings.
 type workspace struct {
-	s     *Server
-	disk  *diskCache
-	cache *analysis.Cache
-	insp  *tsinspect.Inspector
-	pub   *publisher
+	s    *Server
+	disk *diskCache
+	eng  *analysis.Session // the engine: every change goes through its Apply
+	pub  *publisher
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -130,13 +63,6 @@ type workspace struct {
 	modJobs  map[string]moduleJob
 	modRuns  map[string]bool // the projects whose module worker runs
 	scans    int             // workspace scans that have not registered their projects yet
-	// modGen counts the changes that may change a module inspection: any
-	// file but a YAML file edited, closed or saved (modules, packages,
-	// .gitignore, files created or deleted), and settings; modLog lists
-	// those changes since the oldest a module pass may still need (see
-	// inspectModules).
-	modGen uint64
-	modLog []modChange
 
 	yamlKick chan struct{}
 	modKick  chan struct{}
@@ -151,7 +77,6 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 	w := &workspace{
 		s:        s,
 		disk:     disk,
-		cache:    analysis.NewCache(),
 		projects: map[string]*project{},
 		dirty:    map[string]bool{},
 		yamlRuns: map[string]*yamlRun{},
@@ -165,11 +90,11 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 	// default keeps 4,096): an evicted module is inspected again by esbuild
 	// whenever any module changes, seconds of work at 10,000 tools. A
 	// cached result is the one the project's Inspection holds anyway.
-	w.insp = tsinspect.New(liveFS{s}, tsinspect.Options{
+	w.eng = analysis.NewSession(tsinspect.New(liveFS{s}, tsinspect.Options{
 		CacheEntries: maxCachedModules,
 		Parallelism:  max(1, runtime.GOMAXPROCS(0)-1),
 		Yield:        func(ctx context.Context) { _ = s.interactive.yield(ctx, projectOf(ctx)) },
-	})
+	}))
 	w.pub = newPublisher(s)
 	return w
 }
@@ -263,7 +188,7 @@ func (w *workspace) allProjects() []*project {
 func (w *workspace) ownerOf(v *view, path string) *project {
 	var best *project
 	for _, p := range w.allProjects() {
-		if !p.owns(path) {
+		if !w.owns(p, path) {
 			continue
 		}
 		if best == nil || vfs.Within(best.root, p.root) && vfs.Within(p.root, path) {
@@ -304,6 +229,7 @@ func (w *workspace) removeProject(root string) {
 	delete(w.dirty, root)
 	delete(w.modJobs, root)
 	w.mu.Unlock()
+	w.eng.Forget(root)
 	w.pub.dropRoot(root)
 }
 

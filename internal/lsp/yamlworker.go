@@ -110,14 +110,14 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 	}
 }
 
-// analyze loads one project from v, publishes its YAML findings and queues
-// its module inspection.
+// analyze takes one project's snapshot of v, publishes its YAML findings
+// and queues its module pass when it needs one.
 func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 	p := w.project(root)
 	if p == nil {
 		return
 	}
-	proj, err := w.loadAt(v, p)
+	snap, err := w.snapshotAt(v, p)
 	if err != nil {
 		w.s.tracef("project %s: %v", root, err)
 		w.removeProject(root)
@@ -129,16 +129,20 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 		}
 		return
 	}
-	if insp := w.reuseInspection(p, proj, v.gen, true); insp != nil {
-		// No module changed: publish the YAML findings and the module
-		// findings together, so that T11 never flickers, and inspect
-		// nothing.
-		w.pub.setYAMLAndModules(v, proj, insp)
+	if !snap.ModulesPending() {
+		// No module changed: the engine made the module findings from the
+		// last pass's results. Publish both together, so that T11 never
+		// flickers, and inspect nothing; a module pass queued for an older
+		// snapshot is superseded.
+		w.mu.Lock()
+		delete(w.modJobs, root)
+		w.mu.Unlock()
+		w.pub.setYAMLAndModules(v, snap)
 		return
 	}
-	w.pub.setYAML(v, proj)
+	w.pub.setYAML(v, snap)
 	w.mu.Lock()
-	w.modJobs[root] = moduleJob{v: v, proj: proj}
+	w.modJobs[root] = moduleJob{v: v, snap: snap}
 	w.mu.Unlock()
 	kick(w.modKick)
 }

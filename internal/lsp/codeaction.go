@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -12,21 +11,10 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/analysis/edit"
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
-// ejectArgs are the arguments of beeuni.eject (a contract with the
-// editor clients).
-type ejectArgs struct {
-	URI   protocol.DocumentURI `json:"uri"`
-	Name  string               `json:"name"`
-	Force bool                 `json:"force"`
-}
-
-// showArgs are the arguments of beeuni.showDocument.
-type showArgs struct {
-	URI protocol.DocumentURI `json:"uri"`
-}
+// textDocument/codeAction and codeAction/resolve: the actions offered at a
+// range of the request's snapshot, and their workspace edits.
 
 func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
 	var p protocol.CodeActionParams
@@ -139,23 +127,6 @@ func codeActionResolve(ctx context.Context, s *Server, v *view, params json.RawM
 	return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s: no longer offered here (the file changed): ask for the code actions again", arg.Title))
 }
 
-// findingsFor returns the findings of path: the YAML findings of proj and
-// the module findings published for the same content.
-func (s *Server) findingsFor(proj *analysis.Project, path string, content []byte) []diag.Finding {
-	var out []diag.Finding
-	for _, f := range proj.Findings {
-		if f.File == path {
-			out = append(out, f)
-		}
-	}
-	for _, f := range s.ws.pub.current(path, content) {
-		if f.Code == analysis.CodeModuleLoad || !isYAML(path) {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
 // ejectOf recognises an eject change, for clients that cannot create
 // files in a workspace edit: the command does it on the server.
 func ejectOf(c *edit.Change, proj *analysis.Project) (name string, force bool, ok bool) {
@@ -233,111 +204,52 @@ func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, 
 	return we, nil
 }
 
-func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
-	var p executeCommandParams
-	if err := decodeParams(protocol.MethodWorkspaceExecuteCommand, params, &p); err != nil {
-		return nil, err
-	}
-	var arg ejectArgs
-	if len(p.Arguments) > 0 {
-		if err := json.Unmarshal(p.Arguments[0], &arg); err != nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: invalid argument: %v", p.Command, err))
+// changesAt returns every action offered on [start, end] of a's file: the
+// quick fixes of the findings the range touches, the refactors at start
+// (eject, return to beeuni:, legacy map to exclude:) and, in the root
+// manifest, the file's source actions (eject with no tools: key). Titles
+// are unique: beeuni.applyChange finds an action by its title.
+func (s *Server) changesAt(v *view, a *at, start, end int) []*edit.Change {
+	return s.changesAtChecked(v, a, start, end, true)
+}
+
+// changesAtChecked is changesAt; verify false leaves the ejects' edits
+// unchecked (edit.RefactorsUnverified), for a code action list whose edits
+// are resolved when picked.
+func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) []*edit.Change {
+	proj := a.proj
+	var changes []*edit.Change
+	// The findings of the snapshot the request was asked against, module
+	// ones included: what the user sees at this version.
+	for _, f := range a.snap.Findings(a.path) {
+		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
+			changes = append(changes, edit.QuickFixes(proj, v.fs, f)...)
 		}
 	}
-	if arg.URI == "" {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: the argument needs a uri", p.Command))
+	refactors, sourceActions := edit.Refactors, edit.SourceActions
+	if !verify {
+		refactors, sourceActions = edit.RefactorsUnverified, edit.SourceActionsUnverified
 	}
-	if p.Command == CommandShowDocument {
-		// The file may not be open or even saved yet: the client has just
-		// applied the edit that created it.
-		path, err := uriToPath(arg.URI)
-		if err != nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("%s: %v", p.Command, err))
+	changes = append(changes, refactors(proj, v.fs, a.path, start)...)
+	if len(proj.Files) > 0 && proj.Files[0].Path == a.path {
+		changes = append(changes, sourceActions(proj, v.fs)...)
+	}
+	seen := map[string]bool{}
+	out := changes[:0]
+	for _, c := range changes {
+		if seen[c.Title] {
+			continue
 		}
-		s.mu.Lock()
-		ci := s.client
-		s.mu.Unlock()
-		s.show(ctx, ci, path)
-		return nil, nil
-	}
-	a, err := s.locateUnder(ctx, v, arg.URI, nil)
-	if err != nil {
-		return nil, err
-	}
-	if a.p == nil || a.proj == nil {
-		return nil, jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
-	}
-	switch p.Command {
-	case CommandSessionTools:
-		return sessionTools(a.proj), nil
-	case CommandEjectableTools:
-		out := []string{}
-		for _, name := range analysis.BeeuniTools() {
-			if _, err := edit.Eject(a.proj, v.fs, name, false); err == nil {
-				out = append(out, name)
+		seen[c.Title] = true
+		if c.Disabled == "" {
+			// Never offered enabled: a client with resource operations
+			// would delete the buffer's unsaved text with the file, or
+			// leave an open buffer over the file an eject overwrites.
+			if path, err := unsafeForOpenFiles(v, c); err != nil {
+				c.Disabled = fmt.Sprintf("%s: %v", proj.Rel(path), err)
 			}
 		}
-		return out, nil
-	case CommandEject:
-		return nil, s.eject(ctx, v, arg)
-	case CommandApplyChange:
-		return nil, s.applyChange(ctx, v, p.Arguments[0])
+		out = append(out, c)
 	}
-	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", p.Command))
+	return out
 }
-
-// sessionToolsResult is the answer of beeuni.sessionTools (a contract
-// with the editor clients): the object `tools ls --json` prints, its
-// table and each agent's tools.
-type sessionToolsResult struct {
-	analysis.ToolsList
-	Table  string         `json:"table"`
-	Agents []sessionAgent `json:"agents"`
-}
-
-type sessionAgent struct {
-	Name  string   `json:"name"`
-	Tools []string `json:"tools"`
-}
-
-// sessionTools is the answer of beeuni.sessionTools.
-func sessionTools(proj *analysis.Project) *sessionToolsResult {
-	// The module inspection's T11 is the server's other pass: the YAML
-	// findings say which entries will not load (T6, T3).
-	notLoaded := analysis.NotLoadedTools(proj, proj.Findings)
-	list := analysis.ToolsLsJSON(proj, notLoaded)
-	agents := []sessionAgent{}
-	if proj.Model != nil {
-		for _, ag := range proj.Model.Agents {
-			agents = append(agents, sessionAgent{Name: ag.Name, Tools: append([]string{}, ag.Sees...)})
-		}
-	}
-	table := ""
-	if proj.Model != nil {
-		table = analysis.FormatToolsLs(proj.Model, notLoaded)
-	}
-	return &sessionToolsResult{ToolsList: list, Table: table, Agents: agents}
-}
-
-// eject runs beeuni.eject through carryOut: the client applies the whole
-// change when it can create files; otherwise the client applies the YAML
-// edit and then the server writes the new module.
-func (s *Server) eject(ctx context.Context, v *view, arg ejectArgs) error {
-	return s.planAndCarryOut(ctx, v, func(v *view) (*analysis.Project, *edit.Change, string, error) {
-		a, err := s.locate(ctx, v, arg.URI, nil)
-		if err != nil {
-			return nil, nil, "", err
-		}
-		if a.p == nil || a.proj == nil {
-			return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
-		}
-		c, err := edit.Eject(a.proj, v.fs, arg.Name, arg.Force)
-		if err != nil {
-			return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, err.Error())
-		}
-		return a.proj, c, ": run `beeuni-lsp tools eject " + arg.Name + "` instead", nil
-	})
-}
-
-// joinRoot joins a repository-relative slash path to root.
-func joinRoot(root, rel string) string { return filepath.Join(root, filepath.FromSlash(rel)) }
