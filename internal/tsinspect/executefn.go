@@ -63,12 +63,17 @@ func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, 
 // `export default { execute }` above or below `function execute(...)`), or
 // a const bound to a function.
 func functionNamedAt(t *jsTree, at int) (executeFn, bool) {
+	end := at
+	for end < len(t.src) && isNameByte(t.src[end]) {
+		end++
+	}
+	name := string(t.src[at:end]) // only the reads of this name are placed
 	var target *js.Var
 	fns := map[*js.Var]executeFn{}
 	js.Walk(nodeVisitor(func(n js.INode) {
 		switch m := n.(type) {
 		case *js.Var:
-			if m.Link != nil && target == nil {
+			if m.Link != nil && target == nil && string(m.Data) == name {
 				if p, ok := t.pos(m.Data); ok && p == at {
 					target = root(m)
 				}

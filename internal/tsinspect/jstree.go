@@ -155,10 +155,13 @@ func (t *jsTree) span(b []byte) (start, end int, ok bool) {
 // wordAt reports whether src[i:i+n] is a whole name (no name character
 // right before or after it).
 func wordAt(src []byte, i, n int) bool {
-	nameByte := func(c byte) bool {
-		return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
-	}
-	return (i == 0 || !nameByte(src[i-1])) && (i+n >= len(src) || !nameByte(src[i+n]))
+	return (i == 0 || !isNameByte(src[i-1])) && (i+n >= len(src) || !isNameByte(src[i+n]))
+}
+
+// isNameByte reports whether c may be part of a name (any byte of a
+// character past ASCII counts).
+func isNameByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // stringEnd is the end of the string literal opening at src[start] (its
