@@ -67,6 +67,11 @@ func TestBounds(t *testing.T) {
 	// every destructured name read at load is a candidate of "declared
 	// nowhere": settled in one pass, not one pass per name
 	manyDestructured := "const { " + names.String() + "} = globalThis\nexport default { description: 'x', parameters: { type: 'object', properties: { " + props.String() + "} }, execute() {} }\n"
+	var later strings.Builder
+	for i := 0; i < 20000; i++ {
+		fmt.Fprintf(&later, "const l%d = () => gone%d\n", i, i)
+	}
+	manyLater := later.String()
 	manyProps := "export default { description: 'x', parameters: { type: 'object', properties: {" +
 		strings.Repeat("a: { type: 'string', description: 'd' }, ", 20000) + "} }, execute() {} }\n"
 	tests := []struct {
@@ -96,6 +101,15 @@ func TestBounds(t *testing.T) {
 		{"many lazy requires", "export default { description: 'x', parameters: { type: 'object' }, execute() {\n" + lazyRequires + "} }\n", Options{}, "", 0, true, ""},
 		{"too many imports", strings.Repeat("import 'node:fs'\n", 5000), Options{}, CodeNotInspected, diag.Warning, true, "more than 4096 imports"},
 		{"many properties", manyProps, Options{}, "", 0, true, ""},
+		// the syntax tree's walks: a function called at load 20,000 times is
+		// followed once; 20,000 reads of names declared nowhere inside
+		// functions never called are placed by one pass and say nothing
+		{"one function called at load many times", "function g(n: number) { return helperGone + n }\n" + strings.Repeat("g(1);\n", 20000) + "export default {}\n", Options{}, CodeThrowsAtLoad, diag.Error, false, "helperGone is not defined"},
+		{"a function called at load many times, each call fine", "function g(n: number) { return n + 1 }\n" + strings.Repeat("g(1);\n", 20000) + "export default { description: 'x', parameters: { type: 'object' }, execute() {} }\n", Options{}, "", 0, true, ""},
+		{"many reads in functions not called", manyLater + "export default { description: 'x', parameters: { type: 'object' }, execute() {} }\n", Options{}, "", 0, true, ""},
+		// calls are followed 16 deep (maxFollowDepth): deeper, nothing is said
+		{"nested immediately called functions", "const v = " + strings.Repeat("(() => ", 12) + "notDeclared" + strings.Repeat(")()", 12) + "\nexport default {}\n", Options{}, CodeThrowsAtLoad, diag.Error, false, "notDeclared is not defined"},
+		{"calls nested deeper than followed", "const v = " + strings.Repeat("(() => ", 40) + "notDeclared" + strings.Repeat(")()", 40) + "\nexport default { description: 'x', parameters: { type: 'object' }, execute() {} }\n", Options{}, "", 0, true, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

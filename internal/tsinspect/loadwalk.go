@@ -57,6 +57,7 @@ type loadWalker struct {
 	// followed are the function bodies already followed: a body runs the
 	// same reads at every call, and the first call runs first
 	followed map[any]bool
+	follows  int // the bodies walked, each once (what keeps the walk linear)
 }
 
 // maxFollowDepth bounds the function bodies followed into one another.
@@ -273,6 +274,7 @@ func (w *loadWalker) instance(c *js.ClassDecl, sure bool) {
 		return
 	}
 	w.followed[c] = true
+	w.follows++
 	w.depth++
 	defer func() { w.depth-- }()
 	for i := range c.List {
@@ -296,6 +298,7 @@ func (w *loadWalker) follow(key any, async, generator bool, body []js.IStmt, sur
 		return
 	}
 	w.followed[key] = true
+	w.follows++
 	w.depth++
 	defer func() { w.depth-- }()
 	w.stmts(body, true)
