@@ -377,6 +377,9 @@ func (w *loadWalker) expr(e js.IExpr, sure bool) {
 			w.read(v, sure, true)
 			return
 		}
+		if _, ok := n.X.(*js.Var); ok && n.Op == js.DeleteToken {
+			return // `delete x` reads nothing (and of a name declared nowhere, is true)
+		}
 		if call, ok := unparen(n.X).(*js.CallExpr); ok && n.Op == js.AwaitToken {
 			w.awaited[call] = true
 		}
