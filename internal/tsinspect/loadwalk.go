@@ -51,6 +51,9 @@ type loadWalker struct {
 	// imported are the names the file's imports bind (the parser leaves
 	// them undeclared)
 	imported map[string]bool
+	// commonJS is set for a file without import or export statements:
+	// Bun runs it in a function, whose `arguments` it may read
+	commonJS bool
 	// sideEffects is set by an import of a file for its effects only
 	// (`import './setup'`), which may define any global
 	sideEffects bool
@@ -73,8 +76,13 @@ func walkLoad(t *jsTree) *loadWalker {
 		awaited: map[*js.CallExpr]bool{}, inits: map[*js.Var]js.IExpr{},
 		imported: map[string]bool{}, followed: map[any]bool{},
 	}
+	w.commonJS = true
 	for _, s := range t.ast.List {
 		w.declare(s)
+		switch s.(type) {
+		case *js.ImportStmt, *js.ExportStmt:
+			w.commonJS = false
+		}
 	}
 	w.stmts(t.ast.List, true)
 	return w
@@ -314,7 +322,7 @@ func (w *loadWalker) read(v *js.Var, sure, typeOf bool) {
 		w.stop = &loadStop{at: v, msg: "Cannot access '" + string(r.Data) + "' before initialization"}
 	case r.Decl == js.NoDecl && !typeOf:
 		name := string(r.Data)
-		if !isBunGlobal(name) && !w.globals[name] && !w.imported[name] && !w.sideEffects {
+		if !isBunGlobal(name) && !w.globals[name] && !w.imported[name] && !w.sideEffects && !(w.commonJS && name == "arguments") {
 			w.stop = &loadStop{at: v, msg: name + " is not defined"}
 		}
 	}
