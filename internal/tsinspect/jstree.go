@@ -43,10 +43,13 @@ type jsTree struct {
 // transform is esbuild's JavaScript of a file, with its source map.
 func transform(file string, src []byte, loader api.Loader, tsconfigRaw string) api.TransformResult {
 	return api.Transform(string(src), api.TransformOptions{
-		Loader:      loader,
-		Sourcefile:  filepath.Base(file),
-		Sourcemap:   api.SourceMapExternal,
-		Target:      api.ESNext,
+		Loader:     loader,
+		Sourcefile: filepath.Base(file),
+		Sourcemap:  api.SourceMapExternal,
+		Target:     api.ESNext,
+		// lowered, as the JavaScript parser does not read them yet; what
+		// they run at load stays in the lowered code
+		Supported:   map[string]bool{"decorators": false, "using": false},
 		TsconfigRaw: tsconfigRaw,
 		LogLevel:    api.LogLevelSilent,
 	})
