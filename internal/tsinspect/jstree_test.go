@@ -48,6 +48,7 @@ func TestReadsHavePositions(t *testing.T) {
 			if tree == nil {
 				continue
 			}
+			helpers := strings.Contains(string(tree.out), "__using(")
 			if tree.misaligned != 0 {
 				t.Errorf("%s:%s: %d reads not found in the JavaScript", file, f.Name, tree.misaligned)
 			}
@@ -58,6 +59,9 @@ func TestReadsHavePositions(t *testing.T) {
 				}
 				if !containsWord(f.Data, v.Data) {
 					return // a name esbuild makes (an enum's parameter, the JSX runtime's calls)
+				}
+				if _, mapped := tree.mapped(v.Data); !mapped && helpers {
+					return // in the helpers esbuild adds to lower `using`: in no segment
 				}
 				reads++
 				start, end, ok := tree.span(v.Data)
