@@ -13,18 +13,31 @@ import (
 // interactiveWork (server.go, register); they count for every project (a
 // completion may be in any); a project's YAML pass counts only for that project's
 // inspection, so that a long analysis of one project never slows another's
-// modules. A worker never waits longer than maxYield for one module, so a
-// client that keeps the server busy forever still gets its modules
-// inspected, only more slowly.
+// modules. Once the work is done, yield still waits until none has ended
+// for quiet, so that a burst of it (a keystroke, then the completion and
+// hover the editor asks for) is served whole before a module starts. A
+// worker never waits longer than maxYield for one module, so a client that
+// keeps the server busy forever still gets its modules inspected, only
+// more slowly.
 type interactive struct {
 	mu       sync.Mutex
-	requests int            // requests under way
-	projects map[string]int // YAML passes under way, by project root
-	changed  chan struct{}  // closed (and replaced) when a piece of work ends
+	requests int                  // requests under way
+	projects map[string]int       // YAML passes under way, by project root
+	ended    time.Time            // when the last request ended
+	passEnds map[string]time.Time // when each project's last YAML pass ended
+	changed  chan struct{}        // closed (and replaced) when a piece of work ends
 }
 
 // maxYield bounds one wait of an inspection worker for interactive work.
 const maxYield = 100 * time.Millisecond
+
+// quiet is how long after a piece of interactive work ends an inspection
+// worker still waits for the next. A module inspection started between
+// two requests of a burst runs beside the second: it takes the second
+// core, and its allocations (esbuild's, hundreds of KB a module) start
+// collections that the request then helps with. Measured in
+// docs/performance.md ("Requests during the initial scan").
+const quiet = 5 * time.Millisecond
 
 // begin marks a request as under way; the function it returns marks it
 // done (calling it again does nothing).
@@ -50,10 +63,18 @@ func (p *interactive) start(root string) func() {
 
 func (p *interactive) done(root string) {
 	p.mu.Lock()
+	now := time.Now()
 	if root == "" {
 		p.requests--
-	} else if p.projects[root]--; p.projects[root] == 0 {
-		delete(p.projects, root)
+		p.ended = now
+	} else {
+		if p.projects[root]--; p.projects[root] == 0 {
+			delete(p.projects, root)
+		}
+		if p.passEnds == nil {
+			p.passEnds = map[string]time.Time{}
+		}
+		p.passEnds[root] = now
 	}
 	if p.changed != nil {
 		close(p.changed)
@@ -63,15 +84,28 @@ func (p *interactive) done(root string) {
 }
 
 // yield waits until no request and no YAML pass of the project at root is
-// under way, maxYield at most, or until ctx is done (then it returns ctx's
-// error). root "" waits for requests only.
+// under way and none has ended for quiet, maxYield at most, or until ctx is
+// done (then it returns ctx's error). root "" waits for requests only.
 func (p *interactive) yield(ctx context.Context, root string) error {
 	var deadline <-chan time.Time
 	for {
 		p.mu.Lock()
+		var calm <-chan time.Time // when the quiet after the last end is over
 		if p.requests == 0 && p.projects[root] == 0 {
-			p.mu.Unlock()
-			return ctx.Err()
+			last := p.ended
+			if end, ok := p.passEnds[root]; ok {
+				if time.Since(end) >= quiet {
+					delete(p.passEnds, root) // long over: forget it
+				} else if end.After(last) {
+					last = end
+				}
+			}
+			left := quiet - time.Since(last)
+			if left <= 0 {
+				p.mu.Unlock()
+				return ctx.Err()
+			}
+			calm = time.After(left)
 		}
 		if p.changed == nil {
 			p.changed = make(chan struct{})
@@ -85,6 +119,7 @@ func (p *interactive) yield(ctx context.Context, root string) error {
 		}
 		select {
 		case <-changed:
+		case <-calm:
 		case <-deadline:
 			return ctx.Err()
 		case <-ctx.Done():

@@ -38,6 +38,30 @@ func TestInteractiveYieldWaitsForTheWorkUnderWay(t *testing.T) {
 	}
 }
 
+// A burst of interactive work is served whole: right after a request or a
+// YAML pass ends, the next module waits out quiet for the next piece of
+// the burst. (Timers never fire early, so the lower bound is exact.)
+func TestInteractiveYieldWaitsOutTheQuietAfterWork(t *testing.T) {
+	var p interactive
+	for _, c := range []struct {
+		name, root string
+		begin      func() func()
+	}{
+		{"a request", "", p.begin},
+		{"a YAML pass", "/a", func() func() { return p.beginProject("/a") }},
+	} {
+		end := c.begin()
+		start := time.Now()
+		end()
+		if err := p.yield(context.Background(), c.root); err != nil {
+			t.Fatalf("yield after %s: %v", c.name, err)
+		}
+		if waited := time.Since(start); waited < quiet {
+			t.Errorf("yield returned %v after %s ended, want at least %v", waited, c.name, quiet)
+		}
+	}
+}
+
 func TestInteractiveYieldIsBounded(t *testing.T) {
 	var p interactive
 	end := p.begin()

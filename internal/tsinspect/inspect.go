@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -89,7 +90,9 @@ func (in *Inspector) flight(key cacheKey, repoRoot, module string, content []byt
 	go func() {
 		t := newTracker(in.fsys)
 		r := in.inspect(t, repoRoot, module, content)
-		in.cache.put(key, r, t.deps)
+		// The cache keeps the deps as long as the result: a copy of their
+		// length, not the array append grew.
+		in.cache.put(key, r, slices.Clone(t.deps))
 		f.result = r
 		in.mu.Lock()
 		delete(in.flights, key)

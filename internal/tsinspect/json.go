@@ -29,7 +29,9 @@ func toJSON(v *value) (json.RawMessage, []unknownPart, bool) {
 	if !w.write(v, "", 0) {
 		return nil, w.unknown, false
 	}
-	return json.RawMessage(b.Bytes()), w.unknown, true
+	// A result keeps its schema: a copy of its length, not the buffer's
+	// grown array (about half of it unused).
+	return json.RawMessage(bytes.Clone(b.Bytes())), w.unknown, true
 }
 
 type jsonWriter struct {

@@ -95,6 +95,7 @@ type Result struct {
 	Initialize    Stats   `json:"initialize"`              // spawn → initialize answer
 	FirstDiags    Stats   `json:"first_diagnostics"`       // spawn → first beeuni.yaml diagnostics
 	ModulesDiags  Stats   `json:"last_module_diagnostics"` // spawn → every module finding and T11 published
+	StartupCPU    Stats   `json:"startup_cpu_ms"`          // server CPU (utime+stime) from spawn to the last module finding: the initial scan's cost
 	Keystroke     Stats   `json:"keystroke"`               // didChange → diagnostics covering that version
 	KeystrokeCPU  float64 `json:"keystroke_cpu_ms"`        // server CPU per keystroke (utime+stime)
 	KeystrokeRead float64 `json:"keystroke_read_bytes"`    // bytes the server read per keystroke, beyond what the client sent

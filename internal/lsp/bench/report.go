@@ -57,6 +57,9 @@ func WriteTable(w io.Writer, r *Result) error {
 		fmt.Fprintf(w, "fresh server: first keystroke %s after open; %d of %d keystrokes typed while the initial scan ran (done %.0f ms after open)\n",
 			freshDelay, r.FreshDuringScan, r.FreshKeystroke.N, r.FreshScanDone)
 	}
+	if r.StartupCPU.N > 0 {
+		fmt.Fprintf(w, "cold start: server CPU %.0f ms (median of %d) up to its last module finding\n", r.StartupCPU.Median, r.StartupCPU.N)
+	}
 	fmt.Fprintf(w, "memory: peak RSS (VmHWM) %s, RSS at end %s, heap after forced GC %s\n", mb(r.PeakRSS), mb(r.RSSEnd), heap)
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)

@@ -35,6 +35,10 @@ func TestRunInProcess(t *testing.T) {
 		t.Errorf("fresh server: %d keystrokes, %d completions, %d hovers, scan done at %v ms; want 4, 4, 4 and a time",
 			res.FreshKeystroke.N, res.FreshCompletion.N, res.FreshHover.N, res.FreshScanDone)
 	}
+	if res.StartupCPU.N != 0 {
+		// In process, the process's CPU is the test's and the client's too.
+		t.Errorf("cold start CPU reported in process (%d samples): it would not be the server's", res.StartupCPU.N)
+	}
 	if res.ErrorsTyped != 4 {
 		t.Errorf("%d finding-introducing keystrokes, want 4", res.ErrorsTyped)
 	}

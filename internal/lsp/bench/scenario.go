@@ -37,7 +37,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 
-	var inits, firsts, lasts []time.Duration
+	var inits, firsts, lasts, cpus []time.Duration
 	var c *Client
 	for i := 0; i < opts.Startups; i++ {
 		fmt.Fprintf(opts.Log, "startup %d/%d\n", i+1, opts.Startups)
@@ -48,6 +48,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			return res, err
 		}
 		inits, firsts, lasts = append(inits, st.initialize), append(firsts, st.first), append(lasts, st.last)
+		if st.cpu >= 0 {
+			cpus = append(cpus, st.cpu)
+		}
 		if i < opts.Startups-1 {
 			if err := cl.Close(10 * time.Second); err != nil {
 				return res, fmt.Errorf("close server: %w", err)
@@ -58,7 +61,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer c.Kill()
 	r.c = c
-	res.Initialize, res.FirstDiags, res.ModulesDiags = Summarize(inits), Summarize(firsts), Summarize(lasts)
+	res.Initialize, res.FirstDiags, res.ModulesDiags, res.StartupCPU = Summarize(inits), Summarize(firsts), Summarize(lasts), Summarize(cpus)
 
 	steps := []struct {
 		name string

@@ -9,7 +9,9 @@ import (
 	"time"
 )
 
-type startupTimes struct{ initialize, first, last time.Duration }
+// startupTimes are one cold start's latencies, and cpu the server's CPU
+// time up to its last module finding (-1 when unknown).
+type startupTimes struct{ initialize, first, last, cpu time.Duration }
 
 // startup spawns the server cold, initializes it, opens beeuni.yaml as an
 // editor does, and waits for the YAML diagnostics and then for every
@@ -27,6 +29,10 @@ func (r *runner) startup(ctx context.Context) (*Client, startupTimes, error) {
 		return nil, st, fmt.Errorf("%w\nserver stderr:\n%s", err, c.Stderr())
 	}
 	st.last = lastAt.Sub(t0)
+	st.cpu = -1
+	if r.opts.Serve == nil { // in process, the process's CPU is not the server's
+		st.cpu, _ = procCPU(c.Pid())
+	}
 	return c, st, nil
 }
 

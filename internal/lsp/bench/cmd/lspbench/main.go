@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strconv"
 	"strings"
 	"time"
@@ -54,7 +55,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	inProcess := fs.Bool("inprocess", false, "run the server in this process on a pipe (for profiles) instead of spawning it")
 	cpuProfile := fs.String("cpuprofile", "", "with -inprocess: write a CPU profile of -profile-phase to this file")
 	memProfile := fs.String("memprofile", "", "with -inprocess: write allocation profiles of -profile-phase to FILE.base and FILE (compare with pprof -base)")
-	profilePhase := fs.String("profile-phase", "typing", "phase to profile: startup, requests, module edits, typing, memory")
+	traceFile := fs.String("trace", "", "with -inprocess: write an execution trace (runtime/trace) of -profile-phase to this file")
+	profilePhase := fs.String("profile-phase", "typing", "phase to profile: fresh, startup, requests, module edits, typing, memory")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -95,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if *inProcess {
 			opts.Serve = serveInProcess
-			opts.Phase = profiler(*profilePhase, *cpuProfile, *memProfile, stderr)
+			opts.Phase = profiler(*profilePhase, *cpuProfile, *memProfile, *traceFile, stderr)
 		}
 		res, err := bench.Run(ctx, opts)
 		if err != nil {
@@ -163,8 +165,8 @@ func serveInProcess(ctx context.Context, conn io.ReadWriteCloser) int {
 
 // profiler returns a Phase hook that profiles the named phase: CPU into
 // cpuFile, allocations into memFile.base (at the start) and memFile (at the
-// end).
-func profiler(phase, cpuFile, memFile string, stderr io.Writer) func(string) func() {
+// end), an execution trace into traceFile.
+func profiler(phase, cpuFile, memFile, traceFile string, stderr io.Writer) func(string) func() {
 	writeAllocs := func(path string) {
 		f, err := os.Create(path)
 		if err != nil {
@@ -193,6 +195,18 @@ func profiler(phase, cpuFile, memFile string, stderr io.Writer) func(string) fun
 				cpu = f
 			}
 		}
+		var tr *os.File
+		if traceFile != "" {
+			f, err := os.Create(traceFile)
+			if err == nil {
+				err = trace.Start(f)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "lspbench: trace: %v\n", err)
+			} else {
+				tr = f
+			}
+		}
 		if memFile != "" {
 			writeAllocs(memFile + ".base")
 		}
@@ -200,6 +214,10 @@ func profiler(phase, cpuFile, memFile string, stderr io.Writer) func(string) fun
 			if cpu != nil {
 				pprof.StopCPUProfile()
 				cpu.Close()
+			}
+			if tr != nil {
+				trace.Stop()
+				tr.Close()
 			}
 			if memFile != "" {
 				writeAllocs(memFile)
