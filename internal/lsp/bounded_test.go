@@ -10,9 +10,9 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-// rangesOf reads the text of many protocol ranges (UTF-16 columns) of one text: the line index is built
-// once (a test reading 20,000 ranges of a 10,000-line text spent
-// 80 s under -race indexing it again for each).
+// rangesOf reads the text of many protocol ranges (UTF-16 columns) of
+// one text: the line index is built once (a test reading 20,000 ranges of
+// a 10,000-line text spent 80 s under -race indexing it again for each).
 func rangesOf(text string) func(protocol.Range) string {
 	m := NewMapper([]byte(text), UTF16)
 	return func(r protocol.Range) string {
