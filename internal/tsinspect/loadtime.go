@@ -15,12 +15,11 @@ import (
 
 // loadtime.go reads, on the syntax tree, what a file surely does when it
 // loads (loadwalk.go), as facts of its content kept with esbuild's: the
-// error that stops it (a name declared nowhere, a
-// binding read before its declaration ran, an unconditional `throw`), the
-// calls esbuild does not report as imports (`require()` through a
-// `createRequire(...)` of the file's own, a synchronous read of a
-// repository file by a literal path), and which require() and awaited
-// import() calls run then.
+// error that stops it (a name declared nowhere, a binding read before its
+// declaration ran, an unconditional `throw`), the calls esbuild does not
+// report as imports (`require()` through a `createRequire(...)` of the
+// file's own, a synchronous read of a repository file by a literal path),
+// and which require() and awaited import() calls run then.
 
 // loadFacts is what a file surely does when it loads, as far as its
 // content tells (what the file system holds is the inspection's to check).
