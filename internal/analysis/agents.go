@@ -266,7 +266,7 @@ func (l *loader) readAgent(u *unit, d *AgentDecl) (Agent, []diag.Finding) {
 	e := &l.agent // one per load: reading an agent allocates no entry
 	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, decl: d}
 	a := &l.agentRead // the checks get a pointer: kept in the loader, not on the heap per agent
-	*a = Agent{Name: d.Name, File: u.file.Path, Key: u.parsed.pos.nodeRange(d.Key), Form: FormAll}
+	*a = Agent{Name: d.Name, File: u.file.Path, Key: spanOf(u.parsed.pos.nodeRange(d.Key)), Form: FormAll}
 	for _, c := range l.rules.agents {
 		c.check(e, a)
 	}
