@@ -50,9 +50,10 @@ type resolveMemo struct {
 	// (read-only), for the next load to share what did not change
 	// (sharedTools).
 	modelTools []Tool
-	// spare is the storage of the last load's toolSet, emptied, for the
-	// next load to build its own in (toolSetBuffers).
-	spare toolSetBuffers
+	// kept is the last load's tool set, for the next load to take whole
+	// when its declarations are the same nodes (keptToolSet), else to
+	// build its own in its storage (takeToolSetBuffers).
+	kept *keptToolSet
 	// exclusions are the shared views of agents that remove tools
 	// (agents.go), for the loads of one tool set.
 	exclusions *exclusions
@@ -87,6 +88,7 @@ func newResolveMemo(filesGen uint64, rules *ruleSet) *resolveMemo {
 // which the next load compares with theirs.
 func (m *resolveMemo) filesChanged(gen uint64) {
 	m.filesGen = gen
+	m.kept = nil // its T5 and T6 read the files
 	for k, o := range m.tools {
 		if o.readFiles {
 			delete(m.tools, k)
@@ -214,27 +216,29 @@ func rebaseFindings(fs []diag.Finding, lines *diag.Lines) {
 	}
 }
 
-// checkToolMemo is checkTool through the memo.
-func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
+// checkToolMemo is checkTool through the memo; o is the declaration's
+// outcome in the memo (nil when not kept).
+func (l *loader) checkToolMemo(d *declaration) (t Tool, ok bool, o *toolOutcome) {
 	m := l.memo
 	if m == nil {
 		t, ok, found, _ := l.checkTool(d)
 		l.findings = append(l.findings, found...)
-		return t, ok
+		return t, ok, nil
 	}
 	u := d.unit
 	if o := m.tools[d.key]; o != nil && o.made(d.value, u) {
 		o.reuse(m, u)
 		l.findings = append(l.findings, o.findings...)
-		return o.tool, o.ok
+		return o.tool, o.ok, o
 	}
 	t, ok, found, readFiles := l.checkTool(d)
 	l.findings = append(l.findings, found...)
 	if keepable(found) {
-		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, found, m.load), tool: t, ok: ok, readFiles: readFiles}
+		o = &toolOutcome{outcome: newOutcome(d.value, u, found, m.load), tool: t, ok: ok, readFiles: readFiles}
+		m.tools[d.key] = o
 		m.used++
 	}
-	return t, ok
+	return t, ok, o
 }
 
 // readAgentMemo is readAgent through the memo; o is the agent's outcome

@@ -61,15 +61,25 @@ type toolSetBuffers struct {
 	first     map[string]*declaration
 	all       []*declaration
 	toolDecls []*declaration
+	outcomes  []*toolOutcome // the memo's outcomes of the first declarations (keptToolSet)
 }
 
 // takeToolSetBuffers returns empty buffers with room for n declarations:
-// the last load's when m kept them and they are large enough, else new
-// ones (m may be nil: no memo).
+// those of the tool set m kept (keptToolSet), cleared, when it kept one
+// large enough, else new ones (m may be nil: no memo).
 func (m *resolveMemo) takeToolSetBuffers(n int) toolSetBuffers {
 	var b toolSetBuffers
-	if m != nil {
-		b, m.spare = m.spare, toolSetBuffers{}
+	if m != nil && m.kept != nil {
+		st := m.kept.set
+		b = st.buffers
+		b.toolDecls, b.outcomes = st.toolDecls, m.kept.outcomes
+		clear(b.decls)
+		clear(b.all)
+		clear(b.toolDecls)
+		clear(b.first)
+		clear(b.outcomes)
+		b = toolSetBuffers{decls: b.decls[:0], first: b.first, all: b.all[:0], toolDecls: b.toolDecls[:0], outcomes: b.outcomes[:0]}
+		m.kept = nil
 	}
 	if cap(b.decls) < n {
 		b.decls = make([]declaration, 0, n)
@@ -83,22 +93,10 @@ func (m *resolveMemo) takeToolSetBuffers(n int) toolSetBuffers {
 	if b.first == nil {
 		b.first = make(map[string]*declaration, n)
 	}
-	return b
-}
-
-// keepToolSetBuffers keeps the buffers of a load's toolSet for the next
-// load, emptied: cleared, so that they hold no node or parse alive.
-func (m *resolveMemo) keepToolSetBuffers(st *toolSet) {
-	if m == nil || st == nil {
-		return
+	if m != nil && cap(b.outcomes) < n {
+		b.outcomes = make([]*toolOutcome, 0, n)
 	}
-	b := st.buffers
-	b.toolDecls = st.toolDecls
-	clear(b.decls)
-	clear(b.all)
-	clear(b.toolDecls)
-	clear(b.first)
-	m.spare = toolSetBuffers{decls: b.decls[:0], first: b.first, all: b.all[:0], toolDecls: b.toolDecls[:0]}
+	return b
 }
 
 // report adds a set check's finding of rule r on node n of u.
@@ -111,6 +109,22 @@ func (s *toolSet) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[st
 // checks on each name's first declaration and the set checks on them all,
 // and builds the model.
 func (l *loader) resolve() *Model {
+	m, st := l.memo.keptToolSet(l)
+	if st == nil {
+		before := len(l.findings)
+		var outcomes []*toolOutcome
+		m, st, outcomes = l.resolveTools()
+		l.memo.keepToolSet(l, st, l.findings[before:], outcomes)
+	}
+	l.tools = st
+	m.Agents = l.resolveAgents(m, st)
+	return m
+}
+
+// resolveTools is resolve's part for the tools: the declarations, the tool
+// checks, the model's Tools and Removed, and the set checks. It returns
+// the outcomes the memo gave the first declarations, too (keepToolSet).
+func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	m := &Model{}
 	st := &toolSet{model: m, others: map[string][]*declaration{}}
 	// The tools: mappings first, to size the declarations' buffers.
@@ -178,11 +192,16 @@ func (l *loader) resolve() *Model {
 	// Every name's first declaration is the one that counts.
 	st.declared, st.all = first, all
 	st.toolDecls = buf.toolDecls
+	outcomes := buf.outcomes
 	for _, d := range all {
 		if !d.first {
 			continue // T9 reported; the first declaration counts
 		}
-		if t, ok := l.checkToolMemo(d); ok {
+		t, ok, o := l.checkToolMemo(d)
+		if o != nil {
+			outcomes = append(outcomes, o)
+		}
+		if ok {
 			tools.add(t)
 			st.toolDecls = append(st.toolDecls, d)
 		}
@@ -209,9 +228,7 @@ func (l *loader) resolve() *Model {
 		c.check(st)
 	}
 	l.findings = append(l.findings, st.findings...)
-	l.tools = st
-	m.Agents = l.resolveAgents(m, st)
-	return m
+	return m, st, outcomes
 }
 
 // checkTool runs the tool checks on one declaration, in order. It returns
