@@ -83,7 +83,8 @@ func typeConcurrently(cache *Cache, g int) error {
 // Tools to stay apart when either is appended to: the shared slice's
 // capacity is cut to its length, so an append copies. A character typed
 // above the tools moves their offsets but not their Spans: the Tools are
-// shared still; a line added above moves every Span, and none is.
+// shared still, and so are the Agents; a line added above moves every
+// Span, and none is.
 func TestModelToolsShared(t *testing.T) {
 	ctx := context.Background()
 	fsys, content := memoWorkspace(100)
@@ -121,6 +122,16 @@ func TestModelToolsShared(t *testing.T) {
 		t.Fatal("a character typed above the tools moved no tool's line, yet the Tools are not shared")
 	}
 	compareLoads(t, fsys, cache)
+	// Another: no agent changed since the last load either.
+	fsys.WriteFile(manifest, bytes.Replace(content, []byte("# a large"), []byte("# a largest"), 1))
+	again, err := LoadCached(ctx, fsys, testRoot, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ag := again.Model.Agents; len(ag) == 0 || &ag[0] != &third.Model.Agents[0] || &again.Model.Tools[0] != &third.Model.Tools[0] {
+		t.Fatal("a character typed above the tools and agents moved none's line, yet they are not shared")
+	}
+	compareLoads(t, fsys, cache)
 
 	// A line added above every tool moves them all.
 	fsys.WriteFile(manifest, bytes.Replace(content, []byte("# a large"), []byte("#\n# a larger"), 1))
@@ -128,8 +139,8 @@ func TestModelToolsShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if &fourth.Model.Tools[0] == &third.Model.Tools[0] {
-		t.Fatal("every tool moved down a line, yet the Tools are shared")
+	if &fourth.Model.Tools[0] == &again.Model.Tools[0] || &fourth.Model.Agents[0] == &again.Model.Agents[0] {
+		t.Fatal("every tool and agent moved down a line, yet they are shared")
 	}
 	compareLoads(t, fsys, cache)
 }

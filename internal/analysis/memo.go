@@ -50,6 +50,8 @@ type resolveMemo struct {
 	// (read-only), for the next load to share what did not change
 	// (sharedTools).
 	modelTools []Tool
+	// modelAgents is the last load's Model.Agents, shared the same way.
+	modelAgents []Agent
 	// kept is the last load's tool set, for the next load to take whole
 	// when its declarations are the same nodes (keptToolSet), else to
 	// build its own in its storage (takeToolSetBuffers).

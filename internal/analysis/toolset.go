@@ -188,7 +188,7 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	}
 	st.buffers = toolSetBuffers{decls: slab, first: first, all: all, toolDecls: buf.toolDecls}
 
-	tools := sharedTools{prev: l.memo.lastTools(), size: len(all) + len(beeuniTools)}
+	tools := sharedSlice[Tool]{prev: l.memo.lastTools(), size: len(all) + len(beeuniTools), equal: sameTool}
 	// Every name's first declaration is the one that counts.
 	st.declared, st.all = first, all
 	st.toolDecls = buf.toolDecls
@@ -252,45 +252,6 @@ func (l *loader) checkTool(d *declaration) (t Tool, ok bool, found []diag.Findin
 	return e.tool, v != drop && !e.badName, e.findings, readFiles
 }
 
-// sharedTools builds a model's Tools sharing the last load's: as long as
-// the tools added are equal to the last load's, in order, nothing is
-// copied, and the result is that slice (or its first part) again. An edit
-// that moves no tool (below the tools: mapping, in the agents say) then
-// allocates no Tool; one that does copies the equal ones before it once.
-// The last load's Tools are shared with its Project: read-only, as every
-// Model is, and handed out with their capacity cut to their length, so that
-// an append to either model's Tools copies instead of writing into the
-// other's.
-type sharedTools struct {
-	prev []Tool // the last load's Tools (nil without a memo)
-	size int    // the most tools the load may add
-	same int    // tools equal to prev's first ones, not copied
-	out  []Tool // nil while every tool is prev's
-}
-
-func (b *sharedTools) add(t Tool) {
-	if b.out == nil {
-		if b.same < len(b.prev) && b.prev[b.same] == t {
-			b.same++
-			return
-		}
-		b.out = make([]Tool, b.same, max(b.size, b.same+1))
-		copy(b.out, b.prev)
-	}
-	b.out = append(b.out, t)
-}
-
-// result is the Tools built: never nil.
-func (b *sharedTools) result() []Tool {
-	switch {
-	case b.out != nil:
-		return b.out
-	case b.prev == nil:
-		return []Tool{}
-	}
-	return b.prev[:b.same:b.same]
-}
-
 // lastTools returns the Tools of the last load through m (nil: none or no
 // memo).
 func (m *resolveMemo) lastTools() []Tool {
@@ -300,7 +261,7 @@ func (m *resolveMemo) lastTools() []Tool {
 	return m.modelTools
 }
 
-// keepTools keeps a load's Tools for the next load to share (sharedTools).
+// keepTools keeps a load's Tools for the next load to share (sharedSlice).
 func (m *resolveMemo) keepTools(ts []Tool) {
 	if m != nil {
 		m.modelTools = ts
