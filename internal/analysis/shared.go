@@ -13,16 +13,16 @@ import "slices"
 // its length, so that an append to either model's slice copies instead of
 // writing into the other's.
 type sharedSlice[T any] struct {
-	prev  []T // the last load's (nil without a memo)
-	size  int // the most values the load may add
-	equal func(a, b *T) bool
-	same  int // values equal to prev's first ones, not copied
-	out   []T // nil while every value is prev's
+	prev  []T               // the last load's (nil without a memo)
+	size  int               // the most values the load may add
+	equal func(a, b T) bool // by value: a pointer to the value added would make it escape
+	same  int               // values equal to prev's first ones, not copied
+	out   []T               // nil while every value is prev's
 }
 
 func (b *sharedSlice[T]) add(v T) {
 	if b.out == nil {
-		if b.same < len(b.prev) && b.equal(&b.prev[b.same], &v) {
+		if b.same < len(b.prev) && b.equal(b.prev[b.same], v) {
 			b.same++
 			return
 		}
@@ -43,14 +43,14 @@ func (b *sharedSlice[T]) result() []T {
 	return b.prev[:b.same:b.same]
 }
 
-func sameTool(a, b *Tool) bool { return *a == *b }
+func sameTool(a, b Tool) bool { return a == b }
 
 // sameAgent reports whether two agents are equal. Their slices are
 // compared by storage first (what the memo hands from load to load, the
 // views shared by agents removing the same tools), then, for an agent read
 // again, element by element when short: a view of 10,000 tools is not
 // compared name by name (the agent is then copied, not shared).
-func sameAgent(a, b *Agent) bool {
+func sameAgent(a, b Agent) bool {
 	return a.Name == b.Name && a.File == b.File && a.Key == b.Key && a.ToolsKey == b.ToolsKey &&
 		a.ToolsValue == b.ToolsValue && a.Form == b.Form && a.Secrets.Form == b.Secrets.Form &&
 		sameShort(a.Refs, b.Refs) && sameShort(a.Sees, b.Sees) && sameShort(a.Secrets.Names, b.Secrets.Names)
