@@ -79,7 +79,7 @@ func typeConcurrently(cache *Cache, g int) error {
 
 // TestModelToolsShared edits a manifest below its tools: mapping, so that
 // no tool changes, and requires the new model to share the last one's
-// Tools (sharedTools), Load's results all the same, and the two models'
+// Tools (sharedSlice), Load's results all the same, and the two models'
 // Tools to stay apart when either is appended to: the shared slice's
 // capacity is cut to its length, so an append copies. A character typed
 // above the tools moves their offsets but not their Spans: the Tools are

@@ -48,7 +48,7 @@ type resolveMemo struct {
 	setEpochs uint64
 	// modelTools is the last load's Model.Tools, shared with its Project
 	// (read-only), for the next load to share what did not change
-	// (sharedTools).
+	// (sharedSlice).
 	modelTools []Tool
 	// modelAgents is the last load's Model.Agents, shared the same way.
 	modelAgents []Agent

@@ -51,11 +51,11 @@ type toolSet struct {
 }
 
 // toolSetBuffers is the storage a toolSet is built in: the declarations,
-// the map of first declarations and the lists of pointers into them. A
-// toolSet lives only through its load (nothing of it is in the Project:
-// the memo keeps nodes, never declarations), so the memo hands these to
-// the next load of the project, emptied, instead of 10,000 declarations
-// and a map of 10,000 names being allocated again on every keystroke.
+// the map of first declarations and the lists of pointers into them.
+// Nothing of a toolSet is in the Project; the memo keeps the last load's
+// (keptToolSet), and a load that cannot take it whole builds its own in
+// its storage, emptied, instead of 10,000 declarations and a map of 10,000
+// names being allocated again on every keystroke.
 type toolSetBuffers struct {
 	decls     []declaration
 	first     map[string]*declaration
