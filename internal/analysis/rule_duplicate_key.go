@@ -149,7 +149,7 @@ func (p *parsed) duplicateKeysIn(n *yaml.Node) {
 }
 
 // isDupKey reports whether k counts as a key for T10: a scalar, not a merge
-// key (a merge key's entries are no duplicates).
+// key (a merge key's entries repeat no key).
 func isDupKey(k *yaml.Node) bool { return k.Kind == yaml.ScalarNode && k.Tag != "!!merge" }
 
 // reportDuplicate reports T10 on k, which repeats first.

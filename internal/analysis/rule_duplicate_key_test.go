@@ -39,7 +39,7 @@ func TestDuplicateKeyIndex(t *testing.T) {
 		}
 		return p
 	}
-	duplicates := func(p *Project) int {
+	repeated := func(p *Project) int {
 		n := 0
 		for _, f := range p.Findings {
 			if f.Code == CodeDuplicateKey {
@@ -81,14 +81,14 @@ func TestDuplicateKeyIndex(t *testing.T) {
 	}
 	for _, s := range steps {
 		p := load(s.edit(content))
-		if got := duplicates(p); got != s.dups {
+		if got := repeated(p); got != s.dups {
 			t.Fatalf("%s: %d duplicate keys, want %d", s.name, got, s.dups)
 		}
 		switch {
 		case s.dups > 0:
 			want = nil // the full pass reported them and kept no index
 		case want == nil:
-			want = keys(index(p)) // after duplicates, indexed anew
+			want = keys(index(p)) // after repeated keys, indexed anew
 		case keys(index(p)) != want:
 			t.Fatalf("%s: the tools: mapping's keys were indexed anew, not brought up to date", s.name)
 		}

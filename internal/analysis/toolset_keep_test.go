@@ -31,7 +31,7 @@ func TestKeptToolSet(t *testing.T) {
 			fmt.Fprintf(&b, "  tool_%03d: tools/a.ts\n", i)
 		}
 	}
-	b.WriteString("agents:\n  helper:\n    tools: [read, tool_001, nope]\n")
+	b.WriteString("agents:\n  reviewer:\n    tools: [read, tool_001, nope]\n")
 	content := []byte(b.String())
 	fsys := vfs.NewMem()
 	manifest := filepath.Join(testRoot, ManifestName)
