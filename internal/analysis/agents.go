@@ -32,10 +32,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	for _, u := range l.units {
 		n += len(u.parsed.tree.agents) // none when agents: is not a mapping: not ours to judge (SPEC section 1)
 	}
-	var agents []Agent
-	if n > 0 {
-		agents = make([]Agent, 0, n)
-	}
+	agents := sharedSlice[Agent]{prev: l.memo.lastAgents(), size: n, equal: sameAgent}
 	shared := l.exclusionsFor(setEpoch, n)
 	for _, u := range l.units {
 		for _, d := range u.parsed.tree.agents {
@@ -46,7 +43,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 				l.memo.hits++
 				l.findings = append(l.findings, o.dep.findings...)
 				a.Sees = o.dep.sees
-				agents = append(agents, a)
+				agents.add(a)
 				continue
 			}
 			before := len(l.findings)
@@ -57,10 +54,32 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
 				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
 			}
-			agents = append(agents, a)
+			agents.add(a)
 		}
 	}
-	return agents
+	if n == 0 {
+		return nil
+	}
+	out := agents.result()
+	l.memo.keepAgents(out)
+	return out
+}
+
+// lastAgents returns the Agents of the last load through m (nil: none or
+// no memo).
+func (m *resolveMemo) lastAgents() []Agent {
+	if m == nil {
+		return nil
+	}
+	return m.modelAgents
+}
+
+// keepAgents keeps a load's Agents for the next load to share
+// (sharedSlice).
+func (m *resolveMemo) keepAgents(as []Agent) {
+	if m != nil {
+		m.modelAgents = as
+	}
 }
 
 // agentUniverse returns every tool an agent's model can see, in order (the
@@ -266,7 +285,7 @@ func (l *loader) readAgent(u *unit, d *AgentDecl) (Agent, []diag.Finding) {
 	e := &l.agent // one per load: reading an agent allocates no entry
 	*e = agentEntry{file: u.file.Path, pos: u.parsed.pos, decl: d}
 	a := &l.agentRead // the checks get a pointer: kept in the loader, not on the heap per agent
-	*a = Agent{Name: d.Name, File: u.file.Path, Key: u.parsed.pos.nodeRange(d.Key), Form: FormAll}
+	*a = Agent{Name: d.Name, File: u.file.Path, Key: spanOf(u.parsed.pos.nodeRange(d.Key)), Form: FormAll}
 	for _, c := range l.rules.agents {
 		c.check(e, a)
 	}

@@ -129,31 +129,29 @@ func (c *Cache) Forget(p string) {
 }
 
 // parseScratch is working storage of a parse that the parse does not keep:
-// the chunked parse's line table (a 10,000-tool manifest has 10,000 lines)
-// and the duplicate-key check's map of a large mapping's keys (the tools:
-// mapping's 10,000). The Cache lends one to each parse it makes and takes
-// it back after, so that a keystroke fills them again instead of
-// allocating them anew (about 0.9 MB at 10,000 tools). The map is empty
-// between uses and the line table holds no pointer: the scratch keeps no
-// parse alive. A nil *parseScratch lends nothing: each use allocates.
+// the chunked parse's line table (a 10,000-tool manifest has 10,000 lines),
+// which the next split brings up to date (chunklines.go), the tree's map
+// of a large agents mapping's names, and the duplicate-key check's indexes
+// of each file's large mappings (keyIndex: the tools: mapping's 10,000
+// keys), which the next parse of the file brings up to date. The Cache
+// lends one to each parse it makes and takes it back after, so that a
+// keystroke updates them instead of allocating them anew (about 0.9 MB at
+// 10,000 tools). The map is empty between uses and the line table holds
+// no pointer; the content last split and the indexes' key nodes are the
+// last parse's, which the Cache holds anyway. A nil *parseScratch lends
+// nothing: each use allocates.
 type parseScratch struct {
-	lines []lineInfo
-	keys  map[string]*yaml.Node
-}
-
-// lineBuffer returns the line table's storage (nil with nothing to lend).
-func (s *parseScratch) lineBuffer() []lineInfo {
-	if s == nil {
-		return nil
-	}
-	return s.lines
-}
-
-// keepLines keeps lines' storage for the next parse.
-func (s *parseScratch) keepLines(lines []lineInfo) {
-	if s != nil && cap(lines) > cap(s.lines) {
-		s.lines = lines[:0]
-	}
+	// lines is the line table of linesOf, the content last split (linesOf
+	// is nil after a split that stopped: the table is not whole), for the
+	// next split to keep the lines an edit did not touch.
+	lines   []lineInfo
+	linesOf []byte
+	keys    map[string]*yaml.Node
+	// indexes are the key indexes of each file's large mappings in its
+	// last parse, for the duplicate-key check (keyIndex); madeIndexes those
+	// of the parse running.
+	indexes     map[string][]*keyIndex
+	madeIndexes []*keyIndex
 }
 
 // keyMap returns an empty map for about n keys, to be cleared after use:

@@ -79,9 +79,12 @@ func typeConcurrently(cache *Cache, g int) error {
 
 // TestModelToolsShared edits a manifest below its tools: mapping, so that
 // no tool changes, and requires the new model to share the last one's
-// Tools (sharedTools), Load's results all the same, and the two models'
+// Tools (sharedSlice), Load's results all the same, and the two models'
 // Tools to stay apart when either is appended to: the shared slice's
-// capacity is cut to its length, so an append copies.
+// capacity is cut to its length, so an append copies. A character typed
+// above the tools moves their offsets but not their Spans: the Tools are
+// shared still, and so are the Agents; a line added above moves every
+// Span, and none is.
 func TestModelToolsShared(t *testing.T) {
 	ctx := context.Background()
 	fsys, content := memoWorkspace(100)
@@ -109,14 +112,35 @@ func TestModelToolsShared(t *testing.T) {
 		t.Fatal("an append to one model's Tools wrote into the other's")
 	}
 
-	// An edit that moves every tool shares none.
+	// A character typed above every tool: their lines stay.
 	fsys.WriteFile(manifest, bytes.Replace(content, []byte("# a large"), []byte("# a larger"), 1))
 	third, err := LoadCached(ctx, fsys, testRoot, cache)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if &third.Model.Tools[0] == &second.Model.Tools[0] {
-		t.Fatal("every tool moved, yet the Tools are shared")
+	if &third.Model.Tools[0] != &second.Model.Tools[0] {
+		t.Fatal("a character typed above the tools moved no tool's line, yet the Tools are not shared")
+	}
+	compareLoads(t, fsys, cache)
+	// Another: no agent changed since the last load either.
+	fsys.WriteFile(manifest, bytes.Replace(content, []byte("# a large"), []byte("# a largest"), 1))
+	again, err := LoadCached(ctx, fsys, testRoot, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ag := again.Model.Agents; len(ag) == 0 || &ag[0] != &third.Model.Agents[0] || &again.Model.Tools[0] != &third.Model.Tools[0] {
+		t.Fatal("a character typed above the tools and agents moved none's line, yet they are not shared")
+	}
+	compareLoads(t, fsys, cache)
+
+	// A line added above every tool moves them all.
+	fsys.WriteFile(manifest, bytes.Replace(content, []byte("# a large"), []byte("#\n# a larger"), 1))
+	fourth, err := LoadCached(ctx, fsys, testRoot, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &fourth.Model.Tools[0] == &again.Model.Tools[0] || &fourth.Model.Agents[0] == &again.Model.Agents[0] {
+		t.Fatal("every tool and agent moved down a line, yet they are shared")
 	}
 	compareLoads(t, fsys, cache)
 }

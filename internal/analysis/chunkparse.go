@@ -95,8 +95,7 @@ func chunkedTree(content []byte, prev chunkSet, target int, s *parseScratch) (*y
 		bytes.Contains(content, []byte("\xe2\x80\xa9")) {
 		return nil, nil, nil, false
 	}
-	lines, ok := splitLines(content, s.lineBuffer())
-	s.keepLines(lines)
+	lines, ok := s.splitLines(content)
 	if !ok {
 		return nil, nil, nil, false
 	}
@@ -198,7 +197,13 @@ func splitLines(content []byte, buf []lineInfo) ([]lineInfo, bool) {
 	if n := bytes.Count(content, []byte{'\n'}) + 1; cap(lines) < n {
 		lines = make([]lineInfo, 0, n)
 	}
-	for off := 0; off < len(content); {
+	return splitRange(content, 0, len(content), lines)
+}
+
+// splitRange appends to lines the lines of content from offset from (a
+// line's start) up to to (a line's start, or the end), as splitLines.
+func splitRange(content []byte, from, to int, lines []lineInfo) ([]lineInfo, bool) {
+	for off := from; off < to; {
 		end := bytes.IndexByte(content[off:], '\n')
 		if end < 0 {
 			end = len(content)

@@ -277,7 +277,7 @@ func (b *ModuleBase) InspectionWith(p *Project, tm *ToolModules) *Inspection {
 		if t.File == "" {
 			continue
 		}
-		moduleLoad = append(moduleLoad, moduleLoadFinding(t, ft.rel, ft.sayPrior+t.Name+moduleLoadAfter, b.failing[t.Module]))
+		moduleLoad = append(moduleLoad, moduleLoadFinding(p, t, ft.rel, ft.sayPrior+t.Name+moduleLoadAfter, b.failing[t.Module]))
 	}
 	return b.inspection(moduleLoad, b.secrets.findings(p, tm.readers))
 }
@@ -305,15 +305,15 @@ func appendModuleLoad(fs []diag.Finding, p *Project, t *Tool, r *tsinspect.Resul
 		return fs
 	}
 	rel := p.Rel(t.Module)
-	return append(fs, moduleLoadFinding(t, rel, moduleLoadMessage(t.Name, rel, r), r))
+	return append(fs, moduleLoadFinding(p, t, rel, moduleLoadMessage(t.Name, rel, r), r))
 }
 
-// moduleLoadFinding is T11 on tool t, whose module (rel from the root)
-// will not load, r says why.
-func moduleLoadFinding(t *Tool, rel, message string, r *tsinspect.Result) diag.Finding {
+// moduleLoadFinding is T11 on tool t of p, whose module (rel from the
+// root) will not load, r says why.
+func moduleLoadFinding(p *Project, t *Tool, rel, message string, r *tsinspect.Result) diag.Finding {
 	f := diag.Finding{
 		File:     t.File,
-		Range:    t.Value,
+		Range:    p.File(t.File).Range(t.Value),
 		Severity: ruleModuleLoad.Severity,
 		Code:     ruleModuleLoad.Code,
 		Message:  message,

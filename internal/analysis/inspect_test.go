@@ -160,7 +160,7 @@ func inspectionFromReference(p *Project, modules []string, results map[string]*t
 		rel := p.Rel(t.Module)
 		f := diag.Finding{
 			File:     t.File,
-			Range:    t.Value,
+			Range:    p.File(t.File).Range(t.Value),
 			Severity: diag.Error,
 			Code:     CodeModuleLoad,
 			Message:  referenceModuleLoadMessage(t.Name, rel, r),
@@ -227,9 +227,11 @@ func randomInspectionCase(rng *rand.Rand) (*Project, []string, map[string]*tsins
 		}
 		results[m] = r
 	}
-	p := &Project{Root: root, Model: &Model{}}
+	// Lines of ten bytes, as pos counts them.
+	tenByTen := diag.NewLines([]byte(strings.Repeat("123456789\n", 10)))
+	p := &Project{Root: root, Model: &Model{}, Files: []*File{{Path: files[0], Lines: tenByTen}, {Path: files[1], Lines: tenByTen}}}
 	for i := range rng.Intn(12) {
-		t := Tool{Name: fmt.Sprintf("tool_%d", i), File: files[rng.Intn(2)], Value: rangeAt()}
+		t := Tool{Name: fmt.Sprintf("tool_%d", i), File: files[rng.Intn(2)], Value: spanOf(rangeAt())}
 		if rng.Intn(5) > 0 {
 			t.Module = mods[rng.Intn(len(mods))]
 		}
@@ -265,13 +267,13 @@ func TestInspectionFromMatchesReference(t *testing.T) {
 		}
 		base, _ := NewModuleBase(modules, results)
 		// Another keystroke: the same tools, renamed and moved.
-		next := &Project{Root: p.Root, Model: &Model{Tools: slices.Clone(p.Model.Tools)}}
+		next := &Project{Root: p.Root, Model: &Model{Tools: slices.Clone(p.Model.Tools)}, Files: p.Files}
 		for j := range next.Model.Tools {
 			tl := &next.Model.Tools[j]
 			if rng.Intn(2) == 0 {
 				tl.Name += "x"
-				tl.Value.Start.Offset += rng.Intn(5)
-				tl.Value.End.Offset += rng.Intn(5)
+				tl.Value.StartCol += rng.Intn(5)
+				tl.Value.EndCol += rng.Intn(5)
 			}
 		}
 		want, _ = inspectionFromReference(next, modules, results)
@@ -310,15 +312,16 @@ func TestInspectionFromMatchesReference(t *testing.T) {
 // in a hundred of which will not load, and the results of a module pass.
 func bigInspectionCase(n int) (*Project, []string, map[string]*tsinspect.Result) {
 	const root = "/repo"
-	p := &Project{Root: root, Model: &Model{}}
+	// The manifest: three lines, then a line of 40 bytes per tool.
+	manifest := diag.NewLines([]byte("# tools\ntools:\n  web_search: beeuni:web_search\n" + strings.Repeat(strings.Repeat("x", 39)+"\n", n)))
+	p := &Project{Root: root, Model: &Model{}, Files: []*File{{Path: root + "/beeuni.yaml", Lines: manifest}}}
 	results := map[string]*tsinspect.Result{}
 	var modules []string
 	lines := diag.NewLines([]byte("import { z } from 'zod'\nexport default {}\n"))
 	for i := range n {
 		m := fmt.Sprintf("%s/tools/tool_%05d.ts", root, i)
-		off := 100 + 40*i
 		p.Model.Tools = append(p.Model.Tools, Tool{Name: fmt.Sprintf("tool_%05d", i), Module: m, File: root + "/beeuni.yaml",
-			Value: diag.Range{Start: diag.Pos{Offset: off, Line: i + 3, Col: 14}, End: diag.Pos{Offset: off + 25, Line: i + 3, Col: 39}}})
+			Value: Span{StartLine: i + 3, StartCol: 14, EndLine: i + 3, EndCol: 39}})
 		r := &tsinspect.Result{Module: m, Loads: i%100 != 7, Lines: lines}
 		if !r.Loads {
 			r.Reason = "Cannot find package 'zod'"

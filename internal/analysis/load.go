@@ -76,7 +76,6 @@ func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules
 	}
 	p.Model = l.resolve()
 	l.checkHarnessFolder(p.Model)
-	l.memo.keepToolSetBuffers(l.tools) // the last reader of l.tools
 	p.Findings = dedupe(l.findings)
 	diag.Sort(p.Findings)
 	return p, nil

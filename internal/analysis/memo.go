@@ -48,11 +48,14 @@ type resolveMemo struct {
 	setEpochs uint64
 	// modelTools is the last load's Model.Tools, shared with its Project
 	// (read-only), for the next load to share what did not change
-	// (sharedTools).
+	// (sharedSlice).
 	modelTools []Tool
-	// spare is the storage of the last load's toolSet, emptied, for the
-	// next load to build its own in (toolSetBuffers).
-	spare toolSetBuffers
+	// modelAgents is the last load's Model.Agents, shared the same way.
+	modelAgents []Agent
+	// kept is the last load's tool set, for the next load to take whole
+	// when its declarations are the same nodes (keptToolSet), else to
+	// build its own in its storage (takeToolSetBuffers).
+	kept *keptToolSet
 	// exclusions are the shared views of agents that remove tools
 	// (agents.go), for the loads of one tool set.
 	exclusions *exclusions
@@ -87,6 +90,7 @@ func newResolveMemo(filesGen uint64, rules *ruleSet) *resolveMemo {
 // which the next load compares with theirs.
 func (m *resolveMemo) filesChanged(gen uint64) {
 	m.filesGen = gen
+	m.kept = nil // its T5 and T6 read the files
 	for k, o := range m.tools {
 		if o.readFiles {
 			delete(m.tools, k)
@@ -100,14 +104,13 @@ func (m *resolveMemo) filesChanged(gen uint64) {
 type outcome struct {
 	value    *yaml.Node
 	file     string
-	parse    uint64         // the parse (parsed.id) the ranges' offsets are in
-	key      diag.Range     // the entry's key: where the entry is
+	parse    uint64         // the parse (parsed.id) the findings' offsets are in
 	findings []diag.Finding // owned by the memo: callers get copies
 	load     uint64         // the last load that used it
 }
 
-func newOutcome(value *yaml.Node, u *unit, key diag.Range, found []diag.Finding, load uint64) outcome {
-	return outcome{value: value, file: u.file.Path, parse: u.parsed.id, key: key, findings: slices.Clone(found), load: load}
+func newOutcome(value *yaml.Node, u *unit, found []diag.Finding, load uint64) outcome {
+	return outcome{value: value, file: u.file.Path, parse: u.parsed.id, findings: slices.Clone(found), load: load}
 }
 
 // made reports whether o was made for the entry whose value is value in u
@@ -117,23 +120,20 @@ func (o *outcome) made(value *yaml.Node, u *unit) bool {
 }
 
 // reuse marks o used by the memo's current load, in u's parse, and moves its
-// key and findings to that parse's offsets. moved is true when they moved:
-// the caller moves its own ranges then. A chunk's lines are the same bytes,
-// so when the key did not move, nothing in the chunk did (the edit is after
-// it) and nothing is recomputed.
-func (o *outcome) reuse(m *resolveMemo, u *unit) (moved bool) {
+// findings to that parse's offsets. rebased is true when the parse is not
+// the one they were in: the caller moves its own findings then. The Tool
+// or Agent kept holds Spans, which hold in any parse that found its nodes
+// again, so only findings (a few entries' of 10,000) are recomputed.
+func (o *outcome) reuse(m *resolveMemo, u *unit) (rebased bool) {
 	if o.parse != u.parsed.id {
 		o.parse = u.parsed.id
-		if k := rebase(o.key, u.parsed.lines); k != o.key {
-			o.key = k
-			rebaseFindings(o.findings, u.parsed.lines)
-			moved = true
-		}
+		rebaseFindings(o.findings, u.parsed.lines)
+		rebased = true
 	}
 	o.load = m.load
 	m.used++
 	m.hits++
-	return moved
+	return rebased
 }
 
 // toolOutcome is what checkTool gave for one declaration.
@@ -218,31 +218,29 @@ func rebaseFindings(fs []diag.Finding, lines *diag.Lines) {
 	}
 }
 
-// checkToolMemo is checkTool through the memo.
-func (l *loader) checkToolMemo(d *declaration) (Tool, bool) {
+// checkToolMemo is checkTool through the memo; o is the declaration's
+// outcome in the memo (nil when not kept).
+func (l *loader) checkToolMemo(d *declaration) (t Tool, ok bool, o *toolOutcome) {
 	m := l.memo
 	if m == nil {
 		t, ok, found, _ := l.checkTool(d)
 		l.findings = append(l.findings, found...)
-		return t, ok
+		return t, ok, nil
 	}
 	u := d.unit
 	if o := m.tools[d.key]; o != nil && o.made(d.value, u) {
-		if o.reuse(m, u) {
-			o.tool.Key = rebase(o.tool.Key, u.parsed.lines)
-			o.tool.Value = rebase(o.tool.Value, u.parsed.lines)
-		}
+		o.reuse(m, u)
 		l.findings = append(l.findings, o.findings...)
-		return o.tool, o.ok
+		return o.tool, o.ok, o
 	}
 	t, ok, found, readFiles := l.checkTool(d)
 	l.findings = append(l.findings, found...)
 	if keepable(found) {
-		key := u.parsed.pos.nodeRange(d.key)
-		m.tools[d.key] = &toolOutcome{outcome: newOutcome(d.value, u, key, found, m.load), tool: t, ok: ok, readFiles: readFiles}
+		o = &toolOutcome{outcome: newOutcome(d.value, u, found, m.load), tool: t, ok: ok, readFiles: readFiles}
+		m.tools[d.key] = o
 		m.used++
 	}
-	return t, ok
+	return t, ok, o
 }
 
 // readAgentMemo is readAgent through the memo; o is the agent's outcome
@@ -256,23 +254,8 @@ func (l *loader) readAgentMemo(u *unit, d *AgentDecl) (a Agent, o *agentOutcome)
 		return a, nil
 	}
 	if o := m.agents[d.Key]; o != nil && o.made(d.Value, u) {
-		if o.reuse(m, u) {
-			lines := u.parsed.lines
-			a := &o.agent
-			a.Key = o.key
-			a.ToolsKey = rebase(a.ToolsKey, lines) // a zero range (no tools:) stays zero
-			a.ToolsValue = rebase(a.ToolsValue, lines)
-			if len(a.Refs) > 0 {
-				refs := make([]AgentToolRef, len(a.Refs))
-				for i, r := range a.Refs {
-					r.Range = rebase(r.Range, lines)
-					refs[i] = r
-				}
-				a.Refs = refs
-			}
-			if o.dep != nil {
-				rebaseFindings(o.dep.findings, lines)
-			}
+		if o.reuse(m, u) && o.dep != nil {
+			rebaseFindings(o.dep.findings, u.parsed.lines)
 		}
 		l.findings = append(l.findings, o.findings...)
 		return o.agent, o
@@ -280,7 +263,7 @@ func (l *loader) readAgentMemo(u *unit, d *AgentDecl) (a Agent, o *agentOutcome)
 	a, found := l.readAgent(u, d)
 	l.findings = append(l.findings, found...)
 	if !d.spent && keepable(found) {
-		o = &agentOutcome{outcome: newOutcome(d.Value, u, a.Key, found, m.load), agent: a}
+		o = &agentOutcome{outcome: newOutcome(d.Value, u, found, m.load), agent: a}
 		m.agents[d.Key] = o
 		m.used++
 	}

@@ -82,8 +82,37 @@ type Tool struct {
 	// File is the absolute path of the declaring file; "" for the implicit
 	// five Beeuni tools of a project with no tools: key.
 	File  string
-	Key   diag.Range // the key's range in File
-	Value diag.Range // the value's range in File
+	Key   Span // the key's place in File
+	Value Span // the value's place in File
+}
+
+// Span is a place in a file by lines and columns (0-based, columns in bytes
+// of the line), without byte offsets: text typed in the lines above that
+// adds or removes no line leaves it as it is. The model's tools and agents
+// hold Spans, so a tool or an agent whose lines did not change is the same
+// value from one load to the next and loads through one Cache share it (a
+// keystroke above 10,000 tools makes no new Tool). File.Range gives its
+// range with offsets.
+type Span struct {
+	StartLine, StartCol int
+	EndLine, EndCol     int
+}
+
+// spanOf is r without its offsets.
+func spanOf(r diag.Range) Span {
+	return Span{StartLine: r.Start.Line, StartCol: r.Start.Col, EndLine: r.End.Line, EndCol: r.End.Col}
+}
+
+// IsZero reports whether s is the zero Span (no place: an implicit tool, an
+// agent without tools:).
+func (s Span) IsZero() bool { return s == Span{} }
+
+// Range returns s as a range of f's content, offsets included.
+func (f *File) Range(s Span) diag.Range {
+	return diag.Range{
+		Start: diag.Pos{Offset: f.Lines.LineStart(s.StartLine) + s.StartCol, Line: s.StartLine, Col: s.StartCol},
+		End:   diag.Pos{Offset: f.Lines.LineStart(s.EndLine) + s.EndCol, Line: s.EndLine, Col: s.EndCol},
+	}
 }
 
 // Implicit reports whether the tool comes from having no tools: key.
@@ -127,8 +156,8 @@ const (
 
 // AgentToolRef is one tool name written in an agent's tools value.
 type AgentToolRef struct {
-	Name  string
-	Range diag.Range // the name's range (a list item or a legacy map key)
+	Name string
+	Span Span // the name's place (a list item or a legacy map key)
 	// Enabled is the legacy map's boolean; true for list and exclude items.
 	Enabled bool
 }
@@ -136,12 +165,12 @@ type AgentToolRef struct {
 // Agent is one entry under agents:.
 type Agent struct {
 	Name string
-	File string     // absolute path of the declaring file
-	Key  diag.Range // the agent's name
-	// ToolsKey and ToolsValue are the ranges of `tools` and its value; zero
+	File string // absolute path of the declaring file
+	Key  Span   // the agent's name
+	// ToolsKey and ToolsValue are the places of `tools` and its value; zero
 	// when omitted.
-	ToolsKey   diag.Range
-	ToolsValue diag.Range
+	ToolsKey   Span
+	ToolsValue Span
 	Form       AgentForm
 	Refs       []AgentToolRef
 	// Sees is every tool the agent's model sees: the harness tools (catalog

@@ -68,7 +68,7 @@ func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *
 		if _, ok := st.declared[name]; ok {
 			return
 		}
-		l.findings = append(l.findings, ruleNotLoaded.finding(u.file.Path, r.Range, msgNotLoaded(name), map[string]string{DataName: name}, nil))
+		l.findings = append(l.findings, ruleNotLoaded.finding(u.file.Path, u.file.Range(r.Span), msgNotLoaded(name), map[string]string{DataName: name}, nil))
 		return
 	}
 	if _, ok := st.declared[name]; ok {
@@ -79,7 +79,7 @@ func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *
 	if suggest != "" {
 		data[DataSuggest] = suggest
 	}
-	l.findings = append(l.findings, ruleUnknownTool.finding(u.file.Path, r.Range, msgUnknownTool(name, suggest, a.Form == FormExclude), data, nil))
+	l.findings = append(l.findings, ruleUnknownTool.finding(u.file.Path, u.file.Range(r.Span), msgUnknownTool(name, suggest, a.Form == FormExclude), data, nil))
 }
 
 // closestTool returns the real tool name nearest to name by edit distance,

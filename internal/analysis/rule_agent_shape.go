@@ -46,8 +46,8 @@ func msgAgentLegacyValue(name, kind string) string {
 func checkAgentTools(e *agentEntry, a *Agent) {
 	d := e.decl
 	if d.ToolsKey != nil {
-		a.ToolsKey = e.pos.nodeRange(d.ToolsKey)
-		a.ToolsValue = e.pos.nodeRange(d.Tools)
+		a.ToolsKey = spanOf(e.pos.nodeRange(d.ToolsKey))
+		a.ToolsValue = spanOf(e.pos.nodeRange(d.Tools))
 		agentTools(e, a)
 	}
 	if d.SecretsKey != nil {
@@ -67,7 +67,7 @@ func agentTools(e *agentEntry, a *Agent) {
 		e.report(ruleAgentShape, n, msg, map[string]string{"agent": a.Name})
 	}
 	ref := func(n *yaml.Node, enabled bool) {
-		a.Refs = append(a.Refs, AgentToolRef{Name: n.Value, Range: e.pos.nodeRange(n), Enabled: enabled})
+		a.Refs = append(a.Refs, AgentToolRef{Name: n.Value, Span: spanOf(e.pos.nodeRange(n)), Enabled: enabled})
 	}
 	switch {
 	case v == nil:

@@ -303,7 +303,7 @@ func (s *secretReads) finding(p *Project, a *Agent, secret string, t *secretTall
 	for i, ti := range t.first {
 		names[i] = p.Model.Tools[ti].Name
 	}
-	f := ruleSecretNotGranted.finding(a.File, a.Key, msgSecretNotGranted(a.Name, secret, names, t.n),
+	f := ruleSecretNotGranted.finding(a.File, p.File(a.File).Range(a.Key), msgSecretNotGranted(a.Name, secret, names, t.n),
 		map[string]string{"agent": a.Name, "secret": secret}, nil)
 	for _, ti := range t.first {
 		tool := &p.Model.Tools[ti]

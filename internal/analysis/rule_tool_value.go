@@ -53,7 +53,7 @@ func checkToolValue(e *toolEntry) verdict {
 	v := resolveAlias(e.value)
 	switch {
 	case v != nil && v.Kind == yaml.ScalarNode && v.Tag == "!!str":
-		e.tool = Tool{Name: e.name, Source: v.Value, File: e.file, Key: e.rangeOf(e.key), Value: e.rangeOf(e.value)}
+		e.tool = Tool{Name: e.name, Source: v.Value, File: e.file, Key: spanOf(e.rangeOf(e.key)), Value: spanOf(e.rangeOf(e.value))}
 		return carryOn
 	case v == nil:
 		e.report(ruleNotString, e.value, msgValueNotString(e.name, "an alias that resolves to nothing"), e.nameData())

@@ -51,25 +51,35 @@ type toolSet struct {
 }
 
 // toolSetBuffers is the storage a toolSet is built in: the declarations,
-// the map of first declarations and the lists of pointers into them. A
-// toolSet lives only through its load (nothing of it is in the Project:
-// the memo keeps nodes, never declarations), so the memo hands these to
-// the next load of the project, emptied, instead of 10,000 declarations
-// and a map of 10,000 names being allocated again on every keystroke.
+// the map of first declarations and the lists of pointers into them.
+// Nothing of a toolSet is in the Project; the memo keeps the last load's
+// (keptToolSet), and a load that cannot take it whole builds its own in
+// its storage, emptied, instead of 10,000 declarations and a map of 10,000
+// names being allocated again on every keystroke.
 type toolSetBuffers struct {
 	decls     []declaration
 	first     map[string]*declaration
 	all       []*declaration
 	toolDecls []*declaration
+	outcomes  []*toolOutcome // the memo's outcomes of the first declarations (keptToolSet)
 }
 
 // takeToolSetBuffers returns empty buffers with room for n declarations:
-// the last load's when m kept them and they are large enough, else new
-// ones (m may be nil: no memo).
+// those of the tool set m kept (keptToolSet), cleared, when it kept one
+// large enough, else new ones (m may be nil: no memo).
 func (m *resolveMemo) takeToolSetBuffers(n int) toolSetBuffers {
 	var b toolSetBuffers
-	if m != nil {
-		b, m.spare = m.spare, toolSetBuffers{}
+	if m != nil && m.kept != nil {
+		st := m.kept.set
+		b = st.buffers
+		b.toolDecls, b.outcomes = st.toolDecls, m.kept.outcomes
+		clear(b.decls)
+		clear(b.all)
+		clear(b.toolDecls)
+		clear(b.first)
+		clear(b.outcomes)
+		b = toolSetBuffers{decls: b.decls[:0], first: b.first, all: b.all[:0], toolDecls: b.toolDecls[:0], outcomes: b.outcomes[:0]}
+		m.kept = nil
 	}
 	if cap(b.decls) < n {
 		b.decls = make([]declaration, 0, n)
@@ -83,22 +93,10 @@ func (m *resolveMemo) takeToolSetBuffers(n int) toolSetBuffers {
 	if b.first == nil {
 		b.first = make(map[string]*declaration, n)
 	}
-	return b
-}
-
-// keepToolSetBuffers keeps the buffers of a load's toolSet for the next
-// load, emptied: cleared, so that they hold no node or parse alive.
-func (m *resolveMemo) keepToolSetBuffers(st *toolSet) {
-	if m == nil || st == nil {
-		return
+	if m != nil && cap(b.outcomes) < n {
+		b.outcomes = make([]*toolOutcome, 0, n)
 	}
-	b := st.buffers
-	b.toolDecls = st.toolDecls
-	clear(b.decls)
-	clear(b.all)
-	clear(b.toolDecls)
-	clear(b.first)
-	m.spare = toolSetBuffers{decls: b.decls[:0], first: b.first, all: b.all[:0], toolDecls: b.toolDecls[:0]}
+	return b
 }
 
 // report adds a set check's finding of rule r on node n of u.
@@ -111,6 +109,22 @@ func (s *toolSet) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[st
 // checks on each name's first declaration and the set checks on them all,
 // and builds the model.
 func (l *loader) resolve() *Model {
+	m, st := l.memo.keptToolSet(l)
+	if st == nil {
+		before := len(l.findings)
+		var outcomes []*toolOutcome
+		m, st, outcomes = l.resolveTools()
+		l.memo.keepToolSet(l, st, l.findings[before:], outcomes)
+	}
+	l.tools = st
+	m.Agents = l.resolveAgents(m, st)
+	return m
+}
+
+// resolveTools is resolve's part for the tools: the declarations, the tool
+// checks, the model's Tools and Removed, and the set checks. It returns
+// the outcomes the memo gave the first declarations, too (keepToolSet).
+func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	m := &Model{}
 	st := &toolSet{model: m, others: map[string][]*declaration{}}
 	// The tools: mappings first, to size the declarations' buffers.
@@ -174,15 +188,20 @@ func (l *loader) resolve() *Model {
 	}
 	st.buffers = toolSetBuffers{decls: slab, first: first, all: all, toolDecls: buf.toolDecls}
 
-	tools := sharedTools{prev: l.memo.lastTools(), size: len(all) + len(beeuniTools)}
+	tools := sharedSlice[Tool]{prev: l.memo.lastTools(), size: len(all) + len(beeuniTools), equal: sameTool}
 	// Every name's first declaration is the one that counts.
 	st.declared, st.all = first, all
 	st.toolDecls = buf.toolDecls
+	outcomes := buf.outcomes
 	for _, d := range all {
 		if !d.first {
 			continue // T9 reported; the first declaration counts
 		}
-		if t, ok := l.checkToolMemo(d); ok {
+		t, ok, o := l.checkToolMemo(d)
+		if o != nil {
+			outcomes = append(outcomes, o)
+		}
+		if ok {
 			tools.add(t)
 			st.toolDecls = append(st.toolDecls, d)
 		}
@@ -209,9 +228,7 @@ func (l *loader) resolve() *Model {
 		c.check(st)
 	}
 	l.findings = append(l.findings, st.findings...)
-	l.tools = st
-	m.Agents = l.resolveAgents(m, st)
-	return m
+	return m, st, outcomes
 }
 
 // checkTool runs the tool checks on one declaration, in order. It returns
@@ -235,45 +252,6 @@ func (l *loader) checkTool(d *declaration) (t Tool, ok bool, found []diag.Findin
 	return e.tool, v != drop && !e.badName, e.findings, readFiles
 }
 
-// sharedTools builds a model's Tools sharing the last load's: as long as
-// the tools added are equal to the last load's, in order, nothing is
-// copied, and the result is that slice (or its first part) again. An edit
-// that moves no tool (below the tools: mapping, in the agents say) then
-// allocates no Tool; one that does copies the equal ones before it once.
-// The last load's Tools are shared with its Project: read-only, as every
-// Model is, and handed out with their capacity cut to their length, so that
-// an append to either model's Tools copies instead of writing into the
-// other's.
-type sharedTools struct {
-	prev []Tool // the last load's Tools (nil without a memo)
-	size int    // the most tools the load may add
-	same int    // tools equal to prev's first ones, not copied
-	out  []Tool // nil while every tool is prev's
-}
-
-func (b *sharedTools) add(t Tool) {
-	if b.out == nil {
-		if b.same < len(b.prev) && b.prev[b.same] == t {
-			b.same++
-			return
-		}
-		b.out = make([]Tool, b.same, max(b.size, b.same+1))
-		copy(b.out, b.prev)
-	}
-	b.out = append(b.out, t)
-}
-
-// result is the Tools built: never nil.
-func (b *sharedTools) result() []Tool {
-	switch {
-	case b.out != nil:
-		return b.out
-	case b.prev == nil:
-		return []Tool{}
-	}
-	return b.prev[:b.same:b.same]
-}
-
 // lastTools returns the Tools of the last load through m (nil: none or no
 // memo).
 func (m *resolveMemo) lastTools() []Tool {
@@ -283,7 +261,7 @@ func (m *resolveMemo) lastTools() []Tool {
 	return m.modelTools
 }
 
-// keepTools keeps a load's Tools for the next load to share (sharedTools).
+// keepTools keeps a load's Tools for the next load to share (sharedSlice).
 func (m *resolveMemo) keepTools(ts []Tool) {
 	if m != nil {
 		m.modelTools = ts

@@ -108,7 +108,7 @@ func (hv *hoverer) toolsTable() string {
 func (hv *hoverer) tool(e *toolEntry) string {
 	var b strings.Builder
 	t, ok := hv.modelTool(e.Name)
-	if ok && !t.Key.IsZero() && t.Key.Start.Line != e.key.Line-1 {
+	if ok && !t.Key.IsZero() && t.Key.StartLine != e.key.Line-1 {
 		ok = false // a second entry of the name in this file (T10)
 	}
 	if !ok {

@@ -115,7 +115,7 @@ func (fm fileModel) tool(e *toolEntry) (*analysis.Tool, bool) {
 		return nil, false
 	}
 	t := &fm.m.Tools[i]
-	if !t.Key.IsZero() && t.Key.Start.Line != e.key.Line-1 {
+	if !t.Key.IsZero() && t.Key.StartLine != e.key.Line-1 {
 		return nil, false
 	}
 	return t, true
