@@ -149,7 +149,11 @@ func appendExports(out []string, n *js.ExportStmt) []string {
 
 // quoted is the value of a quoted string of esbuild's JavaScript.
 func quoted(b []byte) (string, bool) {
-	return stringLiteral(&js.LiteralExpr{TokenType: js.StringToken, Data: b})
+	toks, err := lex(b)
+	if err != nil || len(toks) != 2 || toks[0].kind != tokString || toks[1].kind != tokEOF {
+		return "", false
+	}
+	return toks[0].text, true
 }
 
 // nodeVisitor calls f on every node js.Walk reaches.

@@ -144,3 +144,22 @@ func TestLoadWalkFollowsABodyOnce(t *testing.T) {
 		t.Errorf("%d calls at load, want 2000", len(w.calls))
 	}
 }
+
+// TestStringsPastASCII: esbuild writes characters past ASCII in a string
+// as `\xE9` or `\u{1F600}`; an import path and a thrown message are read
+// with JavaScript's escapes (Go's would make \xE9 a lone byte and refuse
+// \u{...}).
+func TestStringsPastASCII(t *testing.T) {
+	src := "import { a } from './café'\nimport { b } from './🙂'\nthrow new Error('déjà 🙂')\nexport default { a, b }\n"
+	tree := parseTree(t, "m.ts", []byte(src))
+	var paths []string
+	for _, imp := range importsOf(tree) {
+		paths = append(paths, imp.path)
+	}
+	if got := strings.Join(paths, " "); got != "./café ./🙂" {
+		t.Errorf("import paths %q", got)
+	}
+	if w := walkLoad(tree); w.stop == nil || w.stop.msg != "déjà 🙂" {
+		t.Errorf("stop %+v, want the message déjà 🙂", w.stop)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -246,18 +245,15 @@ func thrownMessage(n *js.ThrowStmt) string {
 	return "an exception thrown when the module loads"
 }
 
-// stringLiteral is the value of a string literal of esbuild's JavaScript.
+// stringLiteral is the value of a string literal of esbuild's JavaScript,
+// its escapes read by JavaScript's rules (the lexer's): esbuild writes a
+// character past ASCII as `\xE9` or `\u{1F600}`.
 func stringLiteral(e js.IExpr) (string, bool) {
 	lit, ok := e.(*js.LiteralExpr)
-	if !ok || lit.TokenType != js.StringToken || len(lit.Data) < 2 {
+	if !ok || lit.TokenType != js.StringToken {
 		return "", false
 	}
-	raw := string(lit.Data)
-	if raw[0] == '\'' {
-		raw = `"` + strings.ReplaceAll(strings.ReplaceAll(raw[1:len(raw)-1], `\'`, `'`), `"`, `\"`) + `"`
-	}
-	s, err := strconv.Unquote(raw)
-	return s, err == nil
+	return quoted(lit.Data)
 }
 
 // calleeName is the name a call calls: `f` of `f()` and of `x.f()`.
