@@ -167,23 +167,24 @@ func isNameByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// stringEnd is the end of the string literal opening at src[start] (its
-// closing quote included), or the end of its line when it is not closed.
+// stringEnd is the end of the string or template literal opening at
+// src[start] (its closing quote included), read by the lexer's rules; the
+// end of its line when it does not close.
 func stringEnd(src []byte, start int) int {
-	q := src[start]
-	for i := start + 1; i < len(src); i++ {
-		switch src[i] {
-		case '\\':
-			i++
-		case q:
-			return i + 1
-		case '\n':
-			if q != '`' {
-				return i
-			}
-		}
+	lx := &lexer{src: src, pos: start, levels: []int{0}, plus: []int{0}, declared: []map[string]bool{nil}}
+	var err error
+	if src[start] == '`' {
+		_, _, err = lx.template()
+	} else {
+		_, err = lx.string(src[start])
 	}
-	return len(src)
+	if err != nil {
+		if nl := bytes.IndexByte(src[start:], '\n'); nl >= 0 {
+			return start + nl
+		}
+		return len(src)
+	}
+	return lx.pos
 }
 
 // root is the declaration (or the undeclared name) a read links to.

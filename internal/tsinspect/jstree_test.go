@@ -163,3 +163,20 @@ func TestStringsPastASCII(t *testing.T) {
 		t.Errorf("stop %+v, want the message déjà 🙂", w.stop)
 	}
 }
+
+// TestStringEnd: a literal's end in the file's text, escapes and a
+// template's substitutions (which may hold a backtick) read as the lexer
+// reads them.
+func TestStringEnd(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`'it\'s' + x`, `'it\'s'`},
+		{`"a\\" + "b"`, `"a\\"`},
+		{"`a${'`'}b` + c", "`a${'`'}b`"},
+		{"'open\nnext", "'open"},
+	}
+	for _, tc := range tests {
+		if got := tc.src[:stringEnd([]byte(tc.src), 0)]; got != tc.want {
+			t.Errorf("stringEnd(%q) covers %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
