@@ -45,6 +45,7 @@ type Lines struct {
 	shift     int
 	onlyLF    bool // every line break is a single "\n"
 	ascii     bool // every byte is ASCII: a column is a byte count
+	compact   bool // made by Compact: no content
 	// cols marks the lines holding a byte that is not ASCII, made on the
 	// first column conversion (see indexColumns).
 	colsOnce sync.Once
@@ -133,6 +134,21 @@ func (l *Lines) With(b Breaks) *Lines {
 		return l
 	}
 	return NewLinesFor(content, b)
+}
+
+// Compact returns an index that converts every offset, position and
+// column as l does but holds no content when none of those conversions
+// reads it: ASCII content whose lines end at "\n" only (a column is then a
+// byte count and a line ends before its "\n"); l itself otherwise. It is
+// for an index kept long after its file was read, for its positions only
+// (a tool module's inspection result): 10,000 modules then keep their line
+// starts, not their 20 MB of text. Content of a compact index is nil, and
+// it cannot be Edited.
+func (l *Lines) Compact() *Lines {
+	if !l.ascii || !l.onlyLF || l.compact {
+		return l
+	}
+	return &Lines{size: l.size, breaks: l.breaks, starts: l.starts, shiftFrom: l.shiftFrom, shift: l.shift, onlyLF: true, ascii: true, compact: true}
 }
 
 // Breaks returns the rule l breaks lines with.

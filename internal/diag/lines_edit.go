@@ -14,6 +14,9 @@ import (
 // Otherwise the new content is made and indexed at once, as NewLinesFor
 // does.
 func (l *Lines) Edited(start, end int, text string) *Lines {
+	if l.compact {
+		panic("diag: Edited on a compact index, which has no content to edit")
+	}
 	start, end = max(0, min(start, l.size)), max(0, min(end, l.size))
 	if end < start {
 		start, end = end, start

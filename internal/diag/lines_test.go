@@ -290,3 +290,40 @@ func TestEditedChains(t *testing.T) {
 		}
 	}
 }
+
+func TestCompact(t *testing.T) {
+	ascii := []byte("one\ntwo three\n\nfour")
+	l := NewLines(ascii)
+	c := l.Compact()
+	if c.Content() != nil {
+		t.Fatalf("Content of a compact ASCII index = %q, want nil", c.Content())
+	}
+	for off := 0; off <= len(ascii)+1; off++ {
+		p := l.Pos(off)
+		if got := c.Pos(off); got != p {
+			t.Fatalf("Pos(%d) = %+v, want %+v", off, got, p)
+		}
+		for _, u := range []Unit{Bytes, Chars, UTF16} {
+			if got, want := c.Column(p, u), l.Column(p, u); got != want {
+				t.Fatalf("Column(%+v, %d) = %d, want %d", p, u, got, want)
+			}
+		}
+	}
+	if c.Count() != l.Count() || c.Len() != l.Len() || c.LineEnd(1) != l.LineEnd(1) {
+		t.Fatalf("compact index: %d lines, %d bytes, line 1 ends at %d; want %d, %d, %d",
+			c.Count(), c.Len(), c.LineEnd(1), l.Count(), l.Len(), l.LineEnd(1))
+	}
+	// An edit's index (its content not made yet) compacts too.
+	e := l.Edited(4, 4, "x")
+	if got, want := e.Compact().Pos(10), e.Pos(10); got != want {
+		t.Fatalf("compact edited index: Pos(10) = %+v, want %+v", got, want)
+	}
+	// A column of non-ASCII text, a line ending in "\r\n", read the
+	// content: those indexes stay whole.
+	for _, content := range []string{"h\u00e9llo\nw\u00f6rld", "one\r\ntwo"} {
+		l := NewLines([]byte(content))
+		if c := l.Compact(); string(c.Content()) != content {
+			t.Fatalf("Compact of %q: content %q, want it kept", content, c.Content())
+		}
+	}
+}

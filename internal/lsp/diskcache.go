@@ -25,10 +25,29 @@ type diskCache struct {
 	stats map[string]answer[fs.FileInfo]
 	dirs  map[string]answer[[]fs.DirEntry]
 	links map[string]answer[string]
+	// forgets counts forget and forgetAll calls; forgotAt holds, by clean
+	// path, the count when the path was last forgotten (a path's folders
+	// are forgotten with it, not stamped), and everyAt the count of the
+	// last forgetAll (see stamp).
+	forgets  uint64
+	forgotAt map[string]uint64
+	everyAt  uint64
 }
 
 // maxCachedRead is the largest content kept; larger files are read again.
 const maxCachedRead = 4 << 20
+
+// keepsContent reports whether the content of path is kept. A tool
+// module's is not: only its inspection reads it, again only once it
+// changed (which forgets it anyway), and the contents of 10,000 modules
+// are 20 MB that every collection would mark (docs/performance.md).
+func keepsContent(path string, data []byte) bool {
+	switch filepath.Ext(path) {
+	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
+		return false
+	}
+	return len(data) <= maxCachedRead
+}
 
 // answer is what base answered to one question (an error too).
 type answer[T any] struct {
@@ -43,6 +62,8 @@ func newDiskCache(base vfs.FS) *diskCache {
 		stats: map[string]answer[fs.FileInfo]{},
 		dirs:  map[string]answer[[]fs.DirEntry]{},
 		links: map[string]answer[string]{},
+
+		forgotAt: map[string]uint64{},
 	}
 }
 
@@ -59,6 +80,8 @@ func (c *diskCache) forget(path string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	p := filepath.Clean(path)
+	c.forgets++
+	c.forgotAt[p] = c.forgets
 	for {
 		delete(c.reads, p)
 		delete(c.stats, p)
@@ -86,6 +109,32 @@ func (c *diskCache) forgetAll() {
 	clear(c.stats)
 	clear(c.dirs)
 	clear(c.links)
+	c.forgets++
+	c.everyAt = c.forgets
+	clear(c.forgotAt)
+}
+
+// stamp says what the cache knows of path's content: while caching is on,
+// two equal stamps of one path mean the client reported no change of it in
+// between, so that what was derived from its content then (a related
+// file's line index) still holds. ok is false while caching is off: the
+// content must then be read and compared.
+func (c *diskCache) stamp(path string) (stamp uint64, ok bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.enabled {
+		return 0, false
+	}
+	// A folder forgotten (deleted, created) forgets what is in it.
+	stamp = c.everyAt
+	for p := filepath.Clean(path); ; {
+		stamp = max(stamp, c.forgotAt[p])
+		parent := filepath.Dir(p)
+		if parent == p {
+			return stamp, true
+		}
+		p = parent
+	}
 }
 
 func (c *diskCache) on() bool {
@@ -118,9 +167,9 @@ func remember[T any](c *diskCache, memo map[string]answer[T], path string, ask f
 }
 
 // ReadFile implements vfs.FS. Callers must not modify the returned slice
-// (the engine does not). Contents over maxCachedRead are read again.
+// (the engine does not). Contents keepsContent refuses are read again.
 func (c *diskCache) ReadFile(path string) ([]byte, error) {
-	return remember(c, c.reads, path, c.base.ReadFile, func(data []byte) bool { return len(data) <= maxCachedRead })
+	return remember(c, c.reads, path, c.base.ReadFile, func(data []byte) bool { return keepsContent(path, data) })
 }
 
 // Stat implements vfs.FS.

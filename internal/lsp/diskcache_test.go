@@ -106,6 +106,70 @@ func TestDiskCacheRereadsLargeFiles(t *testing.T) {
 	}
 }
 
+func TestDiskCacheRereadsModules(t *testing.T) {
+	mem := vfs.NewMem()
+	c := newDiskCache(mem)
+	c.enable()
+	for _, name := range []string{"t.ts", "t.mjs", "t.cjs", "t.js", "t.mts", "t.cts", "t.tsx", "t.jsx"} {
+		p := filepath.Join(filepath.FromSlash("/repo/tools"), name)
+		mem.WriteFile(p, []byte("export default {}\n"))
+		if _, err := c.ReadFile(p); err != nil {
+			t.Fatal(err)
+		}
+		mem.WriteFile(p, []byte("changed"))
+		if got, err := c.ReadFile(p); err != nil || string(got) != "changed" {
+			t.Fatalf("ReadFile(%s) = %q, %v; want changed (a module's content is not kept)", name, got, err)
+		}
+	}
+	p := filepath.FromSlash("/repo/tools/lib/data.json")
+	mem.WriteFile(p, []byte("{}"))
+	if _, err := c.ReadFile(p); err != nil {
+		t.Fatal(err)
+	}
+	mem.WriteFile(p, []byte("[]"))
+	if got, _ := c.ReadFile(p); string(got) != "{}" {
+		t.Fatalf("ReadFile(data.json) = %q; want the remembered {} (only modules are read again)", got)
+	}
+}
+
+func TestDiskCacheStamps(t *testing.T) {
+	root := filepath.FromSlash("/repo")
+	mod := filepath.Join(root, "tools", "a.ts")
+	other := filepath.Join(root, "tools", "b.ts")
+	c := newDiskCache(vfs.NewMem())
+	if _, ok := c.stamp(mod); ok {
+		t.Fatal("stamp while the cache is off: ok, want not (contents must be compared)")
+	}
+	c.enable()
+	stamp := func(p string) uint64 {
+		t.Helper()
+		s, ok := c.stamp(p)
+		if !ok {
+			t.Fatalf("stamp(%s): not ok with the cache on", p)
+		}
+		return s
+	}
+	s0 := stamp(mod)
+	c.forget(other)
+	if s := stamp(mod); s != s0 {
+		t.Fatalf("stamp after another file was forgotten: %d, want %d", s, s0)
+	}
+	c.forget(mod)
+	s1 := stamp(mod)
+	if s1 == s0 {
+		t.Fatal("stamp unchanged after the file was forgotten")
+	}
+	c.forget(filepath.Join(root, "tools"))
+	s2 := stamp(mod)
+	if s2 == s1 {
+		t.Fatal("stamp unchanged after its folder was forgotten (deleted with its files)")
+	}
+	c.forgetAll()
+	if stamp(mod) == s2 {
+		t.Fatal("stamp unchanged after forgetAll")
+	}
+}
+
 func TestDiskCacheListingsAreCopies(t *testing.T) {
 	root := filepath.FromSlash("/repo")
 	mem := vfs.NewMem()

@@ -31,6 +31,11 @@ func NewMapper(content []byte, enc Encoding) *Mapper {
 	return &Mapper{lines: diag.NewLines(content), enc: enc}
 }
 
+// compact returns a mapper giving the same positions that holds no
+// content when it need not (diag.Lines.Compact): for a file only converted
+// to, never read from, nor edited.
+func (m *Mapper) compact() *Mapper { return &Mapper{lines: m.lines.Compact(), enc: m.enc} }
+
 // Lines returns the document's line index.
 func (m *Mapper) Lines() *diag.Lines { return m.lines }
 

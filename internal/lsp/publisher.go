@@ -40,6 +40,11 @@ type findingSet struct {
 	// made from the document (nil otherwise): publishing converts with it
 	// instead of indexing content again when the editor has moved on.
 	mapper *Mapper
+	// stamp is the disk cache's stamp of a file neither loaded nor open
+	// when its content was read (stamped false otherwise): see
+	// setContentLocked.
+	stamp   uint64
+	stamped bool
 }
 
 // fileState is what the publisher knows of one file.
@@ -69,14 +74,14 @@ type publisher struct {
 	// related holds the mappers of the files related information points
 	// into (T11's module), kept between publishes while their content is
 	// the same bytes.
-	related map[string]*Mapper
+	related map[string]relatedIndex
 }
 
 // maxRelatedMappers bounds publisher.related.
 const maxRelatedMappers = 4096
 
 func newPublisher(s *Server) *publisher {
-	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}, related: map[string]*Mapper{}}
+	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}, related: map[string]relatedIndex{}}
 }
 
 // contentIn returns a file's content as proj loaded it, else as v has it.
@@ -188,7 +193,8 @@ func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot,
 	}
 	files := map[string]bool{}
 	for path, fs := range groups {
-		set := &findingSet{gen: snap.Gen, content: contentIn(v, snap.Project, path), findings: fs}
+		set := &findingSet{gen: snap.Gen, findings: fs}
+		set.content, set.stamp, set.stamped = pb.setContentLocked(key, v, snap.Project, path)
 		if d := v.docs[path]; d != nil && sameContent(d.content(), set.content) {
 			set.version, set.versions = snap.Version(path)
 			set.mapper = d.mapper
@@ -213,6 +219,25 @@ func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot,
 	} else {
 		pb.byKey[key] = files
 	}
+}
+
+// setContentLocked is contentIn for the set of key in path, with the disk
+// cache's stamp of a file neither loaded nor open. Such a file (a module
+// with findings) is not read again while the set already holds its
+// content and the stamp says the client reported no change: the cache
+// does not keep modules' contents, and a keystroke in the manifest would
+// otherwise read every module that has a finding.
+func (pb *publisher) setContentLocked(key setKey, v *view, proj *analysis.Project, path string) (content []byte, stamp uint64, stamped bool) {
+	if v.docs[path] != nil || proj != nil && proj.File(path) != nil {
+		return contentIn(v, proj, path), 0, false
+	}
+	stamp, stamped = pb.s.disk.stamp(path)
+	if st := pb.files[path]; stamped && st != nil {
+		if old := st.sets[key]; old != nil && old.stamped && old.stamp == stamp {
+			return old.content, stamp, true
+		}
+	}
+	return contentIn(v, proj, path), stamp, stamped
 }
 
 // dropRoot removes every set of a project (its manifest is gone).
@@ -344,25 +369,45 @@ func (pb *publisher) clearLocked(st *fileState) {
 	st.last, st.nonEmpty = nil, false
 }
 
-// relatedMapperLocked returns what s.mapperFor(v, path) returns, the
-// mapper of the last publish when path's content is the same bytes.
+// relatedMapperLocked returns what s.mapperFor(v, path) returns. The
+// mapper of the last publish is kept (compact, without the content: a
+// module's text is not held for its line starts) while the disk cache
+// says the client reported no change of path since; while the cache is
+// off, it is kept with its content and compared with what is read.
 func (pb *publisher) relatedMapperLocked(v *view, path string, enc Encoding) *Mapper {
 	if d := v.docs[path]; d != nil {
 		return d.mapper
+	}
+	stamp, stamped := pb.s.disk.stamp(path)
+	r, known := pb.related[path]
+	if known && r.m.Encoding() == enc && stamped && r.stamped && r.stamp == stamp {
+		return r.m
 	}
 	data, err := v.fs.ReadFile(path)
 	if err != nil {
 		return nil
 	}
-	if m := pb.related[path]; m != nil && m.Encoding() == enc && sameContent(m.Content(), data) {
-		return m
+	if known && r.m.Encoding() == enc && !stamped && !r.stamped && sameContent(r.m.Content(), data) {
+		return r.m
 	}
 	m := NewMapper(data, enc)
 	if len(pb.related) >= maxRelatedMappers {
 		clear(pb.related)
 	}
-	pb.related[path] = m
+	if stamped {
+		m = m.compact()
+	}
+	pb.related[path] = relatedIndex{m: m, stamp: stamp, stamped: stamped}
 	return m
+}
+
+// relatedIndex is a mapper of a file related information points into,
+// with the disk cache's stamp of the file when it was read (stamped false:
+// the cache was off).
+type relatedIndex struct {
+	m       *Mapper
+	stamp   uint64
+	stamped bool
 }
 
 // toDiagnostic converts a finding; m maps the finding's file.

@@ -196,9 +196,13 @@ func TestKeystrokeReadsNoDisk(t *testing.T) {
 imports: [shared.yaml]
 tools:
   a: tools/a.ts
+  c: tools/c.ts
 -- shared.yaml --
 tools:
   b: tools/b.ts
+-- tools/c.ts --
+import { z } from 'zod'
+export default { description: 'c', parameters: { type: 'object', properties: {} }, execute() { return z } }
 -- tools/a.ts --
 export default { description: 'a', parameters: { type: 'object', properties: {} }, execute() { return 'ok' } }
 -- tools/b.ts --
@@ -220,6 +224,35 @@ export default { description: 'b', parameters: { type: 'object', properties: {} 
 	s.idle()
 	if after := counter.count(); after != before {
 		t.Errorf("keystrokes read the disk %d times: %v", after-before, counter.log)
+	}
+
+	// The broken module's findings (and T11's related location in it)
+	// were converted without reading it again; once it changes, they
+	// follow its new lines.
+	line := func() (own, related uint32) {
+		t.Helper()
+		ds := s.lastDiagnostics()
+		mod := ds["/ws/tools/c.ts"].Diagnostics
+		if len(mod) == 0 {
+			t.Fatalf("the broken module has no diagnostics: %v", describeDiags(ds["/ws/beeuni.yaml"].Diagnostics))
+		}
+		for _, d := range ds["/ws/beeuni.yaml"].Diagnostics {
+			if d.Code == "T11" && len(d.RelatedInformation) > 0 {
+				return mod[0].Range.Start.Line, d.RelatedInformation[0].Location.Range.Start.Line
+			}
+		}
+		t.Fatalf("no T11 with related information: %v", describeDiags(ds["/ws/beeuni.yaml"].Diagnostics))
+		return 0, 0
+	}
+	if own, related := line(); own != 0 || related != 0 {
+		t.Fatalf("before the module moves: lines %d and %d, want 0 and 0", own, related)
+	}
+	mod, _ := mem.ReadFile("/ws/tools/c.ts")
+	mem.WriteFile("/ws/tools/c.ts", append([]byte("//\n//\n//\n"), mod...))
+	s.watched(fileEvent("/ws/tools/c.ts", 2))
+	s.idle()
+	if own, related := line(); own != 3 || related != 3 {
+		t.Fatalf("after the module moved down three lines: lines %d and %d, want 3 and 3", own, related)
 	}
 }
 

@@ -73,7 +73,7 @@ func TestEnvReads(t *testing.T) {
 				if e.File != module {
 					t.Errorf("read of %s in %s, want %s", e.Name, e.File, module)
 				}
-				got = append(got, e.Name+"="+string(r.Lines.Content()[e.Range.Start.Offset:e.Range.End.Offset]))
+				got = append(got, e.Name+"="+src[e.Range.Start.Offset:e.Range.End.Offset])
 			}
 			if g := strings.Join(got, " "); g != tc.want {
 				t.Errorf("reads %q, want %q\n%s", g, tc.want, src)

@@ -90,6 +90,8 @@ func (in *Inspector) flight(key cacheKey, repoRoot, module string, content []byt
 	go func() {
 		t := newTracker(in.fsys)
 		r := in.inspect(t, repoRoot, module, content)
+		// kept for its positions, not its content (see diag.Lines.Compact)
+		r.Lines = r.Lines.Compact()
 		// The cache keeps the deps as long as the result: a copy of their
 		// length, not the array append grew.
 		in.cache.put(key, r, slices.Clone(t.deps))
@@ -144,7 +146,8 @@ type Result struct {
 	// file it imports (that file's syntax errors and failing imports, or a
 	// value followed into it): Finding.File says which.
 	Findings []diag.Finding
-	// Lines indexes the module's content, for column conversion.
+	// Lines indexes the module's content, for column conversion: a compact
+	// index (diag.Lines.Compact), whose Content is nil for an ASCII module.
 	Lines            *diag.Lines
 	Description      string
 	DescriptionKnown bool
@@ -219,9 +222,9 @@ func (in *Inspector) Inspect(ctx context.Context, repoRoot, module string) *Resu
 	case <-f.done:
 		return f.result
 	case <-ctx.Done():
-		return &Result{Module: module, Loads: true, Incomplete: true, Lines: diag.NewLines(content)}
+		return &Result{Module: module, Loads: true, Incomplete: true, Lines: diag.NewLines(content).Compact()}
 	case <-timer.C:
-		lines := diag.NewLines(content)
+		lines := diag.NewLines(content).Compact()
 		r := &Result{Module: module, Loads: true, Incomplete: true, Lines: lines}
 		r.Findings = append(r.Findings, diag.Finding{
 			File: module, Range: lines.Range(0, 0), Severity: diag.Warning, Code: CodeNotInspected,
