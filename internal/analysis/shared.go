@@ -36,7 +36,7 @@ func (b *sharedSlice[T]) add(v T) {
 func (b *sharedSlice[T]) result() []T {
 	switch {
 	case b.out != nil:
-		return b.out
+		return b.out[:len(b.out):len(b.out)]
 	case b.prev == nil:
 		return []T{}
 	}
