@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"bytes"
-	"encoding/json"
 	"maps"
 	"slices"
 	"sort"
@@ -339,7 +338,7 @@ func (pb *publisher) publishLocked(paths []string) {
 			}
 			continue // nothing shown, nothing to confirm
 		}
-		data, err := json.Marshal(params)
+		data, err := marshalPublish(params)
 		if err != nil {
 			continue
 		}
@@ -361,7 +360,7 @@ func (pb *publisher) publishLocked(paths []string) {
 
 // clearLocked publishes no diagnostics under the URI of st's last publish.
 func (pb *publisher) clearLocked(st *fileState) {
-	data, err := json.Marshal(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}})
+	data, err := marshalPublish(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}})
 	if err != nil {
 		return
 	}
