@@ -3,6 +3,8 @@ package tsinspect
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // eval.go follows the values of a module statically: literals, objects and
@@ -108,20 +110,30 @@ type evaluator struct {
 	res     *resolver
 	files   map[string]*modFile // lexed modules by path; nil entry: unreadable
 	data    map[string][]byte   // data files (JSON, text) read, by path
-	consts  map[string]*value   // memo: path + "\x00" + name
-	busy    map[string]bool     // cycle guard
+	consts  map[declKey]*value  // memo of declarations' values
+	busy    map[declKey]bool    // cycle guard
 	depth   int
 	maxWork int // bounds total work on pathological input
+	// tree parses a file the values are followed into (nil when it does
+	// not parse)
+	tree func(file string, src []byte) *jsTree
 }
 
-func newEvaluator(res *resolver, main *modFile) *evaluator {
+// declKey names a declaration of a file.
+type declKey struct {
+	m *modFile
+	v *js.Var
+}
+
+func newEvaluator(res *resolver, main *modFile, tree func(file string, src []byte) *jsTree) *evaluator {
 	return &evaluator{
 		res:     res,
 		files:   map[string]*modFile{main.path: main},
 		data:    map[string][]byte{},
-		consts:  map[string]*value{},
-		busy:    map[string]bool{},
+		consts:  map[declKey]*value{},
+		busy:    map[declKey]bool{},
 		maxWork: 200000,
+		tree:    tree,
 	}
 }
 
@@ -278,8 +290,10 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 			return &value{kind: vClass, file: m.path, start: t.start, end: m.tok(end).end}, end + 1
 		case "new":
 			j := skipNewTarget(m, i+1)
-			if c := m.tok(i + 1); c.kind == tokIdent && hasKey(m.classes, c.text) && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
-				return e.classInstance(m, c.text, t.start, m.tok(j-1).end), j
+			if c := m.tok(i + 1); c.kind == tokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
+				if b := m.binds[m.readAt(c.start, c.text)]; b != nil && b.kind == bClass && b.at >= 0 {
+					return e.classInstance(m, c.text, b.at, t.start, m.tok(j-1).end), j
+				}
 			}
 			return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j
 		}
@@ -390,7 +404,7 @@ func (e *evaluator) postfix(m *modFile, v *value, start, j int) (*value, int) {
 				}
 			}
 			v = call
-			if b := e.builtinCall(m, call.callee, recv, method, call.args); b != nil {
+			if b := e.builtinCall(m, start, call.callee, recv, method, call.args); b != nil {
 				v = b
 			}
 			j = end + 1

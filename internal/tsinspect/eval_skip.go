@@ -200,3 +200,38 @@ func quoteSource(src []byte, limit int) string {
 	}
 	return s
 }
+
+// skipType skips a type expression starting at token i and returns the
+// index of the first token after it: a `,`, `;`, `=`, `)`, `]` or `}` at
+// bracket depth 0 (angle brackets count as brackets in a type), or a token on
+// a new line that cannot continue a type.
+func skipType(toks []token, i int) int { return skipTo(toks, i, skipStops{inType: true}) }
+
+// skipFieldType is skipType for a class field's type, which also ends at
+// a name that starts a new line after a complete type (the next member).
+func skipFieldType(toks []token, i int) int {
+	return skipTo(toks, i, skipStops{inType: true, newLine: true, lineStarts: func(t token) bool {
+		return t.kind == tokIdent || t.kind == tokPrivate
+	}})
+}
+
+// endsOperand reports whether t can end an operand (so that a `/` after it
+// divides and a line break after it may end a statement).
+func endsOperand(t token) bool {
+	switch t.kind {
+	case tokNumber, tokString, tokTemplate, tokRegex, tokPrivate:
+		return true
+	case tokIdent:
+		switch t.text {
+		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
+			return false
+		}
+		return true
+	case tokPunct:
+		if t.text == ")" {
+			return !t.ctrl
+		}
+		return t.text == "]" || t.text == "}"
+	}
+	return false
+}

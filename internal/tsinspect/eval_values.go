@@ -15,15 +15,9 @@ import (
 // literals and `+` over known strings, `Object.freeze`, `Object.keys`,
 // `Object.values`, `[...].join()`, and array elements by index.
 
-func hasKey[V any](m map[string]V, k string) bool {
-	_, ok := m[k]
-	return ok
-}
-
 // enumValue is the object TypeScript emits for an enum: each member, and
 // for a numeric member its reverse mapping (`E[0] === 'A'`).
-func (e *evaluator) enumValue(m *modFile, name string, start, end int) *value {
-	open := m.enums[name]
+func (e *evaluator) enumValue(m *modFile, name string, open, start, end int) *value {
 	close := matching(m.toks, open)
 	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
 	next := 0.0 // the next auto-incremented value
@@ -87,8 +81,7 @@ func jsKeyOrder(props []*prop) []*prop {
 
 // namespaceValue is the object of a TypeScript namespace: its exported
 // consts (other members make it incomplete).
-func (e *evaluator) namespaceValue(m *modFile, name string, start, end int) *value {
-	open := m.namespaces[name]
+func (e *evaluator) namespaceValue(m *modFile, open int) *value {
 	close := matching(m.toks, open)
 	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
 	depth := 0
@@ -123,27 +116,9 @@ func (e *evaluator) namespaceValue(m *modFile, name string, start, end int) *val
 	return v
 }
 
-// letValue is the value of a `let` nothing assigns to again.
-func (e *evaluator) letValue(m *modFile, name string, start, end int) *value {
-	at := m.lets[name]
-	key := m.path + "\x00let " + name
-	if v, ok := e.consts[key]; ok {
-		return v
-	}
-	if e.busy[key] {
-		return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
-	}
-	e.busy[key] = true
-	v, _ := e.expr(m, at)
-	delete(e.busy, key)
-	e.consts[key] = v
-	return v
-}
-
 // classInstance is `new C()` of a class C of the module with no `extends`
 // and no constructor: its fields initialised in place, and its methods.
-func (e *evaluator) classInstance(m *modFile, name string, start, end int) *value {
-	at := m.classes[name]
+func (e *evaluator) classInstance(m *modFile, name string, at, start, end int) *value {
 	j := at + 1
 	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
 		if m.isIdent(j, "extends") {
@@ -409,8 +384,8 @@ func concat(terms []*value) (*value, bool) {
 // builtinCall is the value of a call of a standard function on known
 // values, or nil: `Object.freeze(x)` is x; `Object.keys(o)` and
 // `Object.values(o)` of a known object; `a.join(sep)` of a known array.
-func (e *evaluator) builtinCall(m *modFile, callee string, recv *value, method string, args []*value) *value {
-	if strings.HasPrefix(callee, "Object.") && !declares(m, "Object") && len(args) == 1 {
+func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *value, method string, args []*value) *value {
+	if strings.HasPrefix(callee, "Object.") && m.global(start, "Object") && len(args) == 1 {
 		a := args[0]
 		switch callee {
 		case "Object.freeze", "Object.seal", "Object.preventExtensions":
