@@ -50,6 +50,8 @@ type binding struct {
 	// initializer, the `class` keyword, the `{` of an enum or a namespace
 	// (-1 when the text does not have the expected form)
 	at int
+	// fn is the function esbuild lowers an enum's or a namespace's body to
+	fn *js.ArrowFunc
 }
 
 // modFile is one module as the value reader sees it: its text and tokens
@@ -174,7 +176,8 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 		b := &binding{kind: bMutable, at: -1}
 		switch {
 		case el.Default != nil && isEnum(v, el.Default):
-			b = &binding{kind: bEnum, at: m.after(v, "{")}
+			fn := el.Default.(*js.CallExpr).X.(*js.GroupExpr).X.(*js.ArrowFunc)
+			b = &binding{kind: bEnum, at: m.after(v, "{"), fn: fn}
 		case el.Default == nil:
 		case n.TokenType == js.ConstToken:
 			b = &binding{kind: bConst, at: m.initializer(v)}
@@ -227,9 +230,9 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 		}
 		if v, ok := or.X.(*js.Var); ok {
 			if r := root(v); m.binds[r] != nil && m.binds[r].kind == bMutable && m.after(r, "{") >= 0 {
-				m.binds[r] = &binding{kind: bNamespace, at: m.after(r, "{")}
-				body := x.X.(*js.GroupExpr).X.(*js.ArrowFunc).Body.List
-				m.statements(body, assigned)
+				fn := x.X.(*js.GroupExpr).X.(*js.ArrowFunc)
+				m.binds[r] = &binding{kind: bNamespace, at: m.after(r, "{"), fn: fn}
+				m.statements(fn.Body.List, assigned)
 			}
 		}
 	case *js.BinaryExpr:

@@ -59,9 +59,9 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	case bClass:
 		return &value{kind: vClass, file: m.path, start: start, end: end}
 	case bEnum:
-		return e.enumValue(m, name, b.at, start, end)
+		return e.enumValue(m, name, b, start, end)
 	case bNamespace:
-		return e.namespaceValue(m, b.at)
+		return e.namespaceValue(m, b)
 	case bConst, bLet:
 		return e.declared(m, v, b.at, start, end)
 	case bMutable:

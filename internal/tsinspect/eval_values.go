@@ -10,55 +10,10 @@ import (
 )
 
 // eval_values.go follows the values a careful reader sees beyond literals:
-// enum and namespace members, a `let` nothing reassigns, an instance of a
+// an instance of a
 // class of the module whose fields are initialised in place, template
 // literals and `+` over known strings, `Object.freeze`, `Object.keys`,
 // `Object.values`, `[...].join()`, and array elements by index.
-
-// enumValue is the object TypeScript emits for an enum: each member, and
-// for a numeric member its reverse mapping (`E[0] === 'A'`).
-func (e *evaluator) enumValue(m *modFile, name string, open, start, end int) *value {
-	close := matching(m.toks, open)
-	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
-	next := 0.0 // the next auto-incremented value
-	numeric := true
-	for j := open + 1; j < close; {
-		k := m.tok(j)
-		if k.kind != tokIdent && k.kind != tokString {
-			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has members this inspector cannot read", name))
-		}
-		j++
-		var val *value
-		if m.isPunct(j, "=") {
-			val, j = e.expr(m, j+1)
-		} else if numeric {
-			val = &value{kind: vNumber, file: m.path, start: k.start, end: k.end, str: strconv.FormatFloat(next, 'f', -1, 64)}
-		} else {
-			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member after a string member without a value", name))
-		}
-		switch val.kind {
-		case vNumber:
-			f, err := strconv.ParseFloat(strings.ReplaceAll(val.str, "_", ""), 64)
-			if err != nil {
-				return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member computed when the module runs", name))
-			}
-			numeric, next = true, f+1
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-			v.props = append(v.props, &prop{key: strconv.FormatFloat(f, 'f', -1, 64), file: m.path, start: k.start, end: k.end,
-				val: &value{kind: vString, file: m.path, start: k.start, end: k.end, str: k.text}})
-		case vString:
-			numeric = false
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-		default:
-			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member computed when the module runs", name))
-		}
-		if m.isPunct(j, ",") {
-			j++
-		}
-	}
-	v.props = jsKeyOrder(v.props)
-	return v
-}
 
 // jsKeyOrder orders properties as JavaScript enumerates them: integer keys
 // ascending first, then the others in the order they were added.
@@ -77,43 +32,6 @@ func jsKeyOrder(props []*prop) []*prop {
 		return a < b
 	})
 	return append(ints, others...)
-}
-
-// namespaceValue is the object of a TypeScript namespace: its exported
-// consts (other members make it incomplete).
-func (e *evaluator) namespaceValue(m *modFile, open int) *value {
-	close := matching(m.toks, open)
-	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
-	depth := 0
-	for j := open + 1; j < close; j++ {
-		t := m.tok(j)
-		if t.kind == tokPunct {
-			depth += nesting(t.text)
-			continue
-		}
-		if depth != 0 || t.kind != tokIdent || t.text != "export" {
-			continue
-		}
-		switch {
-		case m.isIdent(j+1, "const") && m.tok(j+2).kind == tokIdent:
-			k := m.tok(j + 2)
-			at := j + 3
-			if m.isPunct(at, ":") {
-				at = skipType(m.toks, at+1)
-			}
-			if !m.isPunct(at, "=") {
-				v.complete = false
-				continue
-			}
-			val, next := e.expr(m, at+1)
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-			j = next - 1
-		case m.isIdent(j+1, "type") || m.isIdent(j+1, "interface"):
-		default:
-			v.complete = false // a function, a class, a nested namespace: not followed
-		}
-	}
-	return v
 }
 
 // classInstance is `new C()` of a class C of the module with no `extends`
