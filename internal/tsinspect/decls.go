@@ -52,6 +52,8 @@ type binding struct {
 	at int
 	// fn is the function esbuild lowers an enum's or a namespace's body to
 	fn *js.ArrowFunc
+	// class is a class declaration's tree
+	class *js.ClassDecl
 }
 
 // modFile is one module as the value reader sees it: its text and tokens
@@ -128,7 +130,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 			}
 		case *js.ClassDecl:
 			if n.Name != nil {
-				m.binds[n.Name] = &binding{kind: bClass, at: m.before(n.Name, "class")}
+				m.binds[n.Name] = &binding{kind: bClass, at: m.before(n.Name, "class"), class: n}
 			}
 		case *js.VarDecl:
 			for _, el := range n.List {

@@ -292,7 +292,7 @@ func (e *evaluator) primary(m *modFile, i int) (*value, int) {
 			j := skipNewTarget(m, i+1)
 			if c := m.tok(i + 1); c.kind == tokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
 				if b := m.binds[m.readAt(c.start, c.text)]; b != nil && b.kind == bClass && b.at >= 0 {
-					return e.classInstance(m, c.text, b.at, t.start, m.tok(j-1).end), j
+					return e.classInstance(m, c.text, b.class, b.at, t.start, m.tok(j-1).end), j
 				}
 			}
 			return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j

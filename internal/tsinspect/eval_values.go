@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // eval_values.go follows the values a careful reader sees beyond literals:
@@ -34,92 +36,79 @@ func jsKeyOrder(props []*prop) []*prop {
 	return append(ints, others...)
 }
 
-// classInstance is `new C()` of a class C of the module with no `extends`
-// and no constructor: its fields initialised in place, and its methods.
-func (e *evaluator) classInstance(m *modFile, name string, at, start, end int) *value {
+// classInstance is `new C()` of the class c of the module (its `class`
+// keyword at token at) with no `extends` and no constructor: its fields
+// initialised in place, and its methods (the tree's members; their
+// positions and values in your text).
+func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, start, end int) *value {
+	if c.Extends != nil {
+		return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, which extends another class", name))
+	}
+	cannot := unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
+	for _, el := range c.List {
+		if el.Method != nil && !el.Method.Static && string(el.Method.Name.Literal.Data) == "constructor" {
+			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
+		}
+	}
 	j := at + 1
 	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
-		if m.isIdent(j, "extends") {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, which extends another class", name))
-		}
 		j++
 	}
 	close := matching(m.toks, j)
-	depth := 0
-	for k := j + 1; k < close; k++ {
-		t := m.tok(k)
-		if t.kind == tokPunct {
-			depth += nesting(t.text)
-		}
-		if depth == 0 && t.kind == tokIdent && t.text == "constructor" && m.isPunct(k+1, "(") {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
-		}
-	}
 	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
-	for k := j + 1; k < close; {
-		if m.isPunct(k, ";") || m.isPunct(k, ",") {
-			k++
-			continue
-		}
-		static, accessor, declared := false, false, false
-		for {
-			t := m.tok(k)
-			n := m.tok(k + 1)
-			mod := t.kind == tokIdent && !(n.kind == tokPunct && (n.text == "(" || n.text == "=" || n.text == ":" || n.text == ";" || n.text == "?" || n.text == "!" || n.text == "<" || n.text == "}"))
-			if !mod {
-				break
-			}
-			switch t.text {
-			case "static":
-				static = true
-			case "get", "set":
-				accessor = true
-			case "declare":
-				declared = true // a type only: no field at run time
-			case "public", "private", "protected", "readonly", "override", "abstract", "async", "accessor":
-			default:
-				return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
-			}
-			k++
-		}
-		if m.isPunct(k, "*") {
-			k++
-		}
-		key := m.tok(k)
-		if key.kind == tokIdent && key.text == "constructor" && m.isPunct(k+1, "(") {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
-		}
-		if key.kind != tokIdent && key.kind != tokString && key.kind != tokPrivate {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
-		}
-		k++
-		if m.isPunct(k, "?") || m.isPunct(k, "!") {
-			k++
-		}
-		var val *value
+	for _, el := range c.List {
 		switch {
-		case m.isPunct(k, "(") || m.isPunct(k, "<"):
-			fv, next := e.functionExpr(m, k-1, key.start)
-			val, k = fv, next
-			if accessor {
-				val = &value{kind: vUnknown, file: m.path, start: key.start, end: fv.end, why: "a getter: computed when read", accessor: true}
+		case el.StaticBlock != nil:
+			return cannot
+		case el.Method != nil && (el.Method.Static || el.Method.Name.Private != nil):
+		case el.Method != nil:
+			k, ok := m.keyTok(el.Method.Name)
+			if !ok {
+				return cannot
 			}
+			key := m.tok(k)
+			val, _ := e.functionExpr(m, k, key.start)
+			if el.Method.Get || el.Method.Set {
+				val = &value{kind: vUnknown, file: m.path, start: key.start, end: val.end, why: "a getter: computed when read", accessor: true}
+			}
+			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
+		case el.Field.Static || el.Field.Name.Private != nil:
 		default:
-			if m.isPunct(k, ":") {
-				k = skipFieldType(m.toks, k+1)
+			k, ok := m.keyTok(el.Field.Name)
+			if !ok {
+				return cannot
 			}
-			if m.isPunct(k, "=") {
-				val, k = e.expr(m, k+1)
-			} else {
-				val = &value{kind: vUndefined, file: m.path, start: key.start, end: key.end}
+			key := m.tok(k)
+			val := &value{kind: vUndefined, file: m.path, start: key.start, end: key.end}
+			i := k + 1
+			if m.isPunct(i, "?") || m.isPunct(i, "!") {
+				i++
 			}
+			if m.isPunct(i, ":") {
+				i = skipFieldType(m.toks, i+1)
+			}
+			if el.Field.Init != nil && m.isPunct(i, "=") {
+				val, _ = e.expr(m, i+1)
+			}
+			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 		}
-		if static || declared || key.kind == tokPrivate {
-			continue
-		}
-		v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 	}
 	return v
+}
+
+// keyTok is the token of a class member's name in your text; false for a
+// computed name or one the text does not have there.
+func (m *modFile) keyTok(n js.ClassElementName) (int, bool) {
+	if n.Computed != nil || len(n.Literal.Data) == 0 {
+		return 0, false
+	}
+	at, ok := m.tree.pos(n.Literal.Data)
+	if !ok {
+		return 0, false
+	}
+	k := m.tokenAt(at)
+	t := m.tok(k)
+	return k, t.start == at && (t.kind == tokIdent || t.kind == tokString)
 }
 
 // cjsExports is module.exports of a CommonJS module that sets it field by
