@@ -112,42 +112,75 @@ func (m *modFile) keyTok(n js.ClassElementName) (int, bool) {
 }
 
 // cjsExports is module.exports of a CommonJS module that sets it field by
-// field at its top level (`exports.x = ...`, `module.exports.x = ...`).
-// Writes by a computed key, and Object.assign or defineProperty on it, make
-// it incomplete.
+// field in statements of its top level (`exports.x = ...`,
+// `module.exports.x = ...`), read on the tree, each value in your text. A
+// write by a computed key or in a nested block or function, and `exports`
+// passed to a function (Object.assign, defineProperty), make it
+// incomplete.
 func (e *evaluator) cjsExports(m *modFile) *value {
 	t := m.tok(m.cjsPartial)
 	v := &value{kind: vObject, file: m.path, start: t.start, end: t.end, complete: true}
-	depth := 0
-	for i := 0; i < len(m.toks); i++ {
-		t := m.toks[i]
-		if t.kind == tokPunct {
-			depth += nesting(t.text)
-			continue
-		}
-		if t.kind != tokIdent || m.isPunct(i-1, ".") {
-			continue
-		}
-		j := -1
-		switch {
-		case t.text == "exports":
-			j = i + 1
-		case t.text == "module" && m.isPunct(i+1, ".") && m.isIdent(i+2, "exports"):
-			j = i + 3
-		default:
-			continue
-		}
-		switch {
-		case depth == 0 && m.isPunct(j, ".") && m.tok(j+1).kind == tokIdent && m.isPunct(j+2, "="):
-			k := m.tok(j + 1)
-			val, next := e.expr(m, j+3)
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-			i = next - 1
-		case m.isPunct(j, "[") || m.isPunct(i-1, "(") || m.isPunct(i-1, ","):
-			v.complete = false // a computed key, or exports passed to a function
+	top := map[*js.BinaryExpr]bool{}
+	for _, s := range m.tree.ast.List {
+		if es, ok := s.(*js.ExprStmt); ok {
+			if b, ok := es.Value.(*js.BinaryExpr); ok && b.Op == js.EqToken {
+				top[b] = true
+			}
 		}
 	}
+	js.Walk(nodeVisitor(func(n js.INode) {
+		switch n := n.(type) {
+		case *js.BinaryExpr:
+			if !isAssignment(n.Op) {
+				return
+			}
+			if ix, ok := n.X.(*js.IndexExpr); ok && isExportsRef(ix.X) {
+				v.complete = false
+			}
+			if d, ok := n.X.(*js.DotExpr); ok && isExportsRef(d.X) {
+				if p := e.cjsMember(m, d, top[n]); p != nil {
+					v.props = append(v.props, p)
+				} else {
+					v.complete = false
+				}
+			}
+		case *js.CallExpr:
+			for _, a := range n.Args.List {
+				if isExportsRef(a.Value) {
+					v.complete = false
+				}
+			}
+		}
+	}), m.tree.ast)
 	return v
+}
+
+// cjsMember is the field `exports.x = value` sets, when the statement is
+// of the module's top level; nil otherwise.
+func (e *evaluator) cjsMember(m *modFile, d *js.DotExpr, top bool) *prop {
+	name, ok := d.Y.(js.LiteralExpr)
+	if !ok || !top {
+		return nil
+	}
+	at, ok := m.tree.pos(name.Data)
+	k := m.tokenAt(at)
+	if !ok || m.tok(k).start != at || !m.isPunct(k+1, "=") {
+		return nil
+	}
+	key := m.tok(k)
+	val, _ := e.expr(m, k+2)
+	return &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val}
+}
+
+// isExportsRef reports whether x is `exports` or `module.exports`.
+func isExportsRef(x js.IExpr) bool {
+	switch x := x.(type) {
+	case *js.Var:
+		return freeName(x, "exports")
+	case *js.DotExpr:
+		return isModuleExports(x)
+	}
+	return false
 }
 
 // substRE matches a substitution that names a binding or a property chain.
