@@ -232,9 +232,9 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *eval
 	}
 	sort.Slice(vars, func(i, j int) bool { return m.binds[vars[i]].at < m.binds[vars[j]].at })
 	for _, v := range vars {
-		at := m.binds[v].at
-		t := m.tok(at)
-		ev.declared(m, v, at, t.start, t.end)
+		b := m.binds[v]
+		t := m.tok(b.at)
+		ev.declared(m, v, b, t.start, t.end)
 	}
 	return ev
 }

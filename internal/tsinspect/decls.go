@@ -54,6 +54,8 @@ type binding struct {
 	fn *js.ArrowFunc
 	// class is a class declaration's tree
 	class *js.ClassDecl
+	// init is a const's or let's initializer
+	init js.IExpr
 }
 
 // modFile is one module as the value reader sees it: its text and tokens
@@ -75,6 +77,8 @@ type modFile struct {
 	// defaultAt is the token index of the default export's expression (or
 	// of its `function`/`class` keyword); -1 when there is none.
 	defaultAt int
+	// defaultNode is the default export's expression on the tree.
+	defaultNode js.IExpr
 	// defaultTok is the `export` (or `module`) token that starts it.
 	defaultTok int
 	// defaultLocal is set by `export { x as default }`.
@@ -107,10 +111,11 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 			}
 			if at, ok := t.pos(n.Data); ok {
 				m.reads[at] = root(n)
-				if (freeName(n, "exports") || freeName(n, "module")) && at > cjsAt {
-					cjsAt = at
-				}
 			}
+		case *js.DotExpr:
+			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
+		case *js.IndexExpr:
+			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
 		case *js.BinaryExpr:
 			if isAssignment(n.Op) {
 				assignedIn(n.X, assigned)
@@ -143,7 +148,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		}
 	}), t.ast)
 	m.statements(t.ast.List, assigned)
-	if cjsAt >= 0 && m.cjsWrites() {
+	if cjsAt >= 0 {
 		m.cjsPartial = m.tokenAt(cjsAt)
 	}
 	return m
@@ -182,9 +187,9 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 			b = &binding{kind: bEnum, at: m.after(v, "{"), fn: fn}
 		case el.Default == nil:
 		case n.TokenType == js.ConstToken:
-			b = &binding{kind: bConst, at: m.initializer(v)}
+			b = &binding{kind: bConst, at: m.initializer(v), init: el.Default}
 		case !assigned[v]:
-			b = &binding{kind: bLet, at: m.initializer(v)}
+			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default}
 		}
 		if b.at < 0 && b.kind != bMutable {
 			b.kind = bBlock // not the form the text was expected to have
@@ -250,9 +255,9 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 		i := m.tokenAt(at)
 		switch {
 		case m.isIdent(i, "export") && m.isPunct(i+1, "="): // TypeScript's `export =`
-			m.defaultAt, m.defaultTok = i+2, i
+			m.defaultAt, m.defaultTok, m.defaultNode = i+2, i, x.Y
 		case m.isIdent(i, "module") && m.isPunct(i+3, "="):
-			m.defaultAt, m.defaultTok = i+4, i
+			m.defaultAt, m.defaultTok, m.defaultNode = i+4, i, x.Y
 		}
 	}
 }
@@ -294,7 +299,7 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 	switch {
 	case n.Default:
 		if at := m.exportDefaultAt(); at >= 0 {
-			m.defaultTok, m.defaultAt = at, at+2
+			m.defaultTok, m.defaultAt, m.defaultNode = at, at+2, n.Decl
 			for m.isIdent(m.defaultAt, "abstract") || m.isIdent(m.defaultAt, "declare") {
 				m.defaultAt++
 			}
@@ -399,20 +404,20 @@ func lineStarts(out []byte, prefix string) []int {
 	return offs
 }
 
-// cjsWrites reports whether the module's text writes `exports.x`,
-// `exports[...]`, `module.exports.x` or `module.exports[...]`.
-func (m *modFile) cjsWrites() bool {
-	for at, v := range m.reads {
-		i := m.tokenAt(at)
-		switch {
-		case v.Decl != js.NoDecl:
-		case m.isIdent(i, "exports") && (m.isPunct(i+1, ".") || m.isPunct(i+1, "[")):
-			return true
-		case m.isIdent(i, "module") && m.isPunct(i+1, ".") && m.isIdent(i+2, "exports") && (m.isPunct(i+3, ".") || m.isPunct(i+3, "[")):
-			return true
-		}
+// exportsMemberAt is the offset in the text of `exports` or `module` when x
+// is `exports` or `module.exports` whose member is taken (`exports.x`,
+// `module.exports[k]`); -1 otherwise.
+func exportsMemberAt(t *jsTree, x js.IExpr) int {
+	if !isExportsRef(x) {
+		return -1
 	}
-	return false
+	if d, ok := x.(*js.DotExpr); ok {
+		x = d.X
+	}
+	if at, ok := t.pos(x.(*js.Var).Data); ok {
+		return at
+	}
+	return -1
 }
 
 // typeOnlyDefault reports whether the text has `export default interface`

@@ -63,7 +63,7 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	case bNamespace:
 		return e.namespaceValue(m, b)
 	case bConst, bLet:
-		return e.declared(m, v, b.at, start, end)
+		return e.declared(m, v, b, start, end)
 	case bMutable:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
 	case bPattern:
@@ -75,8 +75,8 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 }
 
 // declared is the value of a const, or of a let nothing assigns to again,
-// whose initializer is at token index at.
-func (e *evaluator) declared(m *modFile, v *js.Var, at, start, end int) *value {
+// b.
+func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) *value {
 	key := declKey{m, v}
 	if val, ok := e.consts[key]; ok {
 		return val
@@ -85,7 +85,7 @@ func (e *evaluator) declared(m *modFile, v *js.Var, at, start, end int) *value {
 		return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", v.Data))
 	}
 	e.busy[key] = true
-	val, _ := e.expr(m, at)
+	val, _ := e.expr(m, b.init, b.at)
 	delete(e.busy, key)
 	e.consts[key] = val
 	return val
@@ -210,11 +210,8 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		case t.kind == tokIdent && t.text == "async" && f.isIdent(f.defaultAt+1, "function"):
 			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
 			return v
-		case t.kind == tokIdent && t.text == "class":
-			v, _ := e.primary(f, f.defaultAt)
-			return v
 		}
-		v, _ := e.expr(f, f.defaultAt)
+		v, _ := e.expr(f, f.defaultNode, f.defaultAt)
 		return v
 	case f.defaultLocal != "":
 		t := f.tok(f.defaultTok)

@@ -88,7 +88,7 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 				i = skipFieldType(m.toks, i+1)
 			}
 			if el.Field.Init != nil && m.isPunct(i, "=") {
-				val, _ = e.expr(m, i+1)
+				val, _ = e.expr(m, el.Field.Init, i+1)
 			}
 			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 		}
@@ -138,7 +138,7 @@ func (e *evaluator) cjsExports(m *modFile) *value {
 				v.complete = false
 			}
 			if d, ok := n.X.(*js.DotExpr); ok && isExportsRef(d.X) {
-				if p := e.cjsMember(m, d, top[n]); p != nil {
+				if p := e.cjsMember(m, d, n.Y, top[n]); p != nil {
 					v.props = append(v.props, p)
 				} else {
 					v.complete = false
@@ -157,7 +157,7 @@ func (e *evaluator) cjsExports(m *modFile) *value {
 
 // cjsMember is the field `exports.x = value` sets, when the statement is
 // of the module's top level; nil otherwise.
-func (e *evaluator) cjsMember(m *modFile, d *js.DotExpr, top bool) *prop {
+func (e *evaluator) cjsMember(m *modFile, d *js.DotExpr, value js.IExpr, top bool) *prop {
 	name, ok := d.Y.(js.LiteralExpr)
 	if !ok || !top {
 		return nil
@@ -168,7 +168,7 @@ func (e *evaluator) cjsMember(m *modFile, d *js.DotExpr, top bool) *prop {
 		return nil
 	}
 	key := m.tok(k)
-	val, _ := e.expr(m, k+2)
+	val, _ := e.expr(m, value, k+2)
 	return &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val}
 }
 

@@ -45,7 +45,7 @@ func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end in
 		kt := m.tok(mt.key)
 		val := &value{kind: vUnknown, file: m.path, start: kt.start, end: kt.end}
 		if mt.value >= 0 {
-			val, _ = e.expr(m, mt.value)
+			val, _ = e.expr(m, init, mt.value)
 		}
 		if val.kind != vNumber && val.kind != vString {
 			// what TypeScript folds (`1 << 2`, `A | B`, `'a' + 'b'`),
@@ -221,6 +221,6 @@ func (e *evaluator) namespaceMember(m *modFile, n *js.ExprStmt, self *js.Var) *p
 		return nil
 	}
 	k := m.tok(i)
-	val, _ := e.expr(m, j+1)
+	val, _ := e.expr(m, assign.Y, j+1)
 	return &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val}
 }
