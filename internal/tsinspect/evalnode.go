@@ -116,9 +116,13 @@ func leftRecursive(n js.IExpr) bool {
 func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 	t := m.tok(i)
 	if t.kind == tokPunct && t.text == "(" && !leftRecursive(n) {
-		switch n.(type) {
-		case *js.GroupExpr, *js.ArrowFunc:
-		default: // parentheses esbuild dropped
+		_, group := n.(*js.GroupExpr)
+		if _, arrow := n.(*js.ArrowFunc); arrow {
+			if v, j := e.arrow(m, i); v.kind == vFunction {
+				return v, j
+			}
+		}
+		if !group { // parentheses esbuild dropped
 			end := matching(m.toks, i)
 			v, j := e.expr(m, n, i+1)
 			if !m.isPunct(j, ")") {
