@@ -172,7 +172,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.reportLoadErrors(in.checkLinks(res, module, &facts), in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
-		if lexErr == nil && (&modFile{src: content, toks: toks}).typeOnlyDefault() {
+		if mod != nil && mod.typeOnlyDefault() {
 			msg = "no default export at run time: `export default` of a type is erased; export a plain object `{ description, parameters, execute }`"
 		}
 		c.add(module, start, end, diag.Error, CodeDefaultExport, msg)
