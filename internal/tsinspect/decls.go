@@ -298,7 +298,7 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 	}
 	switch {
 	case n.Default:
-		if at := m.exportDefaultAt(); at >= 0 {
+		if at := m.exportAt(n); at >= 0 && m.isIdent(at+1, "default") {
 			m.defaultTok, m.defaultAt, m.defaultNode = at, at+2, n.Decl
 			for m.isIdent(m.defaultAt, "abstract") || m.isIdent(m.defaultAt, "declare") {
 				m.defaultAt++
@@ -349,20 +349,6 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 			m.defaultTok = at
 		}
 	}
-}
-
-// exportDefaultAt is the token index of the `export` of `export default`
-// in the module's text: the statement esbuild writes at the start of a
-// line of its JavaScript, mapped back; -1 when not found.
-func (m *modFile) exportDefaultAt() int {
-	for _, off := range lineStarts(m.tree.out, "export default ") {
-		if at, ok := m.tree.mapped(m.tree.out[off : off+1]); ok {
-			if i := m.tokenAt(at); m.isIdent(i, "export") && m.isIdent(i+1, "default") {
-				return i
-			}
-		}
-	}
-	return -1
 }
 
 // exportAt is the token index of the `export` of the statement n in the
