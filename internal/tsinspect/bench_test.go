@@ -70,3 +70,22 @@ func BenchmarkInspectAll10000Cold(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInspectColdFollowed inspects, with an empty cache, a module
+// whose parameters are a const of a relative file, which the value reader
+// follows into (and parses) besides checking its load.
+func BenchmarkInspectColdFollowed(b *testing.B) {
+	mem := vfs.NewMem()
+	mem.WriteFile("/r/tools/lib/schema.ts", []byte("const id = { type: 'string', description: 'Order id' } as const\n"+
+		"export const schema = { type: 'object', properties: { id, n: { type: 'number', description: 'How many' } }, required: ['id'] }\n"))
+	mem.WriteFile("/r/tools/t.ts", []byte("import { schema } from './lib/schema'\n"+
+		"export default { description: 'Look up an order.', parameters: schema, async execute(args: { id: string }) { return args.id } }\n"))
+	in := New(mem, Options{CacheEntries: -1})
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := in.Inspect(ctx, "/r", "/r/tools/t.ts"); !r.Loads || r.Parameters == nil {
+			b.Fatal(r.Reason, r.Findings)
+		}
+	}
+}

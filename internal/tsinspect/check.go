@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/tdewolff/parse/v2/js"
+
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
@@ -45,10 +47,8 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
-	toks   []token            // the module's tokens; nil when the lexer failed
-	load   *loadFacts         // what the module surely does when it loads
-	tree   *jsTree            // the module's syntax tree; nil when it does not parse
-	trees  map[string]*jsTree // the trees of files values were followed into
+	load   *loadFacts // what the module surely does when it loads
+	tree   *jsTree    // the module's syntax tree; nil when it does not parse
 	res    *resolver
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
@@ -155,9 +155,6 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 			"whether the module loads cannot be known statically: its imports and what runs when it loads are not read ("+facts.unparsed+")")
 	}
 
-	if lexErr == nil {
-		c.toks = toks
-	}
 	in.checkImports(c, res, facts.imports)
 
 	hasDefault := false
@@ -167,15 +164,15 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		}
 	}
 	var mod *modFile
-	if lexErr == nil {
-		mod = scanModule(module, content, toks)
+	if lexErr == nil && tree != nil {
+		mod = newModFile(module, content, toks, tree)
 	}
 	if facts.built && !hasDefault {
 		// what throws when the module loads comes first
 		c.reportLoadErrors(in.checkLinks(res, module, &facts), in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
-		if mod != nil && mod.typeOnlyDefault {
+		if mod != nil && mod.typeOnlyDefault() {
 			msg = "no default export at run time: `export default` of a type is erased; export a plain object `{ description, parameters, execute }`"
 		}
 		c.add(module, start, end, diag.Error, CodeDefaultExport, msg)
@@ -222,23 +219,22 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 // let initializers, in source order (the default export's value is the
 // caller's to follow after them).
 func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *evaluator {
-	ev := newEvaluator(res, m)
+	ev := newEvaluator(res, m, func(file string, src []byte) *jsTree {
+		_, t := in.parse(file, src, res.rootJSX())
+		return t
+	})
 	c.ev = ev
-	type binding struct {
-		at   int
-		name string
+	var vars []*js.Var
+	for _, v := range m.module {
+		if b := m.binds[v]; b != nil && (b.kind == bConst || b.kind == bLet) {
+			vars = append(vars, v)
+		}
 	}
-	var bindings []binding
-	for name, at := range m.consts {
-		bindings = append(bindings, binding{at, name})
-	}
-	for name, at := range m.lets {
-		bindings = append(bindings, binding{at, name})
-	}
-	sort.Slice(bindings, func(i, j int) bool { return bindings[i].at < bindings[j].at })
-	for _, b := range bindings {
+	sort.Slice(vars, func(i, j int) bool { return m.binds[vars[i]].at < m.binds[vars[j]].at })
+	for _, v := range vars {
+		b := m.binds[v]
 		t := m.tok(b.at)
-		ev.binding(m, b.name, t.start, t.end)
+		ev.declared(m, v, b, t.start, t.end)
 	}
 	return ev
 }

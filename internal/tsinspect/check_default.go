@@ -18,7 +18,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 	switch v.kind {
 	case vObject:
 	case vCall:
-		if isOldTool(v, mod, in.harness) {
+		if isOldTool(v, c.ev.files[v.file], in.harness) {
 			msg := "the default export is the standard harness's `tool({ description, args, execute })`, which the daemon does not load: " + migrationSteps
 			c.add(v.file, v.start, v.end, diag.Error, CodeOldShape, msg)
 			c.fail(v.file, v.start, v.end, "the default export is the standard harness's tool({ ... }), not a plain object")
@@ -151,23 +151,10 @@ func isOldTool(v *value, mod *modFile, harness map[string]bool) bool {
 	// an undeclared `tool` (its import deleted) with the old fields; a
 	// `tool` the module declares or imports from its own files may well
 	// build a plain object
-	if v.callee == "tool" && !declares(mod, "tool") && len(v.args) == 1 && v.args[0].kind == vObject && v.args[0].get("args") != nil {
+	if v.callee == "tool" && mod != nil && mod.global(v.start, "tool") && len(v.args) == 1 && v.args[0].kind == vObject && v.args[0].get("args") != nil {
 		return true
 	}
 	return false
-}
-
-// declares reports whether m binds name at the top level.
-func declares(m *modFile, name string) bool {
-	if m == nil {
-		return false
-	}
-	_, isConst := m.consts[name]
-	_, isImport := m.imports[name]
-	_, isClass := m.classes[name]
-	_, isEnum := m.enums[name]
-	_, isNamespace := m.namespaces[name]
-	return isConst || isImport || isClass || isEnum || isNamespace || m.mutable[name] || m.funcs[name]
 }
 
 func (in *Inspector) checkParameters(c *checker, p *prop) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // eval_refs.go follows names: the module's own bindings, its imports
@@ -40,55 +42,74 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	if name == "undefined" {
 		return &value{kind: vUndefined, file: m.path, start: start, end: end}
 	}
-	switch {
-	case m.funcs[name]:
+	v := m.module[name]
+	if read {
+		v = m.readAt(start, name)
+	}
+	b := m.binds[v]
+	if imp, ok := m.imports[name]; ok && (v == nil || v.Decl == js.NoDecl) {
+		return e.imported(m, name, imp, start, end)
+	}
+	if b == nil {
+		return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
+	}
+	switch b.kind {
+	case bFunc:
 		return &value{kind: vFunction, file: m.path, start: start, end: end}
-	case m.classes[name] >= 0 && hasKey(m.classes, name):
+	case bClass:
 		return &value{kind: vClass, file: m.path, start: start, end: end}
-	case hasKey(m.enums, name):
-		return e.enumValue(m, name, start, end)
-	case hasKey(m.namespaces, name):
-		return e.namespaceValue(m, name, start, end)
-	case hasKey(m.lets, name):
-		return e.letValue(m, name, start, end)
-	case m.mutable[name]:
+	case bEnum:
+		return e.enumValue(m, name, b, start, end)
+	case bNamespace:
+		return e.namespaceValue(m, b)
+	case bConst, bLet:
+		return e.declared(m, v, b, start, end)
+	case bMutable:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
-	}
-	if at, ok := m.consts[name]; ok {
-		key := m.path + "\x00" + name
-		if v, ok := e.consts[key]; ok {
-			return v
-		}
-		if e.busy[key] {
-			return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
-		}
-		e.busy[key] = true
-		v, _ := e.expr(m, at)
-		delete(e.busy, key)
-		e.consts[key] = v
-		return v
-	}
-	if b, ok := m.imports[name]; ok {
-		r := e.res.resolve(b.spec, filepath.Dir(m.path))
-		if !isRelative(b.spec) && r.outcome != resolvedFile { // a file through a tsconfig alias is followed
-			u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
-			bb := b
-			u.calleeRef = &bb
-			return u
-		}
-		if r.outcome == resolvedFile && dataFile(r.file) {
-			return e.dataImport(m, b, r.file, start, end)
-		}
-		other := e.load(m, b.spec)
-		if other == nil {
-			return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.spec))
-		}
-		if b.name == "*" {
-			return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
-		}
-		return e.export(other, b.name, m, start, end)
+	case bPattern:
+		return unknown(m, start, end, fmt.Sprintf("`%s` is bound by a destructuring: its value is computed when the module runs", name))
+	case bBlock:
+		return unknown(m, start, end, fmt.Sprintf("`%s` is declared in a block or a function: its value is set when that code runs", name))
 	}
 	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
+}
+
+// declared is the value of a const, or of a let nothing assigns to again,
+// b.
+func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) *value {
+	key := declKey{m, v}
+	if val, ok := e.consts[key]; ok {
+		return val
+	}
+	if e.busy[key] {
+		return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", v.Data))
+	}
+	e.busy[key] = true
+	val, _ := e.expr(m, b.init, b.at)
+	delete(e.busy, key)
+	e.consts[key] = val
+	return val
+}
+
+// imported follows an import's binding b, read at start..end of m.
+func (e *evaluator) imported(m *modFile, name string, b importBinding, start, end int) *value {
+	r := e.res.resolve(b.spec, filepath.Dir(m.path))
+	if !isRelative(b.spec) && r.outcome != resolvedFile { // a file through a tsconfig alias is followed
+		u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
+		u.calleeRef = &b
+		return u
+	}
+	if r.outcome == resolvedFile && dataFile(r.file) {
+		return e.dataImport(m, b, r.file, start, end)
+	}
+	other := e.load(m, b.spec)
+	if other == nil {
+		return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.spec))
+	}
+	if b.name == "*" {
+		return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
+	}
+	return e.export(other, b.name, m, start, end)
 }
 
 func isRelative(spec string) bool {
@@ -119,7 +140,11 @@ func (e *evaluator) load(m *modFile, spec string) *modFile {
 	if lerr != nil {
 		return nil
 	}
-	f := scanModule(r.file, src, toks)
+	t := e.tree(r.file, src)
+	if t == nil {
+		return nil
+	}
+	f := newModFile(r.file, src, toks, t)
 	e.files[r.file] = f
 	return f
 }
@@ -185,11 +210,8 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		case t.kind == tokIdent && t.text == "async" && f.isIdent(f.defaultAt+1, "function"):
 			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
 			return v
-		case t.kind == tokIdent && t.text == "class":
-			v, _ := e.primary(f, f.defaultAt)
-			return v
 		}
-		v, _ := e.expr(f, f.defaultAt)
+		v, _ := e.expr(f, f.defaultNode, f.defaultAt)
 		return v
 	case f.defaultLocal != "":
 		t := f.tok(f.defaultTok)

@@ -7,64 +7,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // eval_values.go follows the values a careful reader sees beyond literals:
-// enum and namespace members, a `let` nothing reassigns, an instance of a
+// an instance of a
 // class of the module whose fields are initialised in place, template
 // literals and `+` over known strings, `Object.freeze`, `Object.keys`,
 // `Object.values`, `[...].join()`, and array elements by index.
-
-func hasKey[V any](m map[string]V, k string) bool {
-	_, ok := m[k]
-	return ok
-}
-
-// enumValue is the object TypeScript emits for an enum: each member, and
-// for a numeric member its reverse mapping (`E[0] === 'A'`).
-func (e *evaluator) enumValue(m *modFile, name string, start, end int) *value {
-	open := m.enums[name]
-	close := matching(m.toks, open)
-	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
-	next := 0.0 // the next auto-incremented value
-	numeric := true
-	for j := open + 1; j < close; {
-		k := m.tok(j)
-		if k.kind != tokIdent && k.kind != tokString {
-			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has members this inspector cannot read", name))
-		}
-		j++
-		var val *value
-		if m.isPunct(j, "=") {
-			val, j = e.expr(m, j+1)
-		} else if numeric {
-			val = &value{kind: vNumber, file: m.path, start: k.start, end: k.end, str: strconv.FormatFloat(next, 'f', -1, 64)}
-		} else {
-			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member after a string member without a value", name))
-		}
-		switch val.kind {
-		case vNumber:
-			f, err := strconv.ParseFloat(strings.ReplaceAll(val.str, "_", ""), 64)
-			if err != nil {
-				return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member computed when the module runs", name))
-			}
-			numeric, next = true, f+1
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-			v.props = append(v.props, &prop{key: strconv.FormatFloat(f, 'f', -1, 64), file: m.path, start: k.start, end: k.end,
-				val: &value{kind: vString, file: m.path, start: k.start, end: k.end, str: k.text}})
-		case vString:
-			numeric = false
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-		default:
-			return unknown(m, start, end, fmt.Sprintf("the enum `%s` has a member computed when the module runs", name))
-		}
-		if m.isPunct(j, ",") {
-			j++
-		}
-	}
-	v.props = jsKeyOrder(v.props)
-	return v
-}
 
 // jsKeyOrder orders properties as JavaScript enumerates them: integer keys
 // ascending first, then the others in the order they were added.
@@ -85,187 +36,151 @@ func jsKeyOrder(props []*prop) []*prop {
 	return append(ints, others...)
 }
 
-// namespaceValue is the object of a TypeScript namespace: its exported
-// consts (other members make it incomplete).
-func (e *evaluator) namespaceValue(m *modFile, name string, start, end int) *value {
-	open := m.namespaces[name]
-	close := matching(m.toks, open)
-	v := &value{kind: vObject, file: m.path, start: m.tok(open).start, end: m.tok(close).end, complete: true}
-	depth := 0
-	for j := open + 1; j < close; j++ {
-		t := m.tok(j)
-		if t.kind == tokPunct {
-			depth += nesting(t.text)
-			continue
-		}
-		if depth != 0 || t.kind != tokIdent || t.text != "export" {
-			continue
-		}
-		switch {
-		case m.isIdent(j+1, "const") && m.tok(j+2).kind == tokIdent:
-			k := m.tok(j + 2)
-			at := j + 3
-			if m.isPunct(at, ":") {
-				at = skipType(m.toks, at+1)
-			}
-			if !m.isPunct(at, "=") {
-				v.complete = false
-				continue
-			}
-			val, next := e.expr(m, at+1)
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-			j = next - 1
-		case m.isIdent(j+1, "type") || m.isIdent(j+1, "interface"):
-		default:
-			v.complete = false // a function, a class, a nested namespace: not followed
+// classInstance is `new C()` of the class c of the module (its `class`
+// keyword at token at) with no `extends` and no constructor: its fields
+// initialised in place, and its methods (the tree's members; their
+// positions and values in your text).
+func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, start, end int) *value {
+	if c.Extends != nil {
+		return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, which extends another class", name))
+	}
+	cannot := unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
+	for _, el := range c.List {
+		if el.Method != nil && !el.Method.Static && string(el.Method.Name.Literal.Data) == "constructor" {
+			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
 		}
 	}
-	return v
-}
-
-// letValue is the value of a `let` nothing assigns to again.
-func (e *evaluator) letValue(m *modFile, name string, start, end int) *value {
-	at := m.lets[name]
-	key := m.path + "\x00let " + name
-	if v, ok := e.consts[key]; ok {
-		return v
-	}
-	if e.busy[key] {
-		return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", name))
-	}
-	e.busy[key] = true
-	v, _ := e.expr(m, at)
-	delete(e.busy, key)
-	e.consts[key] = v
-	return v
-}
-
-// classInstance is `new C()` of a class C of the module with no `extends`
-// and no constructor: its fields initialised in place, and its methods.
-func (e *evaluator) classInstance(m *modFile, name string, start, end int) *value {
-	at := m.classes[name]
 	j := at + 1
 	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
-		if m.isIdent(j, "extends") {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, which extends another class", name))
-		}
 		j++
 	}
 	close := matching(m.toks, j)
-	depth := 0
-	for k := j + 1; k < close; k++ {
-		t := m.tok(k)
-		if t.kind == tokPunct {
-			depth += nesting(t.text)
-		}
-		if depth == 0 && t.kind == tokIdent && t.text == "constructor" && m.isPunct(k+1, "(") {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
-		}
-	}
 	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
-	for k := j + 1; k < close; {
-		if m.isPunct(k, ";") || m.isPunct(k, ",") {
-			k++
-			continue
-		}
-		static, accessor, declared := false, false, false
-		for {
-			t := m.tok(k)
-			n := m.tok(k + 1)
-			mod := t.kind == tokIdent && !(n.kind == tokPunct && (n.text == "(" || n.text == "=" || n.text == ":" || n.text == ";" || n.text == "?" || n.text == "!" || n.text == "<" || n.text == "}"))
-			if !mod {
-				break
-			}
-			switch t.text {
-			case "static":
-				static = true
-			case "get", "set":
-				accessor = true
-			case "declare":
-				declared = true // a type only: no field at run time
-			case "public", "private", "protected", "readonly", "override", "abstract", "async", "accessor":
-			default:
-				return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
-			}
-			k++
-		}
-		if m.isPunct(k, "*") {
-			k++
-		}
-		key := m.tok(k)
-		if key.kind == tokIdent && key.text == "constructor" && m.isPunct(k+1, "(") {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, whose constructor runs when the module loads", name))
-		}
-		if key.kind != tokIdent && key.kind != tokString && key.kind != tokPrivate {
-			return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, a class this inspector cannot read", name))
-		}
-		k++
-		if m.isPunct(k, "?") || m.isPunct(k, "!") {
-			k++
-		}
-		var val *value
+	for _, el := range c.List {
 		switch {
-		case m.isPunct(k, "(") || m.isPunct(k, "<"):
-			fv, next := e.functionExpr(m, k-1, key.start)
-			val, k = fv, next
-			if accessor {
-				val = &value{kind: vUnknown, file: m.path, start: key.start, end: fv.end, why: "a getter: computed when read", accessor: true}
+		case el.StaticBlock != nil:
+			return cannot
+		case el.Method != nil && (el.Method.Static || el.Method.Name.Private != nil):
+		case el.Method != nil:
+			k, ok := m.keyTok(el.Method.Name)
+			if !ok {
+				return cannot
 			}
+			key := m.tok(k)
+			val, _ := e.functionExpr(m, k, key.start)
+			if el.Method.Get || el.Method.Set {
+				val = &value{kind: vUnknown, file: m.path, start: key.start, end: val.end, why: "a getter: computed when read", accessor: true}
+			}
+			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
+		case el.Field.Static || el.Field.Name.Private != nil:
 		default:
-			if m.isPunct(k, ":") {
-				k = skipFieldType(m.toks, k+1)
+			k, ok := m.keyTok(el.Field.Name)
+			if !ok {
+				return cannot
 			}
-			if m.isPunct(k, "=") {
-				val, k = e.expr(m, k+1)
-			} else {
-				val = &value{kind: vUndefined, file: m.path, start: key.start, end: key.end}
+			key := m.tok(k)
+			val := &value{kind: vUndefined, file: m.path, start: key.start, end: key.end}
+			i := k + 1
+			if m.isPunct(i, "?") || m.isPunct(i, "!") {
+				i++
 			}
+			if m.isPunct(i, ":") {
+				i = skipFieldType(m.toks, i+1)
+			}
+			if el.Field.Init != nil && m.isPunct(i, "=") {
+				val, _ = e.expr(m, el.Field.Init, i+1)
+			}
+			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 		}
-		if static || declared || key.kind == tokPrivate {
-			continue
-		}
-		v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 	}
 	return v
 }
 
+// keyTok is the token of a class member's name in your text; false for a
+// computed name or one the text does not have there.
+func (m *modFile) keyTok(n js.ClassElementName) (int, bool) {
+	if n.Computed != nil || len(n.Literal.Data) == 0 {
+		return 0, false
+	}
+	at, ok := m.tree.pos(n.Literal.Data)
+	if !ok {
+		return 0, false
+	}
+	k := m.tokenAt(at)
+	t := m.tok(k)
+	return k, t.start == at && (t.kind == tokIdent || t.kind == tokString)
+}
+
 // cjsExports is module.exports of a CommonJS module that sets it field by
-// field at its top level (`exports.x = ...`, `module.exports.x = ...`).
-// Writes by a computed key, and Object.assign or defineProperty on it, make
-// it incomplete.
+// field in statements of its top level (`exports.x = ...`,
+// `module.exports.x = ...`), read on the tree, each value in your text. A
+// write by a computed key or in a nested block or function, and `exports`
+// passed to a function (Object.assign, defineProperty), make it
+// incomplete.
 func (e *evaluator) cjsExports(m *modFile) *value {
 	t := m.tok(m.cjsPartial)
 	v := &value{kind: vObject, file: m.path, start: t.start, end: t.end, complete: true}
-	depth := 0
-	for i := 0; i < len(m.toks); i++ {
-		t := m.toks[i]
-		if t.kind == tokPunct {
-			depth += nesting(t.text)
-			continue
-		}
-		if t.kind != tokIdent || m.isPunct(i-1, ".") {
-			continue
-		}
-		j := -1
-		switch {
-		case t.text == "exports":
-			j = i + 1
-		case t.text == "module" && m.isPunct(i+1, ".") && m.isIdent(i+2, "exports"):
-			j = i + 3
-		default:
-			continue
-		}
-		switch {
-		case depth == 0 && m.isPunct(j, ".") && m.tok(j+1).kind == tokIdent && m.isPunct(j+2, "="):
-			k := m.tok(j + 1)
-			val, next := e.expr(m, j+3)
-			v.props = append(v.props, &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val})
-			i = next - 1
-		case m.isPunct(j, "[") || m.isPunct(i-1, "(") || m.isPunct(i-1, ","):
-			v.complete = false // a computed key, or exports passed to a function
+	top := map[*js.BinaryExpr]bool{}
+	for _, s := range m.tree.ast.List {
+		if es, ok := s.(*js.ExprStmt); ok {
+			if b, ok := es.Value.(*js.BinaryExpr); ok && b.Op == js.EqToken {
+				top[b] = true
+			}
 		}
 	}
+	js.Walk(nodeVisitor(func(n js.INode) {
+		switch n := n.(type) {
+		case *js.BinaryExpr:
+			if !isAssignment(n.Op) {
+				return
+			}
+			if ix, ok := n.X.(*js.IndexExpr); ok && isExportsRef(ix.X) {
+				v.complete = false
+			}
+			if d, ok := n.X.(*js.DotExpr); ok && isExportsRef(d.X) {
+				if p := e.cjsMember(m, d, n.Y, top[n]); p != nil {
+					v.props = append(v.props, p)
+				} else {
+					v.complete = false
+				}
+			}
+		case *js.CallExpr:
+			for _, a := range n.Args.List {
+				if isExportsRef(a.Value) {
+					v.complete = false
+				}
+			}
+		}
+	}), m.tree.ast)
 	return v
+}
+
+// cjsMember is the field `exports.x = value` sets, when the statement is
+// of the module's top level; nil otherwise.
+func (e *evaluator) cjsMember(m *modFile, d *js.DotExpr, value js.IExpr, top bool) *prop {
+	name, ok := d.Y.(js.LiteralExpr)
+	if !ok || !top {
+		return nil
+	}
+	at, ok := m.tree.pos(name.Data)
+	k := m.tokenAt(at)
+	if !ok || m.tok(k).start != at || !m.isPunct(k+1, "=") {
+		return nil
+	}
+	key := m.tok(k)
+	val, _ := e.expr(m, value, k+2)
+	return &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val}
+}
+
+// isExportsRef reports whether x is `exports` or `module.exports`.
+func isExportsRef(x js.IExpr) bool {
+	switch x := x.(type) {
+	case *js.Var:
+		return freeName(x, "exports")
+	case *js.DotExpr:
+		return isModuleExports(x)
+	}
+	return false
 }
 
 // substRE matches a substitution that names a binding or a property chain.
@@ -409,8 +324,8 @@ func concat(terms []*value) (*value, bool) {
 // builtinCall is the value of a call of a standard function on known
 // values, or nil: `Object.freeze(x)` is x; `Object.keys(o)` and
 // `Object.values(o)` of a known object; `a.join(sep)` of a known array.
-func (e *evaluator) builtinCall(m *modFile, callee string, recv *value, method string, args []*value) *value {
-	if strings.HasPrefix(callee, "Object.") && !declares(m, "Object") && len(args) == 1 {
+func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *value, method string, args []*value) *value {
+	if strings.HasPrefix(callee, "Object.") && m.global(start, "Object") && len(args) == 1 {
 		a := args[0]
 		switch callee {
 		case "Object.freeze", "Object.seal", "Object.preventExtensions":

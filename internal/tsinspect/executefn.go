@@ -25,7 +25,7 @@ func (x executeFn) body() js.INode { return x.block }
 // executeOf finds the function the value v of execute is, on the tree of
 // v's file: the outermost function whose first name lies in v's extent.
 func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, bool) {
-	t := c.treeOf(in, res, v.file)
+	t := c.treeOf(v.file)
 	if t == nil {
 		return executeFn{}, false
 	}
@@ -105,23 +105,12 @@ func functionNamedAt(t *jsTree, at int) (executeFn, bool) {
 }
 
 // treeOf is the syntax tree of the module or of a file its values were
-// followed into (parsed once per inspection).
-func (c *checker) treeOf(in *Inspector, res *resolver, file string) *jsTree {
-	if file == c.module {
-		return c.tree
-	}
-	if t, ok := c.trees[file]; ok {
-		return t
-	}
-	var t *jsTree
+// followed into (parsed once per inspection, when the file was loaded).
+func (c *checker) treeOf(file string) *jsTree {
 	if f := c.ev.files[file]; f != nil {
-		_, t = in.parse(file, f.src, res.rootJSX())
+		return f.tree
 	}
-	if c.trees == nil {
-		c.trees = map[string]*jsTree{}
-	}
-	c.trees[file] = t
-	return t
+	return nil
 }
 
 // firstName is the first name of a function: of its first parameter, else

@@ -1,10 +1,11 @@
 // Package tsinspect inspects tool modules (rule T11): it tells whether the
 // sandbox daemon would load a module, and why not, at the line of the
-// TypeScript or JavaScript the user wrote. esbuild's Go API parses the
-// module (syntax errors with their positions in the input, the imports that
-// survive TypeScript's elision of type-only and unused imports, and the
-// export names); a small reader of the original source follows the default
-// export's literal value. Module code never runs.
+// TypeScript or JavaScript the user wrote. esbuild's Go API transforms the
+// module to JavaScript (syntax errors with their positions in the input),
+// whose syntax tree gives the imports that survive TypeScript's elision of
+// type-only and unused imports, the exports, what runs at load and the
+// default export's value; the tokens of the user's text give each value's
+// place and extent. Module code never runs.
 package tsinspect
 
 import (

@@ -35,6 +35,9 @@ type jsTree struct {
 	srcLines *diag.Lines
 	outLines *diag.Lines
 	smap     *sourceMap
+	// declAt is where each declared name is bound first, a slice of out
+	// (tdewolff's *js.Var slices its first occurrence, maybe a read)
+	declAt map[*js.Var][]byte
 	// misaligned counts the reads jsuses.go could not find in the
 	// JavaScript (they keep the shared *js.Var's position): none is expected.
 	misaligned int
@@ -72,7 +75,7 @@ func newJSTree(file string, src []byte, r api.TransformResult) (*jsTree, error) 
 	}
 	t := &jsTree{
 		file: file, ast: ast, out: in.Bytes(), src: src, smap: smap,
-		srcLines: diag.NewLinesFor(src, diag.JSBreaks),
+		srcLines: diag.NewLinesFor(src, diag.JSBreaks), declAt: map[*js.Var][]byte{},
 	}
 	t.outLines = diag.NewLinesFor(t.out, diag.JSBreaks)
 	t.misaligned = giveReadsPositions(t)
@@ -102,9 +105,18 @@ const searchWindow = 4096
 // searched from there for b (a name as a whole word; a string by its
 // content, esbuild may quote it otherwise).
 func (t *jsTree) pos(b []byte) (int, bool) {
+	at, _, ok := t.find(b)
+	return at, ok
+}
+
+// find is pos with the length of what was found: a name esbuild renamed
+// (`label2` for a `label` a namespace binds again, beside the module's) is
+// found by its own name, right at its segment's position (esbuild's own
+// names, such as an enum's parameter, would otherwise match a later name).
+func (t *jsTree) find(b []byte) (at, n int, ok bool) {
 	start, ok := t.mapped(b)
 	if !ok {
-		return 0, false
+		return 0, 0, false
 	}
 	end := min(start+searchWindow, len(t.src))
 	if q := b[0]; q == '"' || q == '\'' || q == '`' {
@@ -113,18 +125,34 @@ func (t *jsTree) pos(b []byte) (int, bool) {
 			switch t.src[i] {
 			case '"', '\'', '`':
 				if bytes.IndexByte(body, '\\') >= 0 || bytes.HasPrefix(t.src[i+1:], body) && i+1+len(body) < len(t.src) && t.src[i+1+len(body)] == t.src[i] {
-					return i, true // an escape esbuild may have rewritten: the first string
+					return i, 0, true // an escape esbuild may have rewritten: the first string
 				}
 			}
 		}
-		return 0, false
+		return 0, 0, false
 	}
-	for i := start; i+len(b) <= end; i++ {
-		if bytes.HasPrefix(t.src[i:], b) && wordAt(t.src, i, len(b)) {
-			return i, true
+	if at := wordFrom(t.src, start, end, b); at >= 0 {
+		return at, len(b), true
+	}
+	own := bytes.TrimRight(b, "0123456789")
+	if len(own) == len(b) || len(own) == 0 {
+		return 0, 0, false
+	}
+	if wordFrom(t.src, start, end, own) == start {
+		return start, len(own), true
+	}
+	return 0, 0, false
+}
+
+// wordFrom is the first offset of src[start:end] where word is a whole
+// name; -1 when none.
+func wordFrom(src []byte, start, end int, word []byte) int {
+	for i := start; i+len(word) <= end; i++ {
+		if bytes.HasPrefix(src[i:], word) && wordAt(src, i, len(word)) {
+			return i
 		}
 	}
-	return 0, false
+	return -1
 }
 
 // mapped is the position in the file's text of the source map segment b,
@@ -145,14 +173,14 @@ func (t *jsTree) mapped(b []byte) (int, bool) {
 // span is pos with the end of b: a name's own length; a string's end in
 // the file's text.
 func (t *jsTree) span(b []byte) (start, end int, ok bool) {
-	start, ok = t.pos(b)
+	start, n, ok := t.find(b)
 	if !ok {
 		return 0, 0, false
 	}
 	if q := t.src[start]; q == '"' || q == '\'' || q == '`' {
 		return start, stringEnd(t.src, start), true
 	}
-	return start, start + len(b), true
+	return start, start + n, true
 }
 
 // wordAt reports whether src[i:i+n] is a whole name (no name character

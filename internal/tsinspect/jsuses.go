@@ -64,10 +64,14 @@ func (a *aligner) find(name []byte) ([]byte, bool) {
 	return nil, false
 }
 
-// binding moves past a declared name.
+// bindingVar moves past a declared name, the first one of v giving v's
+// declaration its place (jsTree.declAt).
 func (a *aligner) bindingVar(v *js.Var) {
-	if v != nil {
-		a.find(v.Data)
+	if v == nil {
+		return
+	}
+	if site, ok := a.find(v.Data); ok && a.t.declAt[v] == nil {
+		a.t.declAt[v] = site
 	}
 }
 

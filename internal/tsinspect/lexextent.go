@@ -5,8 +5,11 @@ import (
 	"unicode/utf8"
 )
 
-// eval_skip.go moves over the tokens the evaluator does not follow
-// (expressions, brackets, arrow heads) and quotes source for messages.
+// lexextent.go is what the value reader takes from the tokens of your text
+// rather than from the syntax tree: where an expression, a function, a type
+// or a bracket ends (the tree has no positions, esbuild reprints what it
+// keeps and erases TypeScript's types and casts), and the quote of a value
+// for a message.
 
 func isBinaryOp(p string) bool {
 	switch p {
@@ -199,4 +202,86 @@ func quoteSource(src []byte, limit int) string {
 		s = string(r[:limit-3]) + "..."
 	}
 	return s
+}
+
+// skipType skips a type expression starting at token i and returns the
+// index of the first token after it: a `,`, `;`, `=`, `)`, `]` or `}` at
+// bracket depth 0 (angle brackets count as brackets in a type), or a token on
+// a new line that cannot continue a type.
+func skipType(toks []token, i int) int { return skipTo(toks, i, skipStops{inType: true}) }
+
+// skipFieldType is skipType for a class field's type, which also ends at
+// a name that starts a new line after a complete type (the next member).
+func skipFieldType(toks []token, i int) int {
+	return skipTo(toks, i, skipStops{inType: true, newLine: true, lineStarts: func(t token) bool {
+		return t.kind == tokIdent || t.kind == tokPrivate
+	}})
+}
+
+// endsOperand reports whether t can end an operand (so that a `/` after it
+// divides and a line break after it may end a statement).
+func endsOperand(t token) bool {
+	switch t.kind {
+	case tokNumber, tokString, tokTemplate, tokRegex, tokPrivate:
+		return true
+	case tokIdent:
+		switch t.text {
+		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
+			return false
+		}
+		return true
+	case tokPunct:
+		if t.text == ")" {
+			return !t.ctrl
+		}
+		return t.text == "]" || t.text == "}"
+	}
+	return false
+}
+
+// arrowBody is an arrow function whose body starts at token i, from byte
+// start of m.
+func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {
+	if m.isPunct(i, "{") {
+		end := matching(m.toks, i)
+		return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
+	}
+	// an expression body ends where the statement does (a new line that
+	// starts a statement, too): a file without semicolons is not rescanned
+	// to its end for every arrow
+	end := skipToEnd(m.toks, i, true)
+	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).end}, end
+}
+
+// functionExpr skips `function name<T>(params): type { body }` at i.
+func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
+	j := i + 1
+	for j < len(m.toks) && !m.isPunct(j, "(") && m.tok(j).kind != tokEOF {
+		j++
+	}
+	j = matching(m.toks, j) + 1
+	// an optional return type, which may hold object type literals: a `{`
+	// that follows `:`, `|`, `&`, `<`, `,`, `(`, `[` or `=>` opens a type
+	// literal; any other `{` opens the body.
+	for j < len(m.toks) && m.tok(j).kind != tokEOF {
+		t := m.tok(j)
+		if t.kind == tokPunct && (t.text == "(" || t.text == "[") {
+			j = matching(m.toks, j) + 1
+			continue
+		}
+		if t.kind == tokPunct && t.text == "{" {
+			prev := m.tok(j - 1)
+			if prev.kind == tokPunct {
+				switch prev.text {
+				case ":", "|", "&", "<", ",", "(", "[", "=>":
+					j = matching(m.toks, j) + 1
+					continue
+				}
+			}
+			break
+		}
+		j++
+	}
+	end := matching(m.toks, j)
+	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
 }

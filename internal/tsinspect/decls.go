@@ -1,0 +1,551 @@
+package tsinspect
+
+import (
+	"sort"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// decls.go reads a module's declarations off its syntax tree for the value
+// reader: which binding each name read means (the tree's scopes: a name
+// bound again in an inner scope is that scope's), the module's const, let
+// and var bindings (a `let` is followed when nothing assigns to it again),
+// functions, classes, TypeScript enums and namespaces (in esbuild's lowered
+// form), imports and exports. What only the text you wrote has is taken
+// from its tokens: where each declaration's value starts (so that values
+// keep their positions and extents in your text), and `export default
+// interface`, which esbuild erases.
+
+// importBinding is a local name bound by an import declaration.
+type importBinding struct {
+	spec string
+	name string // "default", "*", or the imported name
+}
+
+// exportRef says where an exported name's value comes from.
+type exportRef struct {
+	local string // a local binding of this module, or
+	spec  string // a re-export: the module it comes from
+	name  string // and its name there ("*" for `export * as ns`)
+}
+
+type bindKind int
+
+const (
+	bConst     bindKind = iota + 1
+	bLet                // a let or var with a value that nothing assigns to again
+	bMutable            // a let or var assigned again, or without a value
+	bFunc               // a function declaration
+	bClass              // a class declaration
+	bEnum               // a TypeScript enum
+	bNamespace          // a TypeScript namespace
+	bPattern            // bound by a destructuring pattern
+	bBlock              // declared with var in a block, a loop or a function
+)
+
+// binding is what the value reader knows of a declared name.
+type binding struct {
+	kind bindKind
+	// at is a token index of the module's text: a const's or let's
+	// initializer, the `class` keyword, the `{` of an enum or a namespace
+	// (-1 when the text does not have the expected form)
+	at int
+	// fn is the function esbuild lowers an enum's or a namespace's body to
+	fn *js.ArrowFunc
+	// class is a class declaration's tree
+	class *js.ClassDecl
+	// init is a const's or let's initializer
+	init js.IExpr
+}
+
+// modFile is one module as the value reader sees it: its text and tokens
+// (positions and extents) and its syntax tree (declarations and scopes).
+type modFile struct {
+	path   string
+	src    []byte
+	toks   []token
+	tree   *jsTree
+	module map[string]*js.Var // the module scope's names
+	binds  map[*js.Var]*binding
+	reads  map[int]*js.Var // the declaration a read at an offset of src means
+	// imports by local name (the tree leaves an import's binding
+	// undeclared: a read of one links to no declaration)
+	imports map[string]importBinding
+	// exports by name; stars: `export * from '...'`
+	exports map[string]exportRef
+	stars   []string
+	// defaultAt is the token index of the default export's expression (or
+	// of its `function`/`class` keyword); -1 when there is none.
+	defaultAt int
+	// defaultNode is the default export's expression on the tree.
+	defaultNode js.IExpr
+	// defaultTok is the `export` (or `module`) token that starts it.
+	defaultTok int
+	// defaultLocal is set by `export { x as default }`.
+	defaultLocal string
+	// defaultFrom is set by `export { default } from './x'`.
+	defaultFrom *exportRef
+	// cjsPartial is the token of the last `exports.x` / `module.exports.x`.
+	cjsPartial int
+}
+
+// newModFile reads the declarations of a module from its tree t and the
+// tokens of its text.
+func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
+	m := &modFile{
+		path: path, src: src, toks: toks, tree: t,
+		module: map[string]*js.Var{}, binds: map[*js.Var]*binding{}, reads: map[int]*js.Var{},
+		imports: map[string]importBinding{},
+		exports: map[string]exportRef{}, defaultAt: -1, defaultTok: -1, cjsPartial: -1,
+	}
+	for _, v := range t.ast.Scope.Declared {
+		m.module[string(v.Data)] = v
+	}
+	assigned := map[*js.Var]bool{}
+	cjsAt := -1
+	js.Walk(nodeVisitor(func(n js.INode) {
+		switch n := n.(type) {
+		case *js.Var:
+			if n.Link == nil {
+				return
+			}
+			if at, ok := t.pos(n.Data); ok {
+				m.reads[at] = root(n)
+			}
+		case *js.DotExpr:
+			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
+		case *js.IndexExpr:
+			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
+		case *js.BinaryExpr:
+			if isAssignment(n.Op) {
+				assignedIn(n.X, assigned)
+			}
+		case *js.UnaryExpr:
+			switch n.Op {
+			case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken:
+				assignedIn(n.X, assigned)
+			}
+		case *js.ForInStmt:
+			assignedIn(n.Init, assigned)
+		case *js.ForOfStmt:
+			assignedIn(n.Init, assigned)
+		case *js.FuncDecl:
+			if n.Name != nil {
+				m.binds[n.Name] = &binding{kind: bFunc, at: -1}
+			}
+		case *js.ClassDecl:
+			if n.Name != nil {
+				m.binds[n.Name] = &binding{kind: bClass, at: m.before(n.Name, "class"), class: n}
+			}
+		case *js.VarDecl:
+			for _, el := range n.List {
+				for _, v := range boundVars(el.Binding, nil) {
+					if m.binds[v] == nil {
+						m.binds[v] = &binding{kind: bBlock, at: -1}
+					}
+				}
+			}
+		}
+	}), t.ast)
+	m.statements(t.ast.List, assigned)
+	if cjsAt >= 0 {
+		m.cjsPartial = m.tokenAt(cjsAt)
+	}
+	return m
+}
+
+// statements reads the declarations of a statement list that surely runs
+// in order (the module's, a namespace's body).
+func (m *modFile) statements(list []js.IStmt, assigned map[*js.Var]bool) {
+	for _, s := range list {
+		switch n := s.(type) {
+		case *js.VarDecl:
+			m.varDecl(n, assigned)
+		case *js.ExprStmt:
+			m.exprStmt(n, assigned)
+		case *js.ImportStmt:
+			m.importStmt(n)
+		case *js.ExportStmt:
+			m.exportStmt(n, assigned)
+		}
+	}
+}
+
+func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
+	for _, el := range n.List {
+		v, ok := el.Binding.(*js.Var)
+		if !ok {
+			for _, p := range boundVars(el.Binding, nil) {
+				m.binds[p] = &binding{kind: bPattern, at: -1}
+			}
+			continue
+		}
+		b := &binding{kind: bMutable, at: -1}
+		switch {
+		case el.Default != nil && isEnum(v, el.Default):
+			fn := el.Default.(*js.CallExpr).X.(*js.GroupExpr).X.(*js.ArrowFunc)
+			b = &binding{kind: bEnum, at: m.after(v, "{"), fn: fn}
+		case el.Default == nil:
+		case n.TokenType == js.ConstToken:
+			b = &binding{kind: bConst, at: m.initializer(v), init: el.Default}
+		case !assigned[v]:
+			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default}
+		}
+		if b.at < 0 && b.kind != bMutable {
+			b.kind = bBlock // not the form the text was expected to have
+		}
+		m.binds[v] = b
+	}
+}
+
+// isEnum recognises esbuild's lowering of `enum E { ... }`:
+// `var E = ((E2) => { ... })(E || {})`.
+func isEnum(v *js.Var, init js.IExpr) bool {
+	call, ok := init.(*js.CallExpr)
+	if !ok || len(call.Args.List) != 1 || !isIIFEArrow(call.X) {
+		return false
+	}
+	or, ok := call.Args.List[0].Value.(*js.BinaryExpr)
+	if !ok || or.Op != js.OrToken {
+		return false
+	}
+	x, ok := or.X.(*js.Var)
+	_, empty := or.Y.(*js.ObjectExpr)
+	return ok && root(x) == v && empty
+}
+
+func isIIFEArrow(x js.IExpr) bool {
+	if g, ok := x.(*js.GroupExpr); ok {
+		_, ok := g.X.(*js.ArrowFunc)
+		return ok
+	}
+	return false
+}
+
+// exprStmt reads esbuild's lowering of `namespace N { ... }`
+// (`((N2) => { ... })(N || (N = {}))`) and CommonJS's
+// `module.exports = ...`.
+func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
+	switch x := n.Value.(type) {
+	case *js.CallExpr:
+		if !isIIFEArrow(x.X) || len(x.Args.List) != 1 {
+			return
+		}
+		or, ok := x.Args.List[0].Value.(*js.BinaryExpr)
+		if !ok || or.Op != js.OrToken {
+			return
+		}
+		if v, ok := or.X.(*js.Var); ok {
+			if r := root(v); m.binds[r] != nil && m.binds[r].kind == bMutable && m.after(r, "{") >= 0 {
+				fn := x.X.(*js.GroupExpr).X.(*js.ArrowFunc)
+				m.binds[r] = &binding{kind: bNamespace, at: m.after(r, "{"), fn: fn}
+				m.statements(fn.Body.List, assigned)
+			}
+		}
+	case *js.BinaryExpr:
+		d, ok := x.X.(*js.DotExpr)
+		if !ok || x.Op != js.EqToken || !isModuleExports(d) {
+			return
+		}
+		mod := d.X.(*js.Var)
+		at, ok := m.tree.mapped(mod.Data)
+		if !ok {
+			return
+		}
+		i := m.tokenAt(at)
+		switch {
+		case m.isIdent(i, "export") && m.isPunct(i+1, "="): // TypeScript's `export =`
+			m.defaultAt, m.defaultTok, m.defaultNode = i+2, i, x.Y
+		case m.isIdent(i, "module") && m.isPunct(i+3, "="):
+			m.defaultAt, m.defaultTok, m.defaultNode = i+4, i, x.Y
+		}
+	}
+}
+
+func isModuleExports(d *js.DotExpr) bool {
+	v, ok := d.X.(*js.Var)
+	y, isLit := d.Y.(js.LiteralExpr)
+	return ok && isLit && freeName(v, "module") && string(y.Data) == "exports"
+}
+
+func (m *modFile) importStmt(n *js.ImportStmt) {
+	spec, ok := quoted(n.Module)
+	if !ok {
+		return
+	}
+	bind := func(local []byte, name string) {
+		m.imports[string(local)] = importBinding{spec: spec, name: name}
+	}
+	if n.Default != nil {
+		bind(n.Default, "default")
+	}
+	for _, al := range n.List {
+		name := al.Name
+		if name == nil {
+			name = al.Binding
+		}
+		bind(al.Binding, string(name))
+	}
+}
+
+func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
+	spec := ""
+	if n.Module != nil {
+		var ok bool
+		if spec, ok = quoted(n.Module); !ok {
+			return
+		}
+	}
+	switch {
+	case n.Default:
+		if at := m.exportAt(n); at >= 0 && m.isIdent(at+1, "default") {
+			m.defaultTok, m.defaultAt, m.defaultNode = at, at+2, n.Decl
+			for m.isIdent(m.defaultAt, "abstract") || m.isIdent(m.defaultAt, "declare") {
+				m.defaultAt++
+			}
+		}
+		return
+	case n.Decl != nil:
+		switch d := n.Decl.(type) {
+		case *js.VarDecl:
+			m.varDecl(d, assigned)
+			for _, el := range d.List {
+				for _, v := range boundVars(el.Binding, nil) {
+					m.exports[string(v.Data)] = exportRef{local: string(v.Data)}
+				}
+			}
+		case *js.FuncDecl:
+			if d.Name != nil {
+				m.exports[string(d.Name.Data)] = exportRef{local: string(d.Name.Data)}
+			}
+		case *js.ClassDecl:
+			if d.Name != nil {
+				m.exports[string(d.Name.Data)] = exportRef{local: string(d.Name.Data)}
+			}
+		}
+		return
+	}
+	for _, al := range n.List {
+		local, exported := string(al.Name), string(al.Binding)
+		if al.Name == nil {
+			local = exported
+		}
+		switch {
+		case exported == "*": // export * from '...'
+			m.stars = append(m.stars, spec)
+			continue
+		case exported == "default" && spec != "":
+			m.defaultFrom = &exportRef{spec: spec, name: local}
+		case exported == "default":
+			m.defaultLocal = local
+		case spec != "":
+			m.exports[exported] = exportRef{spec: spec, name: local}
+			continue
+		default:
+			m.exports[exported] = exportRef{local: local}
+			continue
+		}
+		if at := m.exportAt(n); at >= 0 {
+			m.defaultTok = at
+		}
+	}
+}
+
+// exportAt is the token index of the `export` of the statement n in the
+// module's text (the n-th line of esbuild's JavaScript to start with
+// `export `, for the n-th export statement); -1 when not found.
+func (m *modFile) exportAt(n *js.ExportStmt) int {
+	k := 0
+	for _, s := range m.tree.ast.List {
+		if s == n {
+			break
+		}
+		if _, ok := s.(*js.ExportStmt); ok {
+			k++
+		}
+	}
+	offs := lineStarts(m.tree.out, "export ")
+	if k >= len(offs) {
+		return -1
+	}
+	at, ok := m.tree.mapped(m.tree.out[offs[k] : offs[k]+1])
+	if i := m.tokenAt(at); ok && m.isIdent(i, "export") {
+		return i
+	}
+	return -1
+}
+
+// lineStarts are the offsets of the lines of out that start with prefix.
+func lineStarts(out []byte, prefix string) []int {
+	var offs []int
+	for i := 0; i < len(out); {
+		if len(out)-i >= len(prefix) && string(out[i:i+len(prefix)]) == prefix {
+			offs = append(offs, i)
+		}
+		for i < len(out) && out[i] != '\n' {
+			i++
+		}
+		i++
+	}
+	return offs
+}
+
+// exportsMemberAt is the offset in the text of `exports` or `module` when x
+// is `exports` or `module.exports` whose member is taken (`exports.x`,
+// `module.exports[k]`); -1 otherwise.
+func exportsMemberAt(t *jsTree, x js.IExpr) int {
+	if !isExportsRef(x) {
+		return -1
+	}
+	if d, ok := x.(*js.DotExpr); ok {
+		x = d.X
+	}
+	if at, ok := t.pos(x.(*js.Var).Data); ok {
+		return at
+	}
+	return -1
+}
+
+// typeOnlyDefault reports whether the text has `export default interface`
+// or `export default type X =`, which esbuild erases (the tree has no trace
+// of them).
+func (m *modFile) typeOnlyDefault() bool {
+	for i := range m.toks {
+		if !m.isIdent(i, "export") || !m.isIdent(i+1, "default") {
+			continue
+		}
+		at := i + 2
+		for m.isIdent(at, "abstract") || m.isIdent(at, "declare") {
+			at++
+		}
+		if m.isIdent(at, "interface") || m.isIdent(at, "type") && m.tok(at+1).kind == tokIdent && m.isPunct(at+2, "=") {
+			return true
+		}
+	}
+	return false
+}
+
+// nameTok is the token index of the declared name v in the module's text,
+// -1 when its declaration has no position.
+func (m *modFile) nameTok(v *js.Var) int {
+	site := m.tree.declAt[v]
+	if site == nil {
+		return -1
+	}
+	at, ok := m.tree.pos(site)
+	if !ok {
+		return -1
+	}
+	if i := m.tokenAt(at); m.tok(i).kind == tokIdent && m.tok(i).start == at {
+		return i
+	}
+	return -1
+}
+
+// initializer is the token index of the value a declarator binds v to:
+// after the name, a `!` and a type annotation, the `=`.
+func (m *modFile) initializer(v *js.Var) int {
+	i := m.nameTok(v)
+	if i < 0 {
+		return -1
+	}
+	j := i + 1
+	if m.isPunct(j, "!") {
+		j++
+	}
+	if m.isPunct(j, ":") {
+		j = skipType(m.toks, j+1)
+	}
+	if !m.isPunct(j, "=") {
+		return -1
+	}
+	return j + 1
+}
+
+// after is the token index after v's declared name when that token is p.
+func (m *modFile) after(v *js.Var, p string) int {
+	if i := m.nameTok(v); i >= 0 && m.isPunct(i+1, p) {
+		return i + 1
+	}
+	return -1
+}
+
+// before is the token index before v's declared name when that token is
+// the keyword kw.
+func (m *modFile) before(v *js.Var, kw string) int {
+	if i := m.nameTok(v); i > 0 && m.isIdent(i-1, kw) {
+		return i - 1
+	}
+	return -1
+}
+
+// tokenAt is the index of the first token that starts at or after offset.
+func (m *modFile) tokenAt(offset int) int {
+	return sort.Search(len(m.toks), func(i int) bool { return m.toks[i].start >= offset })
+}
+
+// readAt is the declaration the read of name at offset means: the tree's;
+// for a read the tree does not have (esbuild inlined an enum member), the
+// module's binding of the name.
+func (m *modFile) readAt(offset int, name string) *js.Var {
+	if v, ok := m.reads[offset]; ok && offset+len(name) <= len(m.src) && string(m.src[offset:offset+len(name)]) == name {
+		return v
+	}
+	return m.module[name]
+}
+
+// global reports whether the name read at offset is not declared in the
+// module (a global, such as `Object`).
+func (m *modFile) global(offset int, name string) bool {
+	v := m.readAt(offset, name)
+	_, imported := m.imports[name]
+	return (v == nil || v.Decl == js.NoDecl) && !imported
+}
+
+// isAssignment reports whether op assigns to its left side.
+func isAssignment(op js.TokenType) bool {
+	switch op {
+	case js.EqToken, js.AddEqToken, js.SubEqToken, js.MulEqToken, js.DivEqToken, js.ModEqToken, js.ExpEqToken,
+		js.LtLtEqToken, js.GtGtEqToken, js.GtGtGtEqToken, js.BitAndEqToken, js.BitOrEqToken, js.BitXorEqToken,
+		js.AndEqToken, js.OrEqToken, js.NullishEqToken:
+		return true
+	}
+	return false
+}
+
+// assignedIn marks the names an assignment's target writes: a name, or
+// every name of a destructuring pattern.
+func assignedIn(x js.INode, out map[*js.Var]bool) {
+	if x == nil {
+		return
+	}
+	if v, ok := x.(*js.Var); ok {
+		out[root(v)] = true
+		return
+	}
+	switch x.(type) {
+	case *js.ArrayExpr, *js.ObjectExpr:
+		js.Walk(nodeVisitor(func(n js.INode) {
+			if v, ok := n.(*js.Var); ok {
+				out[root(v)] = true
+			}
+		}), x)
+	}
+}
+
+func (m *modFile) tok(i int) token {
+	if i < 0 || i >= len(m.toks) {
+		return token{kind: tokEOF, start: len(m.src), end: len(m.src)}
+	}
+	return m.toks[i]
+}
+
+func (m *modFile) isPunct(i int, p string) bool {
+	t := m.tok(i)
+	return t.kind == tokPunct && t.text == p
+}
+
+func (m *modFile) isIdent(i int, s string) bool {
+	t := m.tok(i)
+	return t.kind == tokIdent && t.text == s
+}

@@ -1,0 +1,513 @@
+package tsinspect
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// evalnode.go evaluates an expression of the syntax tree: the tree says
+// what the expression is (an object and its properties, a call and its
+// arguments, the name a read means), and the tokens of your text, from the
+// token the expression starts at, where each part of it is and where it
+// ends (the tree has no positions, and esbuild reprints what it keeps and
+// erases TypeScript's `as T`, `satisfies T`, `x!` and `<T>x`, which the
+// tokens skip).
+
+// expr evaluates n, which starts at token i of m's text; it returns its
+// value and the index of the first token after it.
+func (e *evaluator) expr(m *modFile, n js.IExpr, i int) (*value, int) {
+	v, j := e.term(m, n, i)
+	if !endsExpr(m.tok(j)) && isLiteral(n) {
+		return e.folded(m, n, i) // 'a' + 'b', which esbuild joined
+	}
+	return v, j
+}
+
+// isLiteral reports whether n is a string, a number or a template without
+// substitutions.
+func isLiteral(n js.IExpr) bool {
+	switch n := n.(type) {
+	case *js.LiteralExpr:
+		return n.TokenType == js.StringToken || js.IsNumeric(n.TokenType)
+	case *js.TemplateExpr:
+		return n.Tag == nil && len(n.List) == 0
+	}
+	return false
+}
+
+// term is expr for an operand of `+`.
+func (e *evaluator) term(m *modFile, n js.IExpr, i int) (*value, int) {
+	e.depth++
+	defer func() { e.depth-- }()
+	e.maxWork--
+	if e.depth > maxEvalDepth || e.maxWork < 0 || n == nil {
+		end := skipExpr(m.toks, i)
+		why := "too deeply nested to follow"
+		if n == nil {
+			why = "computed by an expression"
+		}
+		return unknown(m, m.tok(i).start, m.tok(end-1).end, why), end
+	}
+	if _, arrow := n.(*js.ArrowFunc); !arrow {
+		i = m.skipCast(i)
+	}
+	v, j := e.node(m, n, i)
+	return v, m.skipTypeSuffix(j)
+}
+
+// skipCast skips TypeScript's `<T>` before an expression (not in JSX).
+func (m *modFile) skipCast(i int) int {
+	for m.isPunct(i, "<") && isTypeScript(m.path) {
+		j := skipType(m.toks, i+1)
+		if !m.isPunct(j, ">") {
+			return i
+		}
+		i = j + 1
+	}
+	return i
+}
+
+// skipTypeSuffix skips TypeScript's `as T`, `as const`, `satisfies T` and
+// `!` after an expression.
+func (m *modFile) skipTypeSuffix(j int) int {
+	for {
+		t := m.tok(j)
+		switch {
+		case t.kind == tokPunct && t.text == "!" && !t.nl:
+			j++
+		case t.kind == tokIdent && (t.text == "as" || t.text == "satisfies") && !t.nl:
+			if t.text == "as" && m.isIdent(j+1, "const") {
+				j += 2
+				continue
+			}
+			j = skipType(m.toks, j+1)
+		default:
+			return j
+		}
+	}
+}
+
+// computed is the value of an expression the reader does not follow, from
+// token i to the end of the expression.
+func computed(m *modFile, i int, why string) (*value, int) {
+	end := skipExpr(m.toks, i)
+	if end == i {
+		end = i + 1
+	}
+	return unknown(m, m.tok(i).start, m.tok(end-1).end, why), end
+}
+
+// leftRecursive reports whether n starts with a subexpression (whose own
+// evaluation reads the parentheses esbuild dropped around it).
+func leftRecursive(n js.IExpr) bool {
+	switch n := n.(type) {
+	case *js.DotExpr, *js.IndexExpr, *js.CallExpr, *js.BinaryExpr, *js.CondExpr, *js.CommaExpr:
+		return true
+	case *js.TemplateExpr:
+		return n.Tag != nil
+	case *js.UnaryExpr:
+		return n.Op == js.PostIncrToken || n.Op == js.PostDecrToken
+	}
+	return false
+}
+
+func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
+	t := m.tok(i)
+	if t.kind == tokPunct && t.text == "(" && !leftRecursive(n) {
+		_, group := n.(*js.GroupExpr)
+		if _, arrow := n.(*js.ArrowFunc); arrow {
+			if v, j := e.arrow(m, i); v.kind == vFunction {
+				return v, j
+			}
+		}
+		if !group { // parentheses esbuild dropped
+			end := matching(m.toks, i)
+			v, j := e.expr(m, n, i+1)
+			if !m.isPunct(j, ")") {
+				return unknown(m, t.start, m.tok(end).end, "computed by an expression"), end + 1
+			}
+			return v, j + 1
+		}
+	}
+	switch n := n.(type) {
+	case *js.LiteralExpr:
+		return e.literal(m, n, i)
+	case *js.Var:
+		if t.kind != tokIdent {
+			return computed(m, i, "computed by an expression")
+		}
+		return e.ref(m, t.text, t.start, t.end), i + 1
+	case *js.TemplateExpr:
+		if n.Tag != nil {
+			return e.chain(m, n, i)
+		}
+		switch {
+		case t.kind != tokTemplate:
+			return e.folded(m, n, i)
+		case t.subst:
+			return e.templateValue(m, t), i + 1
+		}
+		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	case *js.ObjectExpr:
+		if !m.isPunct(i, "{") {
+			return computed(m, i, "computed by an expression")
+		}
+		return e.object(m, n, i)
+	case *js.ArrayExpr:
+		if !m.isPunct(i, "[") {
+			return computed(m, i, "computed by an expression")
+		}
+		return e.array(m, n, i)
+	case *js.GroupExpr:
+		if t.kind != tokPunct || t.text != "(" {
+			return computed(m, i, "computed by an expression")
+		}
+		end := matching(m.toks, i)
+		v, j := e.expr(m, n.X, i+1)
+		if !m.isPunct(j, ")") {
+			return unknown(m, t.start, m.tok(end).end, "computed by an expression"), end + 1
+		}
+		return v, j + 1
+	case *js.DotExpr, *js.IndexExpr, *js.CallExpr:
+		return e.chain(m, n, i)
+	case *js.UnaryExpr:
+		return e.unary(m, n, i)
+	case *js.BinaryExpr:
+		if n.Op == js.AddToken {
+			return e.plus(m, n, i)
+		}
+	case *js.ArrowFunc:
+		return e.arrow(m, i)
+	case *js.FuncDecl:
+		switch {
+		case m.isIdent(i, "function"):
+			return e.functionExpr(m, i, t.start)
+		case m.isIdent(i, "async") && m.isIdent(i+1, "function"):
+			return e.functionExpr(m, i+1, t.start)
+		}
+	case *js.ClassDecl:
+		if m.isIdent(i, "class") {
+			j := i + 1
+			for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
+				j++
+			}
+			end := matching(m.toks, j)
+			return &value{kind: vClass, file: m.path, start: t.start, end: m.tok(end).end}, end + 1
+		}
+	case *js.NewExpr:
+		if m.isIdent(i, "new") {
+			return e.newExpr(m, n, i)
+		}
+	}
+	return computed(m, i, "computed by an expression")
+}
+
+// literal is a string, number, boolean, null, `this` or regular
+// expression.
+func (e *evaluator) literal(m *modFile, n *js.LiteralExpr, i int) (*value, int) {
+	t := m.tok(i)
+	if t.kind == tokIdent && n.TokenType != js.ThisToken &&
+		n.TokenType != js.TrueToken && n.TokenType != js.FalseToken && n.TokenType != js.NullToken {
+		return e.folded(m, n, i)
+	}
+	switch {
+	case n.TokenType == js.StringToken && t.kind == tokString:
+		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	case js.IsNumeric(n.TokenType) && t.kind == tokNumber:
+		return &value{kind: vNumber, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	case n.TokenType == js.RegExpToken && t.kind == tokRegex:
+		return &value{kind: vRegex, file: m.path, start: t.start, end: t.end}, i + 1
+	case n.TokenType == js.TrueToken || n.TokenType == js.FalseToken:
+		return &value{kind: vBool, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	case n.TokenType == js.NullToken:
+		return &value{kind: vNull, file: m.path, start: t.start, end: t.end}, i + 1
+	case n.TokenType == js.ThisToken:
+		return e.ref(m, "this", t.start, t.end), i + 1
+	}
+	return e.folded(m, n, i)
+}
+
+// folded is a value esbuild computed from what you wrote: `'a' + 'b'`
+// joined, an enum member (`Level.High`) written as its value. It is the
+// value esbuild wrote, over the extent of what you wrote.
+func (e *evaluator) folded(m *modFile, n js.IExpr, i int) (*value, int) {
+	v, end := computed(m, i, "computed by an expression")
+	v.why = ""
+	switch n := n.(type) {
+	case *js.LiteralExpr:
+		switch {
+		case n.TokenType == js.StringToken:
+			if s, ok := quoted(n.Data); ok {
+				v.kind, v.str = vString, s
+				return v, end
+			}
+		case js.IsNumeric(n.TokenType):
+			v.kind, v.str = vNumber, string(n.Data)
+			return v, end
+		}
+	case *js.TemplateExpr:
+		if len(n.List) == 0 {
+			if s, ok := cookTemplate(string(n.Tail[1 : len(n.Tail)-1])); ok {
+				v.kind, v.str = vString, s
+				return v, end
+			}
+		}
+	case *js.UnaryExpr:
+		if c := enumConstant(n, v); c != v {
+			return c, end
+		}
+	}
+	v.why = "computed by an expression"
+	return v, end
+}
+
+// unary is `-1`, `+1`, or an operator whose value is computed.
+func (e *evaluator) unary(m *modFile, n *js.UnaryExpr, i int) (*value, int) {
+	t := m.tok(i)
+	switch n.Op {
+	case js.PostIncrToken, js.PostDecrToken:
+		return computed(m, i, "computed by an expression")
+	case js.VoidToken:
+		if m.isIdent(i, "undefined") { // esbuild writes undefined as void 0
+			return &value{kind: vUndefined, file: m.path, start: t.start, end: t.end}, i + 1
+		}
+	case js.NegToken, js.PosToken:
+		if num := m.tok(i + 1); num.kind == tokNumber && t.kind == tokPunct {
+			v := &value{kind: vNumber, file: m.path, start: t.start, end: num.end, str: t.text + num.text}
+			if t.text == "+" {
+				v.str = num.text
+			}
+			return v, i + 2
+		}
+		if t.kind == tokIdent {
+			return e.folded(m, n, i)
+		}
+	}
+	why := "computed by an expression"
+	if t.kind == tokIdent {
+		why = "computed when the module runs" // typeof, void, delete, await
+	}
+	_, j := e.expr(m, n.X, i+1)
+	return unknown(m, t.start, m.tok(j-1).end, why), j
+}
+
+// plus is `a + b + ...` of known strings and numbers. esbuild joins
+// neighbouring literals (`' items, ' + 1` is `" items, 1"`), so the terms
+// are your text's: a literal is read from its token, any other term is the
+// tree's next operand that is not a literal.
+func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
+	var operands []js.IExpr // the tree's, last first
+	var x js.IExpr = n
+	for {
+		b, ok := x.(*js.BinaryExpr)
+		if !ok || b.Op != js.AddToken || len(operands) >= maxPlusChain {
+			break
+		}
+		if !isLiteral(b.Y) {
+			operands = append(operands, b.Y)
+		}
+		x = b.X
+	}
+	if !isLiteral(x) {
+		operands = append(operands, x)
+	}
+	var vals []*value
+	j := i
+	for {
+		if t := m.tok(j); (t.kind == tokString || t.kind == tokNumber || t.kind == tokTemplate && !t.subst) && (m.isPunct(j+1, "+") || endsExpr(m.tok(j+1))) {
+			v, _ := e.literalToken(m, j)
+			vals = append(vals, v)
+			j++
+		} else {
+			if len(operands) == 0 {
+				return computed(m, i, "computed by an expression")
+			}
+			var v *value
+			v, j = e.term(m, operands[len(operands)-1], j)
+			operands = operands[:len(operands)-1]
+			vals = append(vals, v)
+		}
+		if !m.isPunct(j, "+") || len(vals) >= maxPlusChain {
+			break
+		}
+		j++
+	}
+	c, ok := concat(vals)
+	if !ok || len(operands) > 0 || !endsExpr(m.tok(j)) {
+		return computed(m, i, "computed by an expression")
+	}
+	c.file, c.start, c.end = m.path, m.tok(i).start, m.tok(j-1).end
+	return c, j
+}
+
+// literalToken is the string or number of the token at i.
+func (e *evaluator) literalToken(m *modFile, i int) (*value, int) {
+	t := m.tok(i)
+	kind := vString
+	if t.kind == tokNumber {
+		kind = vNumber
+	}
+	return &value{kind: kind, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+}
+
+// endsExpr reports whether t may follow a whole expression.
+func endsExpr(t token) bool {
+	if t.kind == tokPunct {
+		return !isBinaryOp(t.text) && t.text != "." && t.text != "?." && t.text != "[" && t.text != "("
+	}
+	return !(t.kind == tokIdent && (t.text == "instanceof" || t.text == "in") && !t.nl)
+}
+
+// arrow is an arrow function: `async`, type parameters, the parameters
+// and a return type, then its body.
+func (e *evaluator) arrow(m *modFile, i int) (*value, int) {
+	start := m.tok(i).start
+	k := i
+	if m.isIdent(k, "async") && !m.tok(k+1).nl && !m.isPunct(k+1, "=>") {
+		k++
+	}
+	if m.isPunct(k, "<") {
+		k = skipType(m.toks, k+1) + 1
+	}
+	switch t := m.tok(k); {
+	case t.kind == tokIdent && m.isPunct(k+1, "=>"):
+		return e.arrowBody(m, start, k+2)
+	case t.kind == tokPunct && t.text == "(":
+		if j, ok := arrowAfterParams(m, matching(m.toks, k)+1); ok {
+			return e.arrowBody(m, start, j)
+		}
+	}
+	return computed(m, i, "computed by an expression")
+}
+
+// newExpr is `new C()` of a class of the module (its instance), or an
+// object constructed when the module runs.
+func (e *evaluator) newExpr(m *modFile, n *js.NewExpr, i int) (*value, int) {
+	t := m.tok(i)
+	j := skipNewTarget(m, i+1)
+	if c := m.tok(i + 1); c.kind == tokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
+		if _, isVar := n.X.(*js.Var); isVar {
+			if b := m.binds[m.readAt(c.start, c.text)]; b != nil && b.kind == bClass && b.at >= 0 {
+				return e.classInstance(m, c.text, b.class, b.at, t.start, m.tok(j-1).end), j
+			}
+		}
+	}
+	return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j
+}
+
+// chain is a chain of member reads, calls and tagged templates, evaluated
+// from its first operand on, link by link.
+func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
+	var links []js.IExpr
+	x := n
+	for {
+		var next js.IExpr
+		switch l := x.(type) {
+		case *js.DotExpr:
+			next = l.X
+		case *js.IndexExpr:
+			next = l.X
+		case *js.CallExpr:
+			next = l.X
+		case *js.TemplateExpr:
+			next = l.Tag
+		}
+		if next == nil {
+			break
+		}
+		links = append(links, x)
+		x = next
+	}
+	start := m.tok(m.skipCast(i)).start
+	v, j := e.expr(m, x, i)
+	var recv *value // the object of a method about to be called
+	method := ""
+	for k := len(links) - 1; k >= 0; k-- {
+		if m.isPunct(j, "?.") && (m.isPunct(j+1, "(") || m.isPunct(j+1, "[")) {
+			j++
+		}
+		var ok bool
+		nextRecv, nextMethod := (*value)(nil), ""
+		switch l := links[k].(type) {
+		case *js.DotExpr:
+			name := m.tok(j + 1)
+			if ok = (m.isPunct(j, ".") || m.isPunct(j, "?.")) && (name.kind == tokIdent || name.kind == tokPrivate); ok {
+				nextRecv, nextMethod = v, name.text
+				v, j = e.member(m, v, name.text, start, name.end), j+2
+			}
+		case *js.IndexExpr:
+			if ok = m.isPunct(j, "[") && !m.tok(j).nl; ok {
+				v, j = e.index(m, v, start, j)
+			}
+		case *js.CallExpr:
+			if m.isPunct(j, "<") { // type arguments: f<T>(...)
+				if k := skipType(m.toks, j+1); m.isPunct(k, ">") && m.isPunct(k+1, "(") {
+					j = k + 1
+				}
+			}
+			if ok = m.isPunct(j, "("); ok {
+				v, j = e.call(m, l, v, recv, method, start, j)
+			}
+		case *js.TemplateExpr:
+			if t := m.tok(j); t.kind == tokTemplate && !t.nl {
+				v, j, ok = unknown(m, start, t.end, "computed by a tagged template"), j+1, true
+			}
+		}
+		if !ok {
+			return computed(m, i, "computed by an expression")
+		}
+		j = m.skipTypeSuffix(j)
+		recv, method = nextRecv, nextMethod
+	}
+	return v, j
+}
+
+// index is `v[...]` at token j (the `[`): a literal key of an object, an
+// element of an array.
+func (e *evaluator) index(m *modFile, v *value, start, j int) (*value, int) {
+	end := matching(m.toks, j)
+	key := m.tok(j + 1)
+	switch {
+	case key.kind == tokString && end == j+2:
+		return e.member(m, v, key.text, start, m.tok(end).end), end + 1
+	case key.kind == tokNumber && end == j+2 && v.kind == vArray && v.complete:
+		if n, err := strconv.Atoi(key.text); err == nil && n >= 0 && n < len(v.items) {
+			return v.items[n], end + 1
+		}
+		return &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).end}, end + 1
+	}
+	return unknown(m, start, m.tok(end).end, "a computed member"), end + 1
+}
+
+// call is the call n of v at token j (the `(`): a standard function on
+// known values, or a value computed by the call.
+func (e *evaluator) call(m *modFile, n *js.CallExpr, v, recv *value, method string, start, j int) (*value, int) {
+	end := matching(m.toks, j)
+	call := &value{kind: vCall, file: m.path, start: start, end: m.tok(end).end, callee: calleeText(m, start, m.tok(j).start)}
+	if v.kind == vUnknown && v.calleeRef != nil {
+		call.calleeRef = v.calleeRef
+	}
+	call.why = fmt.Sprintf("computed by a call to %s(...)", call.callee)
+	k := j + 1
+	for _, a := range n.Args.List {
+		if k >= end {
+			break
+		}
+		var arg *value
+		if a.Rest {
+			arg, k = computed(m, k, "computed by an expression")
+		} else {
+			arg, k = e.expr(m, a.Value, k)
+		}
+		call.args = append(call.args, arg)
+		if m.isPunct(k, ",") {
+			k++
+		}
+	}
+	if b := e.builtinCall(m, start, call.callee, recv, method, call.args); b != nil {
+		return b, end + 1
+	}
+	return call, end + 1
+}

@@ -1,0 +1,165 @@
+package tsinspect
+
+import "github.com/tdewolff/parse/v2/js"
+
+// evalobject.go evaluates object and array literals of the syntax tree,
+// each property and element at its place in your text.
+
+// object is the object literal n at token i (its `{`): each property
+// the tree has, read in order in your text.
+func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
+	end := matching(m.toks, i)
+	v := &value{kind: vObject, file: m.path, start: m.tok(i).start, end: m.tok(end).end, complete: true}
+	j := i + 1
+	for _, p := range n.List {
+		for m.isPunct(j, ",") {
+			j++
+		}
+		t := m.tok(j)
+		if p.Spread {
+			if !m.isPunct(j, "...") {
+				return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+			}
+			s, next := e.expr(m, p.Value, j+1)
+			switch s.kind {
+			case vObject:
+				v.props = append(v.props, s.props...)
+				v.complete = v.complete && s.complete
+			case vNull, vUndefined, vBool, vNumber:
+			case vString, vArray:
+				v.complete = false // index keys; not a schema
+			default:
+				v.complete = false
+				v.props = append(v.props, &prop{key: "", file: m.path, start: t.start, end: m.tok(next - 1).end, val: s})
+			}
+			j = next
+			continue
+		}
+		// modifiers
+		accessor := false
+		for {
+			k := m.tok(j)
+			n := m.tok(j + 1)
+			if k.kind == tokIdent && (k.text == "async" || k.text == "get" || k.text == "set" || k.text == "static") &&
+				!(n.kind == tokPunct && (n.text == "(" || n.text == ":" || n.text == "," || n.text == "}" || n.text == "<")) {
+				if k.text == "get" || k.text == "set" {
+					accessor = true
+				}
+				j++
+				continue
+			}
+			if k.kind == tokPunct && k.text == "*" {
+				j++
+				continue
+			}
+			break
+		}
+		k := m.tok(j)
+		var key string
+		keyKnown := true
+		keyStart, keyEnd := k.start, k.end
+		switch k.kind {
+		case tokIdent, tokString, tokNumber, tokPrivate:
+			key = k.text
+			j++
+		case tokPunct:
+			if k.text == "[" {
+				kend := matching(m.toks, j)
+				var computedKey js.IExpr
+				if p.Name != nil {
+					computedKey = p.Name.Computed
+				}
+				kv, _ := e.expr(m, computedKey, j+1)
+				if kv.kind == vString {
+					key = kv.str
+				} else {
+					keyKnown = false
+				}
+				keyEnd = m.tok(kend).end
+				j = kend + 1
+				break
+			}
+			// not an object literal this reader understands
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		default:
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		}
+		if m.isPunct(j, "?") { // TypeScript optional method
+			j++
+		}
+		var val *value
+		_, isMethod := p.Value.(*js.MethodDecl)
+		switch n := m.tok(j); {
+		case isMethod && n.kind == tokPunct && (n.text == "(" || n.text == "<"):
+			fv, next := e.functionExpr(m, j-1, keyStart)
+			val, j = fv, next
+			if accessor {
+				val = &value{kind: vUnknown, file: m.path, start: keyStart, end: fv.end, why: "a getter: computed when read", accessor: true}
+			}
+		case n.kind == tokPunct && n.text == ":":
+			val, j = e.expr(m, p.Value, j+1)
+		case n.kind == tokPunct && (n.text == "," || n.text == "}"):
+			val = e.ref(m, key, keyStart, keyEnd)
+		default:
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		}
+		if j < end && !m.isPunct(j, ",") {
+			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		}
+		if !keyKnown {
+			v.complete = false
+			continue
+		}
+		v.props = append(v.props, &prop{key: key, file: m.path, start: keyStart, end: keyEnd, val: val})
+	}
+	for m.isPunct(j, ",") {
+		j++
+	}
+	if j != end {
+		return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+	}
+	return v, end + 1
+}
+
+// array is the array literal n at token i (its `[`): each element the
+// tree has, read in order in your text.
+func (e *evaluator) array(m *modFile, n *js.ArrayExpr, i int) (*value, int) {
+	end := matching(m.toks, i)
+	v := &value{kind: vArray, file: m.path, start: m.tok(i).start, end: m.tok(end).end, complete: true}
+	j := i + 1
+	for _, el := range n.List {
+		if el.Value == nil {
+			if !m.isPunct(j, ",") {
+				return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+			}
+			v.complete = false // a hole
+			j++
+			continue
+		}
+		if el.Spread {
+			if !m.isPunct(j, "...") {
+				return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+			}
+			s, next := e.expr(m, el.Value, j+1)
+			if s.kind == vArray {
+				v.items = append(v.items, s.items...)
+				v.complete = v.complete && s.complete
+			} else {
+				v.complete = false
+			}
+			j = next
+		} else {
+			it, next := e.expr(m, el.Value, j)
+			v.items = append(v.items, it)
+			j = next
+		}
+		if j < end && !m.isPunct(j, ",") {
+			return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+		}
+		j++
+	}
+	if j < end {
+		return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+	}
+	return v, end + 1
+}
