@@ -44,7 +44,8 @@ func checkMarshalPublish(t *testing.T, p protocol.PublishDiagnosticsParams) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := marshalPublish(p)
+	var scratch []byte
+	got, err := marshalPublish(p, &scratch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +96,11 @@ func BenchmarkMarshalPublish(b *testing.B) {
 			Data: map[string]string{"name": "tool_00042", "module": "tools/tool_00042.ts"},
 		})
 	}
+	var scratch []byte
 	for _, c := range []struct {
 		name string
 		f    func(protocol.PublishDiagnosticsParams) ([]byte, error)
-	}{{"encoding-json", func(p protocol.PublishDiagnosticsParams) ([]byte, error) { return json.Marshal(p) }}, {"marshalPublish", marshalPublish}} {
+	}{{"encoding-json", func(p protocol.PublishDiagnosticsParams) ([]byte, error) { return json.Marshal(p) }}, {"marshalPublish", func(p protocol.PublishDiagnosticsParams) ([]byte, error) { return marshalPublish(p, &scratch) }}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

@@ -74,6 +74,8 @@ type publisher struct {
 	// into (T11's module), kept between publishes while their content is
 	// the same bytes.
 	related map[string]relatedIndex
+	// scratch is where marshalPublish encodes (held with mu).
+	scratch []byte
 }
 
 // maxRelatedMappers bounds publisher.related.
@@ -338,7 +340,7 @@ func (pb *publisher) publishLocked(paths []string) {
 			}
 			continue // nothing shown, nothing to confirm
 		}
-		data, err := marshalPublish(params)
+		data, err := marshalPublish(params, &pb.scratch)
 		if err != nil {
 			continue
 		}
@@ -360,7 +362,7 @@ func (pb *publisher) publishLocked(paths []string) {
 
 // clearLocked publishes no diagnostics under the URI of st's last publish.
 func (pb *publisher) clearLocked(st *fileState) {
-	data, err := marshalPublish(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}})
+	data, err := marshalPublish(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}}, &pb.scratch)
 	if err != nil {
 		return
 	}
