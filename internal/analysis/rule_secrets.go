@@ -306,7 +306,7 @@ func (s *secretReads) finding(p *Project, a *Agent, secret string, t *secretTall
 	f := ruleSecretNotGranted.finding(a.File, p.File(a.File).Range(a.Key), msgSecretNotGranted(a.Name, secret, names, t.n),
 		map[string]string{"agent": a.Name, "secret": secret}, nil)
 	for _, ti := range t.first {
-		tool := &p.Model.Tools[ti]
+		tool := p.Model.Tools[ti]
 		reads := s.byModule[tool.Module]
 		if i, ok := slices.BinarySearchFunc(reads, secret, func(r tsinspect.EnvRead, x string) int { return strings.Compare(r.Name, x) }); ok {
 			f.Related = append(f.Related, diag.Related{File: reads[i].File, Range: reads[i].Range,

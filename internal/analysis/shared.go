@@ -43,7 +43,10 @@ func (b *sharedSlice[T]) result() []T {
 	return b.prev[:b.same:b.same]
 }
 
-func sameTool(a, b Tool) bool { return a == b }
+// sameTool compares two tools by value: a declaration parsed again (its
+// chunk moved) gives a new outcome with an equal Tool, and the model keeps
+// the last one's.
+func sameTool(a, b *Tool) bool { return a == b || *a == *b }
 
 // sameAgent reports whether two agents are equal. Their slices are
 // compared by storage first (what the memo hands from load to load, the

@@ -83,7 +83,7 @@ func (hv *hoverer) modelTool(name string) (analysis.Tool, bool) {
 	}
 	for _, t := range hv.p.Model.Tools {
 		if t.Name == name && samePath(t.File, hv.path) {
-			return t, true
+			return *t, true
 		}
 	}
 	return analysis.Tool{}, false

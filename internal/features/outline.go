@@ -114,7 +114,7 @@ func (fm fileModel) tool(e *toolEntry) (*analysis.Tool, bool) {
 	if !ok {
 		return nil, false
 	}
-	t := &fm.m.Tools[i]
+	t := fm.m.Tools[i]
 	if !t.Key.IsZero() && t.Key.StartLine != e.key.Line-1 {
 		return nil, false
 	}
