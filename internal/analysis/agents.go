@@ -11,7 +11,8 @@ import (
 // computes what each agent's model sees.
 func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
-	universe, setEpoch := l.agentUniverse(m, st)
+	universe, set := l.agentUniverse(m, st)
+	setEpoch := set.number()
 	// index returns a name's position in the universe, without a map of
 	// every name: the declarations carry their position.
 	index := func(name string) (int, bool) {
@@ -37,11 +38,19 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	for _, u := range l.units {
 		for _, d := range u.parsed.tree.agents {
 			a, o := l.readAgentMemo(u, d)
-			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
-				// The same agent against the same tool set: the same A1,
-				// A2 and view (findings rebased with the shape's).
+			if o != nil && o.dep != nil && (o.dep.setEpoch == setEpoch || set.carries(o.dep, &a)) {
+				// The same agent against the same tool set, or one whose
+				// names the change of tool set did not touch: the same A1,
+				// A2 (findings rebased with the shape's) and, but for the
+				// forms that see the universe, the same view.
 				l.memo.hits++
 				l.findings = append(l.findings, o.dep.findings...)
+				if o.dep.setEpoch != setEpoch {
+					o.dep.setEpoch = setEpoch
+					if seesUniverse(a.Form) {
+						o.dep.sees = sees(&a, universe, index, shared)
+					}
+				}
 				a.Sees = o.dep.sees
 				agents.add(a)
 				continue
@@ -52,7 +61,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 			}
 			a.Sees = sees(&a, universe, index, shared)
 			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
-				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
+				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees, unknown: hasCode(found, CodeUnknownTool)}
 			}
 			agents.add(a)
 		}
@@ -80,97 +89,6 @@ func (m *resolveMemo) keepAgents(as []Agent) {
 	if m != nil {
 		m.modelAgents = as
 	}
-}
-
-// agentUniverse returns every tool an agent's model can see, in order (the
-// harness tools, then the session's tools), and gives each declaration of a
-// tool its index in it. With a memo, a tool set the same as the last load's
-// (the same names declared in the same order, the same ones loaded) gives
-// the last load's universe and set number, so that agents unchanged since
-// keep their A1, A2 and view; setEpoch is 0 without a memo.
-func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpoch uint64) {
-	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
-	var prev *agentToolSet
-	if l.memo != nil {
-		prev = l.memo.toolSet
-	}
-	same := prev != nil && prev.toolsKey == m.ToolsKey
-	k := nHarness
-	for i, t := range m.Tools {
-		if known, _ := HarnessTool(t.Name); !known {
-			if i < len(st.toolDecls) {
-				st.toolDecls[i].universe = k
-			}
-			if same && (k >= len(prev.universe) || prev.universe[k] != t.Name) {
-				same = false
-			}
-			k++
-		}
-	}
-	if same && k == len(prev.universe) {
-		// The declared names (valid or not) decide A1 and its suggestions:
-		// with the same universe, the same names outside it in the same
-		// places.
-		j, o := 0, 0
-		for _, d := range st.all {
-			if !d.first {
-				continue
-			}
-			if d.universe == 0 {
-				if o >= len(prev.outside) || prev.outside[o] != (placedName{at: j, name: d.name}) {
-					same = false
-					break
-				}
-				o++
-			}
-			j++
-		}
-		if same && o == len(prev.outside) {
-			return prev.universe, prev.epoch
-		}
-	}
-	universe = make([]string, 0, k)
-	universe = append(universe, certainHarnessTools[:]...)
-	universe = append(universe, opencodeHarnessTools[:]...)
-	for _, t := range m.Tools {
-		if known, _ := HarnessTool(t.Name); !known {
-			universe = append(universe, t.Name)
-		}
-	}
-	universe = universe[:len(universe):len(universe)] // agents share it: no appends into it
-	if l.memo == nil {
-		return universe, 0
-	}
-	l.memo.setEpochs++
-	l.memo.toolSet = &agentToolSet{
-		toolsKey: m.ToolsKey, universe: universe, outside: st.outside(), epoch: l.memo.setEpochs,
-	}
-	return universe, l.memo.setEpochs
-}
-
-// placedName is a declared name and its place among the names declared.
-type placedName struct {
-	at   int
-	name string
-}
-
-// outside returns the declared names (first declarations) that are not in
-// the agents' universe (invalid, dropped or harness names), with their
-// places: with the universe, which holds the others in order, they tell
-// every name declared, in order, at the cost of the few.
-func (st *toolSet) outside() []placedName {
-	var out []placedName
-	j := 0
-	for _, d := range st.all {
-		if !d.first {
-			continue
-		}
-		if d.universe == 0 {
-			out = append(out, placedName{at: j, name: d.name})
-		}
-		j++
-	}
-	return out
 }
 
 // order returns the declared names in declaration order.

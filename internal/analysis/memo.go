@@ -46,6 +46,11 @@ type resolveMemo struct {
 	// setEpochs numbers the tool sets met.
 	toolSet   *agentToolSet
 	setEpochs uint64
+	// declared is the names that tool set declares (first declarations) in
+	// order; universeBuf and declaredBuf are the storage the next load
+	// lists its universe and names in, to compare them with the last.
+	declared                 []string
+	universeBuf, declaredBuf []string
 	// modelTools is the last load's Model.Tools, shared with its Project
 	// (read-only), for the next load to share what did not change
 	// (sharedSlice).
@@ -61,19 +66,12 @@ type resolveMemo struct {
 	exclusions *exclusions
 }
 
-// agentToolSet is what A1, A2 and an agent's view read of the tool set.
-type agentToolSet struct {
-	toolsKey bool
-	universe []string     // harness tools, then the session's: shared, never written
-	outside  []placedName // the names declared (first declarations) not in universe, with their places
-	epoch    uint64
-}
-
 // agentDeps is what an agent gave against one tool set.
 type agentDeps struct {
 	setEpoch uint64
 	findings []diag.Finding // A1, A2: owned by the memo
 	sees     []string       // shared, never written
+	unknown  bool           // an A1 among findings: its suggestion read every name
 }
 
 func newResolveMemo(filesGen uint64, rules *ruleSet) *resolveMemo {
