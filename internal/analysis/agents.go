@@ -91,19 +91,6 @@ func (m *resolveMemo) keepAgents(as []Agent) {
 	}
 }
 
-// order returns the declared names in declaration order.
-func (st *toolSet) order() []string {
-	if st.names == nil {
-		st.names = make([]string, 0, len(st.all))
-		for _, d := range st.all {
-			if d.first {
-				st.names = append(st.names, d.name)
-			}
-		}
-	}
-	return st.names
-}
-
 // exclusions are the views of the agents that remove tools from the
 // universe (the exclude and legacy forms), by the indexes they remove:
 // agents that remove the same tools share one slice (a universe of 10,000

@@ -51,6 +51,11 @@ type resolveMemo struct {
 	// lists its universe and names in, to compare them with the last.
 	declared                 []string
 	universeBuf, declaredBuf []string
+	// suggest is the index of the names A1 suggests from, of the last tool
+	// set that needed one, and suggestNames the storage the next lists
+	// its names in (suggestIndex).
+	suggest      *nameIndex
+	suggestNames []string
 	// modelTools is the last load's Model.Tools, shared with its Project
 	// (read-only), for the next load to share what did not change
 	// (sharedSlice).

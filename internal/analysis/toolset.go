@@ -34,11 +34,10 @@ type toolSet struct {
 	firstToolsKey *yaml.Node
 	firstToolsIn  *unit
 	// all lists the declarations in load order (first ones and T9's later
-	// ones); names, built on first use (an A1 suggestion), lists the
-	// declared names in declaration order.
-	all   []*declaration
-	names []string
-	// suggest indexes the names A1 suggests from, built on first use.
+	// ones).
+	all []*declaration
+	// suggest indexes the names A1 suggests from, on first use
+	// (suggestIndex).
 	suggest *nameIndex
 	// toolDecls[i] is the declaration of the model's Tools[i] (nil for the
 	// implicit Beeuni tools).
