@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
@@ -34,7 +33,6 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 		n += len(u.parsed.tree.agents) // none when agents: is not a mapping: not ours to judge (SPEC section 1)
 	}
 	agents := sharedSlice[Agent]{prev: l.memo.lastAgents(), size: n, equal: sameAgent}
-	shared := l.exclusionsFor(setEpoch, n)
 	for _, u := range l.units {
 		for _, d := range u.parsed.tree.agents {
 			a, o := l.readAgentMemo(u, d)
@@ -48,7 +46,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 				if o.dep.setEpoch != setEpoch {
 					o.dep.setEpoch = setEpoch
 					if seesUniverse(a.Form) {
-						o.dep.sees = sees(&a, universe, index, shared)
+						o.dep.sees = sees(&a, universe, index)
 					}
 				}
 				a.Sees = o.dep.sees
@@ -59,7 +57,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 			for _, r := range a.Refs {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
-			a.Sees = sees(&a, universe, index, shared)
+			a.Sees = sees(&a, universe, index)
 			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
 				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees, unknown: hasCode(found, CodeUnknownTool)}
 			}
@@ -91,43 +89,15 @@ func (m *resolveMemo) keepAgents(as []Agent) {
 	}
 }
 
-// exclusions are the views of the agents that remove tools from the
-// universe (the exclude and legacy forms), by the indexes they remove:
-// agents that remove the same tools share one slice (a universe of 10,000
-// names less three is 160 kB), and so do the loads of one tool set, through
-// the memo.
-type exclusions struct {
-	epoch uint64
-	views map[string][]string
-}
-
-// exclusionsFor returns the shared views of a load of agents agents against
-// the tool set numbered epoch (0: no memo): the last load's when its set was
-// the same, unless they outnumber what the agents can remove, kept
-// otherwise for the next load.
-func (l *loader) exclusionsFor(epoch uint64, agents int) *exclusions {
-	m := l.memo
-	if m != nil && epoch != 0 {
-		if x := m.exclusions; x != nil && x.epoch == epoch && len(x.views) <= 2*agents+16 {
-			return x
-		}
-	}
-	x := &exclusions{epoch: epoch, views: map[string][]string{}}
-	if m != nil && epoch != 0 {
-		m.exclusions = x
-	}
-	return x
-}
-
 // sees computes the tools an agent's model sees from its form.
-func sees(a *Agent, universe []string, index func(string) (int, bool), shared *exclusions) (out []string) {
+func sees(a *Agent, universe []string, index func(string) (int, bool)) View {
 	switch a.Form {
 	case FormAll:
-		return universe
+		return listView(universe)
 	case FormNone:
-		return []string{}
+		return listView([]string{})
 	case FormInvalid:
-		return nil
+		return View{}
 	case FormList:
 		idx := make([]int, 0, len(a.Refs))
 		for _, r := range a.Refs {
@@ -141,47 +111,27 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), shared *e
 		for k, i := range idx {
 			out[k] = universe[i]
 		}
-		return out
+		return listView(out)
 	}
-	// exclude and legacy: the universe minus the names removed. Copy the
-	// runs between removed entries (fast even for 10,000 tools); share the
-	// universe itself when nothing in it is removed.
+	// exclude and legacy: the universe less the names removed, by their
+	// places (the universe itself when nothing in it is removed).
 	var removed []int
 	for _, r := range a.Refs {
 		if a.Form == FormLegacy && r.Enabled {
 			continue
 		}
 		if r.Name == agentStar {
-			return []string{}
+			return listView([]string{})
 		}
 		if i, ok := index(r.Name); ok {
 			removed = append(removed, i)
 		}
 	}
 	if len(removed) == 0 {
-		return universe
+		return listView(universe)
 	}
 	slices.Sort(removed)
-	removed = slices.Compact(removed)
-	// Agents that remove the same tools share one slice.
-	var buf [64]byte
-	keyBytes := buf[:0]
-	for _, i := range removed {
-		keyBytes = strconv.AppendInt(append(keyBytes, ' '), int64(i), 10)
-	}
-	if view, ok := shared.views[string(keyBytes)]; ok {
-		return view
-	}
-	key := string(keyBytes)
-	defer func() { shared.views[key] = out }()
-	out = make([]string, 0, len(universe)-len(removed))
-	prev := 0
-	for _, i := range removed {
-		out = append(out, universe[prev:i]...)
-		prev = i + 1
-	}
-	out = append(out, universe[prev:]...)
-	return out
+	return View{names: universe, removed: slices.Clip(slices.Compact(removed))}
 }
 
 // readAgent runs the agent checks (rule.go) on one agent d of u's tree:

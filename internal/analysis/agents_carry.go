@@ -86,8 +86,9 @@ func hasCode(fs []diag.Finding, code string) bool {
 func (l *loader) agentUniverse(m *Model, st *toolSet) ([]string, *agentToolSet) {
 	var prev *agentToolSet
 	var buf []string
+	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
 	if memo := l.memo; memo != nil {
-		prev, buf = memo.toolSet, memo.universeBuf[:0]
+		prev, buf = memo.toolSet, emptied(memo.universeBuf, nHarness+len(m.Tools))
 		if prev != nil && prev.set == st {
 			return prev.universe, prev // a kept set: its declarations hold their indexes
 		}
@@ -107,16 +108,15 @@ func (l *loader) agentUniverse(m *Model, st *toolSet) ([]string, *agentToolSet) 
 	}
 	memo := l.memo
 	memo.universeBuf = buf
-	declared := memo.declaredBuf[:0]
+	if prev != nil && prev.toolsKey == m.ToolsKey && slices.Equal(prev.universe, buf) && st.declares(memo.declared) {
+		prev.set = st
+		return prev.universe, prev
+	}
+	declared := emptied(memo.declaredBuf, len(st.all))
 	for _, d := range st.all {
 		if d.first {
 			declared = append(declared, d.name)
 		}
-	}
-	if prev != nil && prev.toolsKey == m.ToolsKey && slices.Equal(prev.universe, buf) && slices.Equal(memo.declared, declared) {
-		memo.declaredBuf = declared
-		prev.set = st
-		return prev.universe, prev
 	}
 	next := &agentToolSet{toolsKey: m.ToolsKey, universe: slices.Clone(buf), set: st, all: true}
 	if prev != nil && prev.toolsKey == m.ToolsKey {
@@ -133,6 +133,29 @@ func (l *loader) agentUniverse(m *Model, st *toolSet) ([]string, *agentToolSet) 
 	next.epoch = memo.setEpochs
 	memo.toolSet = next
 	return next.universe, next
+}
+
+// declares reports whether st declares names (first declarations), in
+// that order.
+func (st *toolSet) declares(names []string) bool {
+	j := 0
+	for _, d := range st.all {
+		if d.first {
+			if j == len(names) || names[j] != d.name {
+				return false
+			}
+			j++
+		}
+	}
+	return j == len(names)
+}
+
+// emptied returns buf emptied, or a new buffer when it has no room for n.
+func emptied(buf []string, n int) []string {
+	if cap(buf) < n {
+		return make([]string, 0, n)
+	}
+	return buf[:0]
 }
 
 // changedNames appends to out the names of a and of b between their common

@@ -55,7 +55,7 @@ func TestAgentsCarriedOver(t *testing.T) {
 		if last != nil {
 			for _, name := range []string{"other", "everything"} {
 				was, now := agentNamed(last, name), agentNamed(p, name)
-				if shared := &was.Sees[0] == &now.Sees[0]; shared != (name == "other") {
+				if shared := &was.Sees.names[0] == &now.Sees.names[0]; shared != (name == "other") {
 					t.Fatalf("version %d: %s's view shared with the last tool set's: %v", i, name, shared)
 				}
 			}

@@ -66,16 +66,13 @@ type resolveMemo struct {
 	// when its declarations are the same nodes (keptToolSet), else to
 	// build its own in its storage (takeToolSetBuffers).
 	kept *keptToolSet
-	// exclusions are the shared views of agents that remove tools
-	// (agents.go), for the loads of one tool set.
-	exclusions *exclusions
 }
 
 // agentDeps is what an agent gave against one tool set.
 type agentDeps struct {
 	setEpoch uint64
 	findings []diag.Finding // A1, A2: owned by the memo
-	sees     []string       // shared, never written
+	sees     View           // shared, never written
 	unknown  bool           // an A1 among findings: its suggestion read every name
 }
 

@@ -177,7 +177,7 @@ type Agent struct {
 	Refs       []AgentToolRef
 	// Sees is every tool the agent's model sees: the harness tools (catalog
 	// order) then the session's tools (declaration order), filtered by Form.
-	Sees []string
+	Sees View
 	// Secrets is the agent's `secrets:` (rule_secrets.go).
 	Secrets AgentSecrets
 }

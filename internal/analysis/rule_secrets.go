@@ -247,7 +247,7 @@ func (s *secretReads) findings(p *Project, r *secretTools) []diag.Finding {
 				byName, again = r.index(p)
 			}
 			seen = seen[:0]
-			for _, n := range a.Sees {
+			for n := range a.Sees.All() {
 				if ti, ok := byName[n]; ok {
 					seen = append(seen, ti)
 					seen = append(seen, again[n]...)
@@ -337,7 +337,7 @@ func SecretGaps(p *Project, t Tool, r *tsinspect.Result) []SecretGap {
 		var agents []string
 		for ai := range p.Model.Agents {
 			a := &p.Model.Agents[ai]
-			if a.Secrets.Form == SecretsList && !a.Secrets.grants(x.Name) && (a.Form == FormAll || slices.Contains(a.Sees, t.Name)) {
+			if a.Secrets.Form == SecretsList && !a.Secrets.grants(x.Name) && (a.Form == FormAll || a.Sees.Contains(t.Name)) {
 				agents = append(agents, a.Name)
 			}
 		}

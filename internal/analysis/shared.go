@@ -56,7 +56,7 @@ func sameTool(a, b *Tool) bool { return a == b || *a == *b }
 func sameAgent(a, b Agent) bool {
 	return a.Name == b.Name && a.File == b.File && a.Key == b.Key && a.ToolsKey == b.ToolsKey &&
 		a.ToolsValue == b.ToolsValue && a.Form == b.Form && a.Secrets.Form == b.Secrets.Form &&
-		sameShort(a.Refs, b.Refs) && sameShort(a.Sees, b.Sees) && sameShort(a.Secrets.Names, b.Secrets.Names)
+		sameShort(a.Refs, b.Refs) && sameView(a.Sees, b.Sees) && sameShort(a.Secrets.Names, b.Secrets.Names)
 }
 
 // sameShort reports whether a and b are equal, nil apart from empty: the

@@ -83,9 +83,12 @@ func (ix *nameIndex) find(name string) int32 {
 // the harness tools, the Beeuni tools, then the names st declares, in that
 // order. With a memo it is the memo's, brought to those names.
 func (m *resolveMemo) suggestIndex(st *toolSet) *nameIndex {
+	n := len(certainHarnessTools) + len(opencodeHarnessTools) + len(beeuniTools) + len(st.all)
 	var names []string
 	if m != nil {
-		names = m.suggestNames[:0]
+		names = emptied(m.suggestNames, n)
+	} else {
+		names = make([]string, 0, n)
 	}
 	names = append(names, certainHarnessTools[:]...)
 	names = append(names, opencodeHarnessTools[:]...)
