@@ -8,7 +8,7 @@ import (
 
 // resolveAgents reads the agents of every file's tree, checks A1-A3 and
 // computes what each agent's model sees.
-func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
+func (l *loader) resolveAgents(m *Model, st *toolSet) []*Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
 	universe, set := l.agentUniverse(m, st)
 	setEpoch := set.number()
@@ -32,7 +32,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	for _, u := range l.units {
 		n += len(u.parsed.tree.agents) // none when agents: is not a mapping: not ours to judge (SPEC section 1)
 	}
-	agents := sharedSlice[Agent]{prev: l.memo.lastAgents(), size: n, equal: sameAgent}
+	agents := sharedSlice[*Agent]{prev: l.memo.lastAgents(), size: n, equal: sameAgent}
 	for _, u := range l.units {
 		for _, d := range u.parsed.tree.agents {
 			a, o := l.readAgentMemo(u, d)
@@ -46,11 +46,11 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 				if o.dep.setEpoch != setEpoch {
 					o.dep.setEpoch = setEpoch
 					if seesUniverse(a.Form) {
-						o.dep.sees = sees(&a, universe, index)
+						o.dep.sees, o.dep.agent = sees(&a, universe, index), nil
 					}
 				}
 				a.Sees = o.dep.sees
-				agents.add(a)
+				agents.add(o.dep.model(&a))
 				continue
 			}
 			before := len(l.findings)
@@ -58,10 +58,12 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
 			a.Sees = sees(&a, universe, index)
+			dep := &agentDeps{setEpoch: setEpoch, sees: a.Sees}
 			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
-				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees, unknown: hasCode(found, CodeUnknownTool)}
+				dep.findings, dep.unknown = slices.Clone(found), hasCode(found, CodeUnknownTool)
+				o.dep = dep
 			}
-			agents.add(a)
+			agents.add(dep.model(&a))
 		}
 	}
 	if n == 0 {
@@ -74,7 +76,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 
 // lastAgents returns the Agents of the last load through m (nil: none or
 // no memo).
-func (m *resolveMemo) lastAgents() []Agent {
+func (m *resolveMemo) lastAgents() []*Agent {
 	if m == nil {
 		return nil
 	}
@@ -83,7 +85,7 @@ func (m *resolveMemo) lastAgents() []Agent {
 
 // keepAgents keeps a load's Agents for the next load to share
 // (sharedSlice).
-func (m *resolveMemo) keepAgents(as []Agent) {
+func (m *resolveMemo) keepAgents(as []*Agent) {
 	if m != nil {
 		m.modelAgents = as
 	}

@@ -74,7 +74,7 @@ func TestAgentsCarriedOver(t *testing.T) {
 func agentNamed(p *Project, name string) *Agent {
 	for i := range p.Model.Agents {
 		if p.Model.Agents[i].Name == name {
-			return &p.Model.Agents[i]
+			return p.Model.Agents[i]
 		}
 	}
 	return nil

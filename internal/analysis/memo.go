@@ -61,7 +61,7 @@ type resolveMemo struct {
 	// (sharedSlice).
 	modelTools []*Tool
 	// modelAgents is the last load's Model.Agents, shared the same way.
-	modelAgents []Agent
+	modelAgents []*Agent
 	// kept is the last load's tool set, for the next load to take whole
 	// when its declarations are the same nodes (keptToolSet), else to
 	// build its own in its storage (takeToolSetBuffers).
@@ -74,6 +74,19 @@ type agentDeps struct {
 	findings []diag.Finding // A1, A2: owned by the memo
 	sees     View           // shared, never written
 	unknown  bool           // an A1 among findings: its suggestion read every name
+	// agent is the model's agent last made with these findings and view:
+	// shared with the models it went into, never written.
+	agent *Agent
+}
+
+// model returns the model's agent a, with d's view: the one made last,
+// when made, or a copy of a.
+func (d *agentDeps) model(a *Agent) *Agent {
+	if d.agent == nil {
+		c := *a
+		d.agent = &c
+	}
+	return d.agent
 }
 
 func newResolveMemo(filesGen uint64, rules *ruleSet) *resolveMemo {

@@ -131,7 +131,7 @@ type Model struct {
 	Tools []*Tool
 	// Removed lists the Beeuni tools not loaded, in canonical order.
 	Removed []string
-	Agents  []Agent
+	Agents  []*Agent // read-only, shared as Tools are
 }
 
 // Tool returns the tool of that name, if the session gets it.

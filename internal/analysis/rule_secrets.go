@@ -237,7 +237,7 @@ func (s *secretReads) findings(p *Project, r *secretTools) []diag.Finding {
 	var again map[string][]int
 	var seen []int
 	for ai := range p.Model.Agents {
-		a := &p.Model.Agents[ai]
+		a := p.Model.Agents[ai]
 		if a.Secrets.Form != SecretsList || a.File == "" {
 			continue
 		}
@@ -336,7 +336,7 @@ func SecretGaps(p *Project, t Tool, r *tsinspect.Result) []SecretGap {
 	for _, x := range reads {
 		var agents []string
 		for ai := range p.Model.Agents {
-			a := &p.Model.Agents[ai]
+			a := p.Model.Agents[ai]
 			if a.Secrets.Form == SecretsList && !a.Secrets.grants(x.Name) && (a.Form == FormAll || a.Sees.Contains(t.Name)) {
 				agents = append(agents, a.Name)
 			}

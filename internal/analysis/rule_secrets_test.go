@@ -203,7 +203,7 @@ func BenchmarkSecretsAfterKeystroke(b *testing.B) {
 		if i%2 == 1 {
 			a.Form, a.Sees = FormList, listView(listed)
 		}
-		p.Model.Agents = append(p.Model.Agents, a)
+		p.Model.Agents = append(p.Model.Agents, &a)
 	}
 	base, _ := NewModuleBase(modules, results)
 	tm := base.ToolModules(p)

@@ -53,8 +53,8 @@ func sameTool(a, b *Tool) bool { return a == b || *a == *b }
 // views shared by agents removing the same tools), then, for an agent read
 // again, element by element when short: a view of 10,000 tools is not
 // compared name by name (the agent is then copied, not shared).
-func sameAgent(a, b Agent) bool {
-	return a.Name == b.Name && a.File == b.File && a.Key == b.Key && a.ToolsKey == b.ToolsKey &&
+func sameAgent(a, b *Agent) bool {
+	return a == b || a.Name == b.Name && a.File == b.File && a.Key == b.Key && a.ToolsKey == b.ToolsKey &&
 		a.ToolsValue == b.ToolsValue && a.Form == b.Form && a.Secrets.Form == b.Secrets.Form &&
 		sameShort(a.Refs, b.Refs) && sameView(a.Sees, b.Sees) && sameShort(a.Secrets.Names, b.Secrets.Names)
 }

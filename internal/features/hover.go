@@ -373,7 +373,7 @@ func (hv *hoverer) modelAgent(name string) (analysis.Agent, bool) {
 	}
 	for _, a := range hv.p.Model.Agents {
 		if a.Name == name && samePath(a.File, hv.path) {
-			return a, true
+			return *a, true
 		}
 	}
 	return analysis.Agent{}, false
