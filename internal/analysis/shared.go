@@ -3,21 +3,22 @@ package analysis
 import "slices"
 
 // sharedSlice builds a model's Tools or Agents sharing the last load's: as
-// long as the values added are equal to the last load's, in order, nothing
-// is copied, and the result is that slice (or its first part) again. A
-// Tool and an Agent hold Spans, not offsets, so an edit that adds no line
-// above them leaves them equal: a keystroke in a comment or at the end of
-// the file allocates no Tool and no Agent; one in an entry copies the equal
-// ones before it once. The last load's slice is shared with its Project:
-// read-only, as every Model is, and handed out with its capacity cut to
-// its length, so that an append to either model's slice copies instead of
-// writing into the other's.
+// long as the pointers added are to values equal to the last load's, in
+// order, nothing is copied, and the result is that slice (or its first
+// part) again. A Tool and an Agent hold Spans, not offsets, so an edit that
+// adds no line above them leaves them equal: a keystroke in a comment or at
+// the end of the file allocates no Tool and no Agent; one in an entry makes
+// a new slice of pointers, the memo's outcomes keeping the values that did
+// not change (toolOutcome, agentDeps). The last load's slice is shared with
+// its Project: read-only, as every Model is, and handed out with its
+// capacity cut to its length, so that an append to either model's slice
+// copies instead of writing into the other's.
 type sharedSlice[T any] struct {
-	prev  []T               // the last load's (nil without a memo)
-	size  int               // the most values the load may add
-	equal func(a, b T) bool // by value: a pointer to the value added would make it escape
-	same  int               // values equal to prev's first ones, not copied
-	out   []T               // nil while every value is prev's
+	prev  []T // the last load's (nil without a memo)
+	size  int // the most values the load may add
+	equal func(a, b T) bool
+	same  int // values equal to prev's first ones, not copied
+	out   []T // nil while every value is prev's
 }
 
 func (b *sharedSlice[T]) add(v T) {
@@ -50,9 +51,9 @@ func sameTool(a, b *Tool) bool { return a == b || *a == *b }
 
 // sameAgent reports whether two agents are equal. Their slices are
 // compared by storage first (what the memo hands from load to load, the
-// views shared by agents removing the same tools), then, for an agent read
-// again, element by element when short: a view of 10,000 tools is not
-// compared name by name (the agent is then copied, not shared).
+// universe the views share), then, for an agent read again, element by
+// element when short: a view of 10,000 tools is not compared name by name
+// (the agent is then made again, not shared).
 func sameAgent(a, b *Agent) bool {
 	return a == b || a.Name == b.Name && a.File == b.File && a.Key == b.Key && a.ToolsKey == b.ToolsKey &&
 		a.ToolsValue == b.ToolsValue && a.Form == b.Form && a.Secrets.Form == b.Secrets.Form &&
