@@ -58,12 +58,12 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []*Agent {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
 			a.Sees = sees(&a, universe, index)
-			dep := &agentDeps{setEpoch: setEpoch, sees: a.Sees}
+			made := new(Agent)
+			*made = a
 			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
-				dep.findings, dep.unknown = slices.Clone(found), hasCode(found, CodeUnknownTool)
-				o.dep = dep
+				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees, unknown: hasCode(found, CodeUnknownTool), agent: made}
 			}
-			agents.add(dep.model(&a))
+			agents.add(made)
 		}
 	}
 	if n == 0 {
