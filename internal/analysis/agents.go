@@ -58,8 +58,13 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []*Agent {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
 			a.Sees = sees(&a, universe, index)
-			made := new(Agent)
-			*made = a
+			made, ok := agents.next()
+			if !ok || !sameAgent(made, &a) {
+				// An agent read again (its chunk parsed again) that is
+				// equal to the last load's there is that one.
+				made = new(Agent)
+				*made = a
+			}
 			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
 				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees, unknown: hasCode(found, CodeUnknownTool), agent: made}
 			}

@@ -33,6 +33,15 @@ func (b *sharedSlice[T]) add(v T) {
 	b.out = append(b.out, v)
 }
 
+// next returns the last load's value that an equal value added now would
+// share, if any.
+func (b *sharedSlice[T]) next() (v T, ok bool) {
+	if b.out != nil || b.same >= len(b.prev) {
+		return v, false
+	}
+	return b.prev[b.same], true
+}
+
 // result is the slice built: never nil.
 func (b *sharedSlice[T]) result() []T {
 	switch {
