@@ -2,16 +2,16 @@ package analysis
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // resolveAgents reads the agents of every file's tree, checks A1-A3 and
 // computes what each agent's model sees.
-func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
+func (l *loader) resolveAgents(m *Model, st *toolSet) []*Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
-	universe, setEpoch := l.agentUniverse(m, st)
+	universe, set := l.agentUniverse(m, st)
+	setEpoch := set.number()
 	// index returns a name's position in the universe, without a map of
 	// every name: the declarations carry their position.
 	index := func(name string) (int, bool) {
@@ -32,29 +32,43 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 	for _, u := range l.units {
 		n += len(u.parsed.tree.agents) // none when agents: is not a mapping: not ours to judge (SPEC section 1)
 	}
-	agents := sharedSlice[Agent]{prev: l.memo.lastAgents(), size: n, equal: sameAgent}
-	shared := l.exclusionsFor(setEpoch, n)
+	agents := sharedSlice[*Agent]{prev: l.memo.lastAgents(), size: n, equal: sameAgent}
 	for _, u := range l.units {
 		for _, d := range u.parsed.tree.agents {
 			a, o := l.readAgentMemo(u, d)
-			if o != nil && o.dep != nil && o.dep.setEpoch == setEpoch {
-				// The same agent against the same tool set: the same A1,
-				// A2 and view (findings rebased with the shape's).
+			if o != nil && o.dep != nil && (o.dep.setEpoch == setEpoch || set.carries(o.dep, &a)) {
+				// The same agent against the same tool set, or one whose
+				// names the change of tool set did not touch: the same A1,
+				// A2 (findings rebased with the shape's) and, but for the
+				// forms that see the universe, the same view.
 				l.memo.hits++
 				l.findings = append(l.findings, o.dep.findings...)
+				if o.dep.setEpoch != setEpoch {
+					o.dep.setEpoch = setEpoch
+					if seesUniverse(a.Form) {
+						o.dep.sees, o.dep.agent = sees(&a, universe, index), nil
+					}
+				}
 				a.Sees = o.dep.sees
-				agents.add(a)
+				agents.add(o.dep.model(&a))
 				continue
 			}
 			before := len(l.findings)
 			for _, r := range a.Refs {
 				l.checkAgentRef(u, &a, r, m, st)
 			}
-			a.Sees = sees(&a, universe, index, shared)
-			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
-				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees}
+			a.Sees = sees(&a, universe, index)
+			made, ok := agents.next()
+			if !ok || !sameAgent(made, &a) {
+				// An agent read again (its chunk parsed again) that is
+				// equal to the last load's there is that one.
+				made = new(Agent)
+				*made = a
 			}
-			agents.add(a)
+			if found := l.findings[before:]; o != nil && setEpoch != 0 && keepable(found) {
+				o.dep = &agentDeps{setEpoch: setEpoch, findings: slices.Clone(found), sees: a.Sees, unknown: hasCode(found, CodeUnknownTool), agent: made}
+			}
+			agents.add(made)
 		}
 	}
 	if n == 0 {
@@ -67,7 +81,7 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []Agent {
 
 // lastAgents returns the Agents of the last load through m (nil: none or
 // no memo).
-func (m *resolveMemo) lastAgents() []Agent {
+func (m *resolveMemo) lastAgents() []*Agent {
 	if m == nil {
 		return nil
 	}
@@ -76,153 +90,21 @@ func (m *resolveMemo) lastAgents() []Agent {
 
 // keepAgents keeps a load's Agents for the next load to share
 // (sharedSlice).
-func (m *resolveMemo) keepAgents(as []Agent) {
+func (m *resolveMemo) keepAgents(as []*Agent) {
 	if m != nil {
 		m.modelAgents = as
 	}
 }
 
-// agentUniverse returns every tool an agent's model can see, in order (the
-// harness tools, then the session's tools), and gives each declaration of a
-// tool its index in it. With a memo, a tool set the same as the last load's
-// (the same names declared in the same order, the same ones loaded) gives
-// the last load's universe and set number, so that agents unchanged since
-// keep their A1, A2 and view; setEpoch is 0 without a memo.
-func (l *loader) agentUniverse(m *Model, st *toolSet) (universe []string, setEpoch uint64) {
-	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
-	var prev *agentToolSet
-	if l.memo != nil {
-		prev = l.memo.toolSet
-	}
-	same := prev != nil && prev.toolsKey == m.ToolsKey
-	k := nHarness
-	for i, t := range m.Tools {
-		if known, _ := HarnessTool(t.Name); !known {
-			if i < len(st.toolDecls) {
-				st.toolDecls[i].universe = k
-			}
-			if same && (k >= len(prev.universe) || prev.universe[k] != t.Name) {
-				same = false
-			}
-			k++
-		}
-	}
-	if same && k == len(prev.universe) {
-		// The declared names (valid or not) decide A1 and its suggestions:
-		// with the same universe, the same names outside it in the same
-		// places.
-		j, o := 0, 0
-		for _, d := range st.all {
-			if !d.first {
-				continue
-			}
-			if d.universe == 0 {
-				if o >= len(prev.outside) || prev.outside[o] != (placedName{at: j, name: d.name}) {
-					same = false
-					break
-				}
-				o++
-			}
-			j++
-		}
-		if same && o == len(prev.outside) {
-			return prev.universe, prev.epoch
-		}
-	}
-	universe = make([]string, 0, k)
-	universe = append(universe, certainHarnessTools[:]...)
-	universe = append(universe, opencodeHarnessTools[:]...)
-	for _, t := range m.Tools {
-		if known, _ := HarnessTool(t.Name); !known {
-			universe = append(universe, t.Name)
-		}
-	}
-	universe = universe[:len(universe):len(universe)] // agents share it: no appends into it
-	if l.memo == nil {
-		return universe, 0
-	}
-	l.memo.setEpochs++
-	l.memo.toolSet = &agentToolSet{
-		toolsKey: m.ToolsKey, universe: universe, outside: st.outside(), epoch: l.memo.setEpochs,
-	}
-	return universe, l.memo.setEpochs
-}
-
-// placedName is a declared name and its place among the names declared.
-type placedName struct {
-	at   int
-	name string
-}
-
-// outside returns the declared names (first declarations) that are not in
-// the agents' universe (invalid, dropped or harness names), with their
-// places: with the universe, which holds the others in order, they tell
-// every name declared, in order, at the cost of the few.
-func (st *toolSet) outside() []placedName {
-	var out []placedName
-	j := 0
-	for _, d := range st.all {
-		if !d.first {
-			continue
-		}
-		if d.universe == 0 {
-			out = append(out, placedName{at: j, name: d.name})
-		}
-		j++
-	}
-	return out
-}
-
-// order returns the declared names in declaration order.
-func (st *toolSet) order() []string {
-	if st.names == nil {
-		st.names = make([]string, 0, len(st.all))
-		for _, d := range st.all {
-			if d.first {
-				st.names = append(st.names, d.name)
-			}
-		}
-	}
-	return st.names
-}
-
-// exclusions are the views of the agents that remove tools from the
-// universe (the exclude and legacy forms), by the indexes they remove:
-// agents that remove the same tools share one slice (a universe of 10,000
-// names less three is 160 kB), and so do the loads of one tool set, through
-// the memo.
-type exclusions struct {
-	epoch uint64
-	views map[string][]string
-}
-
-// exclusionsFor returns the shared views of a load of agents agents against
-// the tool set numbered epoch (0: no memo): the last load's when its set was
-// the same, unless they outnumber what the agents can remove, kept
-// otherwise for the next load.
-func (l *loader) exclusionsFor(epoch uint64, agents int) *exclusions {
-	m := l.memo
-	if m != nil && epoch != 0 {
-		if x := m.exclusions; x != nil && x.epoch == epoch && len(x.views) <= 2*agents+16 {
-			return x
-		}
-	}
-	x := &exclusions{epoch: epoch, views: map[string][]string{}}
-	if m != nil && epoch != 0 {
-		m.exclusions = x
-	}
-	return x
-}
-
 // sees computes the tools an agent's model sees from its form.
-func sees(a *Agent, universe []string, index func(string) (int, bool), shared *exclusions) (out []string) {
+func sees(a *Agent, universe []string, index func(string) (int, bool)) View {
 	switch a.Form {
 	case FormAll:
-		return universe
+		return listView(universe)
 	case FormNone:
-		return []string{}
+		return listView([]string{})
 	case FormInvalid:
-		return nil
+		return View{}
 	case FormList:
 		idx := make([]int, 0, len(a.Refs))
 		for _, r := range a.Refs {
@@ -236,47 +118,27 @@ func sees(a *Agent, universe []string, index func(string) (int, bool), shared *e
 		for k, i := range idx {
 			out[k] = universe[i]
 		}
-		return out
+		return listView(out)
 	}
-	// exclude and legacy: the universe minus the names removed. Copy the
-	// runs between removed entries (fast even for 10,000 tools); share the
-	// universe itself when nothing in it is removed.
+	// exclude and legacy: the universe less the names removed, by their
+	// places (the universe itself when nothing in it is removed).
 	var removed []int
 	for _, r := range a.Refs {
 		if a.Form == FormLegacy && r.Enabled {
 			continue
 		}
 		if r.Name == agentStar {
-			return []string{}
+			return listView([]string{})
 		}
 		if i, ok := index(r.Name); ok {
 			removed = append(removed, i)
 		}
 	}
 	if len(removed) == 0 {
-		return universe
+		return listView(universe)
 	}
 	slices.Sort(removed)
-	removed = slices.Compact(removed)
-	// Agents that remove the same tools share one slice.
-	var buf [64]byte
-	keyBytes := buf[:0]
-	for _, i := range removed {
-		keyBytes = strconv.AppendInt(append(keyBytes, ' '), int64(i), 10)
-	}
-	if view, ok := shared.views[string(keyBytes)]; ok {
-		return view
-	}
-	key := string(keyBytes)
-	defer func() { shared.views[key] = out }()
-	out = make([]string, 0, len(universe)-len(removed))
-	prev := 0
-	for _, i := range removed {
-		out = append(out, universe[prev:i]...)
-		prev = i + 1
-	}
-	out = append(out, universe[prev:]...)
-	return out
+	return View{names: universe, removed: slices.Clip(slices.Compact(removed))}
 }
 
 // readAgent runs the agent checks (rule.go) on one agent d of u's tree:

@@ -105,8 +105,8 @@ func TestModelToolsShared(t *testing.T) {
 		t.Fatalf("the edit moved no tool, but the models' Tools are not shared (%d, %d tools)", len(a), len(b))
 	}
 	want := slices.Clone(b)
-	a = append(a, Tool{Name: "appended_to_the_first"})
-	b = append(b, Tool{Name: "appended_to_the_second"})
+	a = append(a, &Tool{Name: "appended_to_the_first"})
+	b = append(b, &Tool{Name: "appended_to_the_second"})
 	if a[len(a)-1].Name != "appended_to_the_first" || b[len(b)-1].Name != "appended_to_the_second" ||
 		!reflect.DeepEqual(second.Model.Tools, want) {
 		t.Fatal("an append to one model's Tools wrote into the other's")

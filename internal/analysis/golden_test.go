@@ -100,8 +100,8 @@ func describe(t *testing.T, fsys vfs.FS, root string) string {
 		b.WriteString("== agents\n")
 		for _, a := range p.Model.Agents {
 			sees := "(invalid)"
-			if a.Sees != nil {
-				sees = strings.Join(a.Sees, " ")
+			if a.Sees.Valid() {
+				sees = strings.Join(a.Sees.Names(), " ")
 			}
 			fmt.Fprintf(&b, "%s (%s, %s): %s\n", a.Name, p.Rel(a.File), formName(a.Form), sees)
 		}

@@ -204,7 +204,7 @@ func (b *ModuleBase) Inspection(p *Project) *Inspection {
 	if len(b.failing) > 0 && p != nil && p.Model != nil {
 		for i := range p.Model.Tools {
 			if r := b.failing[p.Model.Tools[i].Module]; r != nil {
-				moduleLoad = appendModuleLoad(moduleLoad, p, &p.Model.Tools[i], r)
+				moduleLoad = appendModuleLoad(moduleLoad, p, p.Model.Tools[i], r)
 			}
 		}
 	}
@@ -273,7 +273,7 @@ func (tm *ToolModules) Same(p *Project) bool {
 func (b *ModuleBase) InspectionWith(p *Project, tm *ToolModules) *Inspection {
 	var moduleLoad []diag.Finding
 	for _, ft := range tm.failing {
-		t := &p.Model.Tools[ft.tool]
+		t := p.Model.Tools[ft.tool]
 		if t.File == "" {
 			continue
 		}

@@ -238,7 +238,7 @@ func randomInspectionCase(rng *rand.Rand) (*Project, []string, map[string]*tsins
 		if rng.Intn(8) == 0 {
 			t.File = ""
 		}
-		p.Model.Tools = append(p.Model.Tools, t)
+		p.Model.Tools = append(p.Model.Tools, &t)
 	}
 	// The module list as ModulePaths makes it: each module once, in
 	// declaration order.
@@ -269,11 +269,12 @@ func TestInspectionFromMatchesReference(t *testing.T) {
 		// Another keystroke: the same tools, renamed and moved.
 		next := &Project{Root: p.Root, Model: &Model{Tools: slices.Clone(p.Model.Tools)}, Files: p.Files}
 		for j := range next.Model.Tools {
-			tl := &next.Model.Tools[j]
 			if rng.Intn(2) == 0 {
+				tl := *next.Model.Tools[j] // p's tools are shared: never written
 				tl.Name += "x"
 				tl.Value.StartCol += rng.Intn(5)
 				tl.Value.EndCol += rng.Intn(5)
+				next.Model.Tools[j] = &tl
 			}
 		}
 		want, _ = inspectionFromReference(next, modules, results)
@@ -320,7 +321,7 @@ func bigInspectionCase(n int) (*Project, []string, map[string]*tsinspect.Result)
 	lines := diag.NewLines([]byte("import { z } from 'zod'\nexport default {}\n"))
 	for i := range n {
 		m := fmt.Sprintf("%s/tools/tool_%05d.ts", root, i)
-		p.Model.Tools = append(p.Model.Tools, Tool{Name: fmt.Sprintf("tool_%05d", i), Module: m, File: root + "/beeuni.yaml",
+		p.Model.Tools = append(p.Model.Tools, &Tool{Name: fmt.Sprintf("tool_%05d", i), Module: m, File: root + "/beeuni.yaml",
 			Value: Span{StartLine: i + 3, StartCol: 14, EndLine: i + 3, EndCol: 39}})
 		r := &tsinspect.Result{Module: m, Loads: i%100 != 7, Lines: lines}
 		if !r.Loads {

@@ -46,34 +46,47 @@ type resolveMemo struct {
 	// setEpochs numbers the tool sets met.
 	toolSet   *agentToolSet
 	setEpochs uint64
+	// declared is the names that tool set declares (first declarations) in
+	// order; universeBuf and declaredBuf are the storage the next load
+	// lists its universe and names in, to compare them with the last.
+	declared                 []string
+	universeBuf, declaredBuf []string
+	// suggest is the index of the names A1 suggests from, of the last tool
+	// set that needed one, and suggestNames the storage the next lists
+	// its names in (suggestIndex).
+	suggest      *nameIndex
+	suggestNames []string
 	// modelTools is the last load's Model.Tools, shared with its Project
 	// (read-only), for the next load to share what did not change
 	// (sharedSlice).
-	modelTools []Tool
+	modelTools []*Tool
 	// modelAgents is the last load's Model.Agents, shared the same way.
-	modelAgents []Agent
+	modelAgents []*Agent
 	// kept is the last load's tool set, for the next load to take whole
 	// when its declarations are the same nodes (keptToolSet), else to
 	// build its own in its storage (takeToolSetBuffers).
 	kept *keptToolSet
-	// exclusions are the shared views of agents that remove tools
-	// (agents.go), for the loads of one tool set.
-	exclusions *exclusions
-}
-
-// agentToolSet is what A1, A2 and an agent's view read of the tool set.
-type agentToolSet struct {
-	toolsKey bool
-	universe []string     // harness tools, then the session's: shared, never written
-	outside  []placedName // the names declared (first declarations) not in universe, with their places
-	epoch    uint64
 }
 
 // agentDeps is what an agent gave against one tool set.
 type agentDeps struct {
 	setEpoch uint64
 	findings []diag.Finding // A1, A2: owned by the memo
-	sees     []string       // shared, never written
+	sees     View           // shared, never written
+	unknown  bool           // an A1 among findings: its suggestion read every name
+	// agent is the model's agent last made with these findings and view:
+	// shared with the models it went into, never written.
+	agent *Agent
+}
+
+// model returns the model's agent a, with d's view: the one made last,
+// when made, or a copy of a.
+func (d *agentDeps) model(a *Agent) *Agent {
+	if d.agent == nil {
+		c := *a
+		d.agent = &c
+	}
+	return d.agent
 }
 
 func newResolveMemo(filesGen uint64, rules *ruleSet) *resolveMemo {
@@ -139,7 +152,7 @@ func (o *outcome) reuse(m *resolveMemo, u *unit) (rebased bool) {
 // toolOutcome is what checkTool gave for one declaration.
 type toolOutcome struct {
 	outcome
-	tool Tool // empty when !ok
+	tool Tool // empty when !ok; the models' Tools point at it, never written
 	ok   bool
 	// readFiles is set when a check that reads the files around the
 	// manifests ran (T5, T6): Cache.FilesChanged drops the outcome.
@@ -218,29 +231,48 @@ func rebaseFindings(fs []diag.Finding, lines *diag.Lines) {
 	}
 }
 
-// checkToolMemo is checkTool through the memo; o is the declaration's
-// outcome in the memo (nil when not kept).
-func (l *loader) checkToolMemo(d *declaration) (t Tool, ok bool, o *toolOutcome) {
+// checkToolMemo is checkTool through the memo: the tool the session gets
+// (nil: none) and the declaration's outcome in the memo (nil when not
+// kept).
+func (l *loader) checkToolMemo(d *declaration) (t *Tool, o *toolOutcome) {
 	m := l.memo
 	if m == nil {
-		t, ok, found, _ := l.checkTool(d)
+		tool, ok, found, _ := l.checkTool(d)
 		l.findings = append(l.findings, found...)
-		return t, ok, nil
+		return fresh(tool, ok), nil
 	}
 	u := d.unit
 	if o := m.tools[d.key]; o != nil && o.made(d.value, u) {
 		o.reuse(m, u)
 		l.findings = append(l.findings, o.findings...)
-		return o.tool, o.ok, o
+		return o.result(), o
 	}
-	t, ok, found, readFiles := l.checkTool(d)
+	tool, ok, found, readFiles := l.checkTool(d)
 	l.findings = append(l.findings, found...)
-	if keepable(found) {
-		o = &toolOutcome{outcome: newOutcome(d.value, u, found, m.load), tool: t, ok: ok, readFiles: readFiles}
-		m.tools[d.key] = o
-		m.used++
+	if !keepable(found) {
+		return fresh(tool, ok), nil
 	}
-	return t, ok, o
+	o = &toolOutcome{outcome: newOutcome(d.value, u, found, m.load), tool: tool, ok: ok, readFiles: readFiles}
+	m.tools[d.key] = o
+	m.used++
+	return o.result(), o
+}
+
+// result is the tool the outcome gives, nil when the session gets none:
+// the outcome's own, which every model built from it shares.
+func (o *toolOutcome) result() *Tool {
+	if !o.ok {
+		return nil
+	}
+	return &o.tool
+}
+
+// fresh is a tool checkTool gave that no outcome keeps, nil when !ok.
+func fresh(t Tool, ok bool) *Tool {
+	if !ok {
+		return nil
+	}
+	return &t
 }
 
 // readAgentMemo is readAgent through the memo; o is the agent's outcome

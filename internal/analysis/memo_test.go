@@ -477,23 +477,24 @@ func TestMemoAgentsFollowTheToolSet(t *testing.T) {
 	replace("the tools key back", "\ntoolz:\n", "\ntools:\n")
 }
 
-// TestMemoSharesExclusionViews: an agent read anew (renamed) that removes
-// the same tools as in the last load sees the same slice as then, while the
-// tool set is the same; a changed tool set gives a view of its own. Each
-// load is compared with Load.
+// TestMemoSharesExclusionViews: the agents that remove tools (exclude,
+// legacy) see the universe less a few places, not a copy of it: their views
+// share the storage of the view of an agent seeing every tool, a renamed
+// agent's too, while the tool set is the same; a changed tool set gives a
+// universe of its own. Each load is compared with Load.
 func TestMemoSharesExclusionViews(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("tools:\n  memory: beeuni:memory\n")
 	for i := 0; i < 50; i++ {
 		fmt.Fprintf(&b, "  tool_%02d: beeuni:memory\n", i)
 	}
-	b.WriteString("agents:\n  lister:\n    tools: [memory]\n  excluder:\n    tools: {exclude: [memory, bash]}\n  legacy:\n    tools: {bash: false}\n")
+	b.WriteString("agents:\n  lister:\n    tools: [memory]\n  excluder:\n    tools: {exclude: [memory, bash]}\n  legacy:\n    tools: {bash: false}\n  all:\n    tools: all\n")
 	content := b.String()
 	fsys := vfs.NewMem()
 	manifest := filepath.Join(testRoot, ManifestName)
 	cache := NewCache()
 	cache.chunkLines = 2
-	load := func(old, new string) map[string][]string {
+	load := func(old, new string) map[string]View {
 		t.Helper()
 		content = strings.Replace(content, old, new, 1)
 		fsys.WriteFile(manifest, []byte(content))
@@ -502,23 +503,27 @@ func TestMemoSharesExclusionViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		views := map[string][]string{}
+		views := map[string]View{}
 		for _, a := range p.Model.Agents {
 			views[a.Name] = a.Sees
 		}
 		return views
 	}
+	universe := func(v View) *string { return &v.names[0] }
 	first := load("", "")
-	renamed := load("  excluder:", "  excluder2:")
-	if len(renamed["excluder2"]) == 0 || &renamed["excluder2"][0] != &first["excluder"][0] {
-		t.Error("the renamed agent's view is not the last load's")
+	if universe(first["excluder"]) != universe(first["all"]) || universe(first["legacy"]) != universe(first["all"]) {
+		t.Error("the views removing tools do not share the universe")
 	}
-	if &renamed["legacy"][0] != &first["legacy"][0] {
-		t.Error("the legacy agent's view is not the last load's")
+	if n := first["excluder"].Len(); n != first["all"].Len()-2 || first["excluder"].Contains("memory") {
+		t.Errorf("the excluder sees %d tools, memory among them: %v", n, first["excluder"].Contains("memory"))
+	}
+	renamed := load("  excluder:", "  excluder2:")
+	if universe(renamed["excluder2"]) != universe(first["all"]) {
+		t.Error("the renamed agent's view is not of the last load's universe")
 	}
 	other := load("  tool_10: beeuni:memory\n", "")
-	if &other["excluder2"][0] == &first["excluder"][0] {
-		t.Error("a changed tool set kept the last load's view")
+	if universe(other["excluder2"]) == universe(first["all"]) {
+		t.Error("a changed tool set kept the last load's universe")
 	}
 }
 

@@ -124,19 +124,21 @@ type Model struct {
 	ToolsKey bool
 	// Tools in declaration order (root file first, then imports in order);
 	// with no tools: key, the five Beeuni tools in canonical order.
-	// Read-only: loads through one Cache share the tools that did not
-	// change (their slice's capacity is its length: an append copies).
-	Tools []Tool
+	// Read-only, the slice and the tools it points at: loads through one
+	// Cache share the tools that did not change (a renamed tool costs a
+	// new slice of pointers, not a copy of every Tool), and the slice's
+	// capacity is its length (an append copies).
+	Tools []*Tool
 	// Removed lists the Beeuni tools not loaded, in canonical order.
 	Removed []string
-	Agents  []Agent
+	Agents  []*Agent // read-only, shared as Tools are
 }
 
 // Tool returns the tool of that name, if the session gets it.
 func (m *Model) Tool(name string) (Tool, bool) {
 	for _, t := range m.Tools {
 		if t.Name == name {
-			return t, true
+			return *t, true
 		}
 	}
 	return Tool{}, false
@@ -175,7 +177,7 @@ type Agent struct {
 	Refs       []AgentToolRef
 	// Sees is every tool the agent's model sees: the harness tools (catalog
 	// order) then the session's tools (declaration order), filtered by Form.
-	Sees []string
+	Sees View
 	// Secrets is the agent's `secrets:` (rule_secrets.go).
 	Secrets AgentSecrets
 }

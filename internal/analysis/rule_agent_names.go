@@ -74,7 +74,7 @@ func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *
 	if _, ok := st.declared[name]; ok {
 		return
 	}
-	suggest := closestTool(name, st)
+	suggest := l.closestTool(name, st)
 	data := map[string]string{DataName: name}
 	if suggest != "" {
 		data[DataSuggest] = suggest
@@ -85,11 +85,11 @@ func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *
 // closestTool returns the real tool name nearest to name by edit distance,
 // within suggestMaxDistance, or "". Harness tools come first, then Beeuni
 // tools, then project tools in declaration order; the first of equals wins.
-// The names are indexed once per load, on the first suggestion.
-func closestTool(name string, st *toolSet) string {
+// The names are indexed on the first suggestion of a tool set: with a
+// memo, by updating the last set's index (suggest_keep.go).
+func (l *loader) closestTool(name string, st *toolSet) string {
 	if st.suggest == nil {
-		names := append(append(HarnessTools(), beeuniTools[:]...), st.order()...)
-		st.suggest = newNameIndex(names)
+		st.suggest = l.memo.suggestIndex(st)
 	}
 	best, _ := st.suggest.closest(name, suggestMaxDistance(name))
 	return best

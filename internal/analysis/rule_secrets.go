@@ -237,7 +237,7 @@ func (s *secretReads) findings(p *Project, r *secretTools) []diag.Finding {
 	var again map[string][]int
 	var seen []int
 	for ai := range p.Model.Agents {
-		a := &p.Model.Agents[ai]
+		a := p.Model.Agents[ai]
 		if a.Secrets.Form != SecretsList || a.File == "" {
 			continue
 		}
@@ -247,7 +247,7 @@ func (s *secretReads) findings(p *Project, r *secretTools) []diag.Finding {
 				byName, again = r.index(p)
 			}
 			seen = seen[:0]
-			for _, n := range a.Sees {
+			for n := range a.Sees.All() {
 				if ti, ok := byName[n]; ok {
 					seen = append(seen, ti)
 					seen = append(seen, again[n]...)
@@ -306,7 +306,7 @@ func (s *secretReads) finding(p *Project, a *Agent, secret string, t *secretTall
 	f := ruleSecretNotGranted.finding(a.File, p.File(a.File).Range(a.Key), msgSecretNotGranted(a.Name, secret, names, t.n),
 		map[string]string{"agent": a.Name, "secret": secret}, nil)
 	for _, ti := range t.first {
-		tool := &p.Model.Tools[ti]
+		tool := p.Model.Tools[ti]
 		reads := s.byModule[tool.Module]
 		if i, ok := slices.BinarySearchFunc(reads, secret, func(r tsinspect.EnvRead, x string) int { return strings.Compare(r.Name, x) }); ok {
 			f.Related = append(f.Related, diag.Related{File: reads[i].File, Range: reads[i].Range,
@@ -336,8 +336,8 @@ func SecretGaps(p *Project, t Tool, r *tsinspect.Result) []SecretGap {
 	for _, x := range reads {
 		var agents []string
 		for ai := range p.Model.Agents {
-			a := &p.Model.Agents[ai]
-			if a.Secrets.Form == SecretsList && !a.Secrets.grants(x.Name) && (a.Form == FormAll || slices.Contains(a.Sees, t.Name)) {
+			a := p.Model.Agents[ai]
+			if a.Secrets.Form == SecretsList && !a.Secrets.grants(x.Name) && (a.Form == FormAll || a.Sees.Contains(t.Name)) {
 				agents = append(agents, a.Name)
 			}
 		}

@@ -201,9 +201,9 @@ func BenchmarkSecretsAfterKeystroke(b *testing.B) {
 	for i := range 10 {
 		a := Agent{Name: fmt.Sprintf("agent_%d", i), File: p.Root + "/beeuni.yaml", Secrets: AgentSecrets{Form: SecretsList, Names: []string{"KEY_0"}}}
 		if i%2 == 1 {
-			a.Form, a.Sees = FormList, listed
+			a.Form, a.Sees = FormList, listView(listed)
 		}
-		p.Model.Agents = append(p.Model.Agents, a)
+		p.Model.Agents = append(p.Model.Agents, &a)
 	}
 	base, _ := NewModuleBase(modules, results)
 	tm := base.ToolModules(p)

@@ -3,21 +3,22 @@ package analysis
 import "slices"
 
 // sharedSlice builds a model's Tools or Agents sharing the last load's: as
-// long as the values added are equal to the last load's, in order, nothing
-// is copied, and the result is that slice (or its first part) again. A
-// Tool and an Agent hold Spans, not offsets, so an edit that adds no line
-// above them leaves them equal: a keystroke in a comment or at the end of
-// the file allocates no Tool and no Agent; one in an entry copies the equal
-// ones before it once. The last load's slice is shared with its Project:
-// read-only, as every Model is, and handed out with its capacity cut to
-// its length, so that an append to either model's slice copies instead of
-// writing into the other's.
+// long as the pointers added are to values equal to the last load's, in
+// order, nothing is copied, and the result is that slice (or its first
+// part) again. A Tool and an Agent hold Spans, not offsets, so an edit that
+// adds no line above them leaves them equal: a keystroke in a comment or at
+// the end of the file allocates no Tool and no Agent; one in an entry makes
+// a new slice of pointers, the memo's outcomes keeping the values that did
+// not change (toolOutcome, agentDeps). The last load's slice is shared with
+// its Project: read-only, as every Model is, and handed out with its
+// capacity cut to its length, so that an append to either model's slice
+// copies instead of writing into the other's.
 type sharedSlice[T any] struct {
-	prev  []T               // the last load's (nil without a memo)
-	size  int               // the most values the load may add
-	equal func(a, b T) bool // by value: a pointer to the value added would make it escape
-	same  int               // values equal to prev's first ones, not copied
-	out   []T               // nil while every value is prev's
+	prev  []T // the last load's (nil without a memo)
+	size  int // the most values the load may add
+	equal func(a, b T) bool
+	same  int // values equal to prev's first ones, not copied
+	out   []T // nil while every value is prev's
 }
 
 func (b *sharedSlice[T]) add(v T) {
@@ -32,6 +33,15 @@ func (b *sharedSlice[T]) add(v T) {
 	b.out = append(b.out, v)
 }
 
+// next returns the last load's value that an equal value added now would
+// share, if any.
+func (b *sharedSlice[T]) next() (v T, ok bool) {
+	if b.out != nil || b.same >= len(b.prev) {
+		return v, false
+	}
+	return b.prev[b.same], true
+}
+
 // result is the slice built: never nil.
 func (b *sharedSlice[T]) result() []T {
 	switch {
@@ -43,17 +53,20 @@ func (b *sharedSlice[T]) result() []T {
 	return b.prev[:b.same:b.same]
 }
 
-func sameTool(a, b Tool) bool { return a == b }
+// sameTool compares two tools by value: a declaration parsed again (its
+// chunk moved) gives a new outcome with an equal Tool, and the model keeps
+// the last one's.
+func sameTool(a, b *Tool) bool { return a == b || *a == *b }
 
 // sameAgent reports whether two agents are equal. Their slices are
 // compared by storage first (what the memo hands from load to load, the
-// views shared by agents removing the same tools), then, for an agent read
-// again, element by element when short: a view of 10,000 tools is not
-// compared name by name (the agent is then copied, not shared).
-func sameAgent(a, b Agent) bool {
-	return a.Name == b.Name && a.File == b.File && a.Key == b.Key && a.ToolsKey == b.ToolsKey &&
+// universe the views share), then, for an agent read again, element by
+// element when short: a view of 10,000 tools is not compared name by name
+// (the agent is then made again, not shared).
+func sameAgent(a, b *Agent) bool {
+	return a == b || a.Name == b.Name && a.File == b.File && a.Key == b.Key && a.ToolsKey == b.ToolsKey &&
 		a.ToolsValue == b.ToolsValue && a.Form == b.Form && a.Secrets.Form == b.Secrets.Form &&
-		sameShort(a.Refs, b.Refs) && sameShort(a.Sees, b.Sees) && sameShort(a.Secrets.Names, b.Secrets.Names)
+		sameShort(a.Refs, b.Refs) && sameView(a.Sees, b.Sees) && sameShort(a.Secrets.Names, b.Secrets.Names)
 }
 
 // sameShort reports whether a and b are equal, nil apart from empty: the

@@ -1,6 +1,10 @@
 package analysis
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // nameIndex finds the tool name nearest to a misspelled one without
 // comparing it with every name: the names (lowercased, as runes) share a
@@ -14,6 +18,12 @@ import "strings"
 type nameIndex struct {
 	nodes []trieNode
 	rows  [][]int // the search's rows by depth, reused
+	// names are the names indexed, in the order of preference, and ranks
+	// their ranks, increasing, rankGap apart when built: update brings
+	// the index to another list of names in place.
+	names []string
+	ranks []int
+	built int // the nodes when built: those update adds may be left empty
 }
 
 type trieNode struct {
@@ -30,18 +40,32 @@ type rankedName struct {
 	rank int
 }
 
-// newNameIndex indexes names; their order is the order of preference
-// between names at the same distance.
+// rankGap is the gap between two ranks of a new index: names inserted
+// between two names take ranks between theirs.
+const rankGap = 1 << 20
+
+// newNameIndex indexes names, which it keeps; their order is the order of
+// preference between names at the same distance.
 func newNameIndex(names []string) *nameIndex {
-	ix := &nameIndex{nodes: make([]trieNode, 1, len(names)*4+1)}
-	for rank, name := range names {
-		at := int32(0)
-		for _, r := range strings.ToLower(name) {
-			at = ix.child(at, r)
-		}
-		ix.nodes[at].names = append(ix.nodes[at].names, rankedName{name, rank})
+	ix := &nameIndex{nodes: make([]trieNode, 1, len(names)*4+1), names: names, ranks: make([]int, len(names))}
+	for i, name := range names {
+		ix.ranks[i] = i * rankGap
+		ix.insert(name, ix.ranks[i])
 	}
+	ix.built = len(ix.nodes)
 	return ix
+}
+
+// insert adds name at rank to the trie, among its node's names in rank
+// order.
+func (ix *nameIndex) insert(name string, rank int) {
+	at := int32(0)
+	for _, r := range strings.ToLower(name) {
+		at = ix.child(at, r)
+	}
+	n := &ix.nodes[at]
+	i, _ := slices.BinarySearchFunc(n.names, rank, func(c rankedName, r int) int { return cmp.Compare(c.rank, r) })
+	n.names = slices.Insert(n.names, i, rankedName{name, rank})
 }
 
 // child returns the child of node at for r, adding it if missing.

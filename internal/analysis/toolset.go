@@ -34,11 +34,10 @@ type toolSet struct {
 	firstToolsKey *yaml.Node
 	firstToolsIn  *unit
 	// all lists the declarations in load order (first ones and T9's later
-	// ones); names, built on first use (an A1 suggestion), lists the
-	// declared names in declaration order.
-	all   []*declaration
-	names []string
-	// suggest indexes the names A1 suggests from, built on first use.
+	// ones).
+	all []*declaration
+	// suggest indexes the names A1 suggests from, on first use
+	// (suggestIndex).
 	suggest *nameIndex
 	// toolDecls[i] is the declaration of the model's Tools[i] (nil for the
 	// implicit Beeuni tools).
@@ -188,7 +187,7 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	}
 	st.buffers = toolSetBuffers{decls: slab, first: first, all: all, toolDecls: buf.toolDecls}
 
-	tools := sharedSlice[Tool]{prev: l.memo.lastTools(), size: len(all) + len(beeuniTools), equal: sameTool}
+	tools := sharedSlice[*Tool]{prev: l.memo.lastTools(), size: len(all) + len(beeuniTools), equal: sameTool}
 	// Every name's first declaration is the one that counts.
 	st.declared, st.all = first, all
 	st.toolDecls = buf.toolDecls
@@ -197,11 +196,11 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 		if !d.first {
 			continue // T9 reported; the first declaration counts
 		}
-		t, ok, o := l.checkToolMemo(d)
+		t, o := l.checkToolMemo(d)
 		if o != nil {
 			outcomes = append(outcomes, o)
 		}
-		if ok {
+		if t != nil {
 			tools.add(t)
 			st.toolDecls = append(st.toolDecls, d)
 		}
@@ -209,7 +208,7 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 
 	if !m.ToolsKey {
 		for _, b := range beeuniTools {
-			tools.add(Tool{Name: b, Kind: KindBeeuni, Source: BeeuniPrefix + b})
+			tools.add(&Tool{Name: b, Kind: KindBeeuni, Source: BeeuniPrefix + b})
 		}
 	}
 	m.Tools = tools.result()
@@ -254,7 +253,7 @@ func (l *loader) checkTool(d *declaration) (t Tool, ok bool, found []diag.Findin
 
 // lastTools returns the Tools of the last load through m (nil: none or no
 // memo).
-func (m *resolveMemo) lastTools() []Tool {
+func (m *resolveMemo) lastTools() []*Tool {
 	if m == nil {
 		return nil
 	}
@@ -262,7 +261,7 @@ func (m *resolveMemo) lastTools() []Tool {
 }
 
 // keepTools keeps a load's Tools for the next load to share (sharedSlice).
-func (m *resolveMemo) keepTools(ts []Tool) {
+func (m *resolveMemo) keepTools(ts []*Tool) {
 	if m != nil {
 		m.modelTools = ts
 	}

@@ -83,7 +83,7 @@ func (hv *hoverer) modelTool(name string) (analysis.Tool, bool) {
 	}
 	for _, t := range hv.p.Model.Tools {
 		if t.Name == name && samePath(t.File, hv.path) {
-			return t, true
+			return *t, true
 		}
 	}
 	return analysis.Tool{}, false
@@ -373,7 +373,7 @@ func (hv *hoverer) modelAgent(name string) (analysis.Agent, bool) {
 	}
 	for _, a := range hv.p.Model.Agents {
 		if a.Name == name && samePath(a.File, hv.path) {
-			return a, true
+			return *a, true
 		}
 	}
 	return analysis.Agent{}, false
@@ -395,9 +395,9 @@ func (hv *hoverer) sees(a *agentEntry) string {
 		return fmt.Sprintf("**Agent `%s`**: not resolved (see the diagnostics).", a.Name)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Agent `%s`'s model sees %s**: %s.", a.Name, plural(len(ma.Sees), "tool"), formWords[ma.Form])
+	fmt.Fprintf(&b, "**Agent `%s`'s model sees %s**: %s.", a.Name, plural(ma.Sees.Len(), "tool"), formWords[ma.Form])
 	var harness, beeuni, project []string
-	for _, n := range ma.Sees {
+	for n := range ma.Sees.All() {
 		known, _ := analysis.HarnessTool(n)
 		switch {
 		case known:
@@ -408,14 +408,14 @@ func (hv *hoverer) sees(a *agentEntry) string {
 			project = append(project, n)
 		}
 	}
-	if len(ma.Sees) > 0 {
+	if ma.Sees.Len() > 0 {
 		fmt.Fprintf(&b, "\n\n- harness: %s\n- Beeuni: %s\n- project: %s", codeList(harness), codeList(beeuni), codeList(project))
 	}
 	b.WriteString(sharedPermissionNote(ma))
-	if contains(ma.Sees, "bash") {
+	if ma.Sees.Contains("bash") {
 		b.WriteString("\n\nOn the standard harness `bash` also covers the `pty_*` tools.")
 	}
-	if !contains(ma.Sees, "task") && ma.Form != analysis.FormNone {
+	if !ma.Sees.Contains("task") && ma.Form != analysis.FormNone {
 		b.WriteString("\n\nWithout `task` this agent cannot delegate to subagents.")
 	}
 	b.WriteString("\n\n" + visibilityFact + " " + connectorFact)
@@ -436,11 +436,11 @@ func (hv *hoverer) importEntry(e *importEntry) string {
 	return b.String()
 }
 
-// countIn counts how many of names are in list.
-func countIn(list []string, names ...string) int {
+// countIn counts how many of names the view holds.
+func countIn(v analysis.View, names ...string) int {
 	n := 0
 	for _, x := range names {
-		if contains(list, x) {
+		if v.Contains(x) {
 			n++
 		}
 	}

@@ -114,7 +114,7 @@ func (fm fileModel) tool(e *toolEntry) (*analysis.Tool, bool) {
 	if !ok {
 		return nil, false
 	}
-	t := &fm.m.Tools[i]
+	t := fm.m.Tools[i]
 	if !t.Key.IsZero() && t.Key.StartLine != e.key.Line-1 {
 		return nil, false
 	}
@@ -132,7 +132,7 @@ func (fm fileModel) toolDetail(e *toolEntry) string {
 // agentDetail says how many tools the agent's model sees.
 func (fm fileModel) agentDetail(name string) string {
 	if i, ok := fm.agents[name]; ok {
-		return "sees " + plural(len(fm.m.Agents[i].Sees), "tool")
+		return "sees " + plural(fm.m.Agents[i].Sees.Len(), "tool")
 	}
 	return ""
 }

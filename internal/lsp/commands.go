@@ -115,7 +115,7 @@ func sessionTools(proj *analysis.Project) *sessionToolsResult {
 	agents := []sessionAgent{}
 	if proj.Model != nil {
 		for _, ag := range proj.Model.Agents {
-			agents = append(agents, sessionAgent{Name: ag.Name, Tools: append([]string{}, ag.Sees...)})
+			agents = append(agents, sessionAgent{Name: ag.Name, Tools: ag.Sees.Names()})
 		}
 	}
 	table := ""
