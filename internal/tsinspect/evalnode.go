@@ -334,6 +334,13 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 		}
 		j++
 	}
+	size := 0
+	for _, v := range vals {
+		size += len(v.str)
+	}
+	if tooLargeAmong(vals) || !e.fits(size) {
+		return unknown(m, m.tok(i).start, m.tok(j-1).end, tooLarge), j
+	}
 	c, ok := concat(vals)
 	if !ok || len(operands) > 0 || !endsExpr(m.tok(j)) {
 		return computed(m, i, "computed by an expression")
@@ -505,6 +512,9 @@ func (e *evaluator) call(m *modFile, n *js.CallExpr, v, recv *value, method stri
 		if m.isPunct(k, ",") {
 			k++
 		}
+	}
+	if tooLargeAmong(append([]*value{v, recv}, call.args...)) || recv != nil && recv.kind == vArray && tooLargeAmong(recv.items) {
+		return unknown(m, start, call.end, tooLarge), end + 1
 	}
 	if b := e.builtinCall(m, start, call.callee, recv, method, call.args); b != nil {
 		return b, end + 1

@@ -21,8 +21,14 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 				return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
 			}
 			s, next := e.expr(m, p.Value, j+1)
+			if tooLargeAmong([]*value{s}) {
+				return unknown(m, v.start, v.end, tooLarge), end + 1
+			}
 			switch s.kind {
 			case vObject:
+				if !e.fits(len(s.props)) {
+					return unknown(m, v.start, v.end, tooLarge), end + 1
+				}
 				v.props = append(v.props, s.props...)
 				v.complete = v.complete && s.complete
 			case vNull, vUndefined, vBool, vNumber:
@@ -141,6 +147,9 @@ func (e *evaluator) array(m *modFile, n *js.ArrayExpr, i int) (*value, int) {
 				return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
 			}
 			s, next := e.expr(m, el.Value, j+1)
+			if tooLargeAmong([]*value{s}) || s.kind == vArray && !e.fits(len(s.items)) {
+				return unknown(m, v.start, v.end, tooLarge), end + 1
+			}
 			if s.kind == vArray {
 				v.items = append(v.items, s.items...)
 				v.complete = v.complete && s.complete
