@@ -87,6 +87,11 @@ type modFile struct {
 	defaultFrom *exportRef
 	// cjsPartial is the token of the last `exports.x` / `module.exports.x`.
 	cjsPartial int
+	// written are the bindings whose objects are changed after they are
+	// built, each at the offset of its first change (writes.go); cjsWrite
+	// is the offset of the last change of module.exports, -1 when none.
+	written  map[*js.Var]int
+	cjsWrite int
 }
 
 // newModFile reads the declarations of a module from its tree t and the
@@ -97,6 +102,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		module: map[string]*js.Var{}, binds: map[*js.Var]*binding{}, reads: map[int]*js.Var{},
 		imports: map[string]importBinding{},
 		exports: map[string]exportRef{}, defaultAt: -1, defaultTok: -1, cjsPartial: -1,
+		written: map[*js.Var]int{}, cjsWrite: -1,
 	}
 	for _, v := range t.ast.Scope.Declared {
 		m.module[string(v.Data)] = v
@@ -104,6 +110,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 	assigned := map[*js.Var]bool{}
 	cjsAt := -1
 	js.Walk(nodeVisitor(func(n js.INode) {
+		m.noteWrite(n)
 		switch n := n.(type) {
 		case *js.Var:
 			if n.Link == nil {
@@ -116,6 +123,10 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
 		case *js.IndexExpr:
 			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
+		case *js.CallExpr:
+			for _, a := range n.Args.List {
+				cjsAt = max(cjsAt, exportsMemberAt(t, a.Value))
+			}
 		case *js.BinaryExpr:
 			if isAssignment(n.Op) {
 				assignedIn(n.X, assigned)

@@ -53,6 +53,9 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	if b == nil {
 		return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
 	}
+	if why := m.changedWhy(v); why != "" {
+		return unknown(m, start, end, why)
+	}
 	switch b.kind {
 	case bFunc:
 		return &value{kind: vFunction, file: m.path, start: start, end: end}
@@ -211,6 +214,10 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
 			return v
 		}
+		if cjs := f.isIdent(f.defaultTok, "module") || f.isPunct(f.defaultTok+1, "="); cjs && f.cjsWrite > f.tok(f.defaultTok).start {
+			t := f.tok(f.defaultTok)
+			return unknown(f, t.start, t.end, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", f.writeAt(f.cjsWrite)))
+		}
 		v, _ := e.expr(f, f.defaultNode, f.defaultAt)
 		return v
 	case f.defaultLocal != "":
@@ -227,7 +234,23 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		}
 		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
 	case f.cjsPartial >= 0:
-		return e.cjsExports(f)
+		return esModuleDefault(f, e.cjsExports(f))
 	}
 	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
+}
+
+// esModuleDefault is the default export of a CommonJS module whose
+// module.exports is v: v, or, when v sets `__esModule` (the form compilers
+// write for an ES module), its `default`, which Bun takes as the default.
+func esModuleDefault(f *modFile, v *value) *value {
+	if v.get("__esModule") == nil && v.complete {
+		return v
+	}
+	if d := v.get("default"); d != nil && v.get("__esModule") != nil {
+		return d.val
+	}
+	if v.get("default") == nil && v.get("__esModule") == nil {
+		return v
+	}
+	return unknown(f, v.start, v.end, "module.exports sets `__esModule` or `default` in a way not followed statically: which object is the default export is known only when the module runs")
 }

@@ -396,6 +396,9 @@ func (e *evaluator) newExpr(m *modFile, n *js.NewExpr, i int) (*value, int) {
 	j := skipNewTarget(m, i+1)
 	if c := m.tok(i + 1); c.kind == tokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
 		if _, isVar := n.X.(*js.Var); isVar {
+			if why := m.changedWhy(m.readAt(c.start, c.text)); why != "" {
+				return unknown(m, t.start, m.tok(j-1).end, why), j
+			}
 			if b := m.binds[m.readAt(c.start, c.text)]; b != nil && b.kind == bClass && b.at >= 0 {
 				return e.classInstance(m, c.text, b.class, b.at, t.start, m.tok(j-1).end), j
 			}

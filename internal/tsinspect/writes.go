@@ -1,0 +1,138 @@
+package tsinspect
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// writes.go finds the writes to an object after it is built: a member
+// assigned (`tool.parameters = ...`, `T.prototype.execute = ...`,
+// `props.b.type = ...`, `++o.n`), deleted, set by `Object.assign`,
+// `Object.defineProperty` and their kin, or an array changed in place
+// (`req.push('b')`). Anywhere in the module: a binding so written is not
+// known statically (the reader follows values as they are built, not as
+// code changes them later), and neither is a CommonJS `module.exports = ...`
+// that `exports.x = ...` or `Object.assign(module.exports, ...)` changes
+// afterwards.
+
+// inPlace are the array methods that change the array they are called on.
+var inPlace = map[string]bool{
+	"push": true, "pop": true, "shift": true, "unshift": true, "splice": true,
+	"sort": true, "reverse": true, "fill": true, "copyWithin": true,
+}
+
+// changers are the functions that change their first argument.
+var changers = map[string]map[string]bool{
+	"Object":  {"assign": true, "defineProperty": true, "defineProperties": true, "setPrototypeOf": true},
+	"Reflect": {"set": true, "defineProperty": true, "deleteProperty": true, "setPrototypeOf": true},
+}
+
+// noteWrite records the write n makes to an object, if it makes one.
+func (m *modFile) noteWrite(n js.INode) {
+	switch n := n.(type) {
+	case *js.BinaryExpr:
+		if isAssignment(n.Op) {
+			m.memberTarget(n.X)
+		}
+	case *js.UnaryExpr:
+		switch n.Op {
+		case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken, js.DeleteToken:
+			m.memberTarget(n.X)
+		}
+	case *js.ForInStmt:
+		m.memberTarget(n.Init)
+	case *js.ForOfStmt:
+		m.memberTarget(n.Init)
+	case *js.CallExpr:
+		d, ok := n.X.(*js.DotExpr)
+		if !ok {
+			return
+		}
+		name, ok := d.Y.(js.LiteralExpr)
+		if !ok {
+			return
+		}
+		if inPlace[string(name.Data)] {
+			m.changed(d.X)
+		}
+		if g, ok := d.X.(*js.Var); ok && len(n.Args.List) > 0 && changers[string(root(g).Data)][string(name.Data)] && root(g).Decl == js.NoDecl {
+			m.changed(n.Args.List[0].Value)
+		}
+	}
+}
+
+// memberTarget records an assignment's target that is a member, or the
+// members of a destructuring pattern.
+func (m *modFile) memberTarget(x js.INode) {
+	switch x := x.(type) {
+	case *js.DotExpr, *js.IndexExpr:
+		m.changed(x.(js.IExpr))
+	case *js.ArrayExpr, *js.ObjectExpr:
+		js.Walk(nodeVisitor(func(n js.INode) {
+			switch n.(type) {
+			case *js.DotExpr, *js.IndexExpr:
+				m.changed(n.(js.IExpr))
+			}
+		}), x)
+	}
+}
+
+// changed records that the object x (a name, or a member chain from one)
+// is changed: its binding's first change, by offset in the text.
+func (m *modFile) changed(x js.IExpr) {
+	for !isExportsRef(x) {
+		switch y := x.(type) {
+		case *js.DotExpr:
+			x = y.X
+			continue
+		case *js.IndexExpr:
+			x = y.X
+			continue
+		case *js.GroupExpr:
+			x = y.X
+			continue
+		}
+		break
+	}
+	if isExportsRef(x) {
+		m.cjsWrite = max(m.cjsWrite, exportsMemberAt(m.tree, x))
+		return
+	}
+	v, ok := x.(*js.Var)
+	if !ok || root(v).Decl == js.NoDecl {
+		return
+	}
+	at, ok := m.tree.pos(v.Data)
+	if !ok {
+		at = 0
+	}
+	if old, seen := m.written[root(v)]; !seen || at < old {
+		m.written[root(v)] = at
+	}
+}
+
+// changedWhy is why the binding v, changed after it is built, is not
+// known; "" when nothing changes it.
+func (m *modFile) changedWhy(v *js.Var) string {
+	at, ok := m.written[v]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("`%s` is changed after it is built (%s): its value is known only when the module runs", v.Data, m.writeAt(at))
+}
+
+// writeAt names the write at offset at: its line and its text.
+func (m *modFile) writeAt(at int) string {
+	start := bytes.LastIndexByte(m.src[:at], '\n') + 1
+	end := start
+	for end < len(m.src) && m.src[end] != '\n' && end-start < 40 {
+		end++
+	}
+	text := string(bytes.TrimSpace(m.src[start:end]))
+	if end < len(m.src) && m.src[end] != '\n' {
+		text += "…"
+	}
+	return fmt.Sprintf("`%s` at line %d", text, bytes.Count(m.src[:at], []byte("\n"))+1)
+}
