@@ -92,6 +92,9 @@ type modFile struct {
 	// is the offset of the last change of module.exports, -1 when none.
 	written  map[*js.Var]int
 	cjsWrite int
+	// exportOffs are the offsets of esbuild's `export` keywords, found
+	// when first needed (exportAt)
+	exportOffs []int
 }
 
 // newModFile reads the declarations of a module from its tree t and the
@@ -363,8 +366,8 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 }
 
 // exportAt is the token index of the `export` of the statement n in the
-// module's text (the n-th line of esbuild's JavaScript to start with
-// `export `, for the n-th export statement); -1 when not found.
+// module's text (the n-th `export` keyword of esbuild's JavaScript, for the
+// n-th export statement, mapped back); -1 when not found.
 func (m *modFile) exportAt(n *js.ExportStmt) int {
 	k := 0
 	for _, s := range m.tree.ast.List {
@@ -375,28 +378,41 @@ func (m *modFile) exportAt(n *js.ExportStmt) int {
 			k++
 		}
 	}
-	offs := lineStarts(m.tree.out, "export ")
-	if k >= len(offs) {
+	if m.exportOffs == nil {
+		m.exportOffs = exportKeywords(m.tree.out)
+	}
+	if k >= len(m.exportOffs) {
 		return -1
 	}
-	at, ok := m.tree.mapped(m.tree.out[offs[k] : offs[k]+1])
+	off := m.exportOffs[k]
+	at, ok := m.tree.mapped(m.tree.out[off : off+1])
 	if i := m.tokenAt(at); ok && m.isIdent(i, "export") {
 		return i
 	}
 	return -1
 }
 
-// lineStarts are the offsets of the lines of out that start with prefix.
-func lineStarts(out []byte, prefix string) []int {
-	var offs []int
-	for i := 0; i < len(out); {
-		if len(out)-i >= len(prefix) && string(out[i:i+len(prefix)]) == prefix {
-			offs = append(offs, i)
+// exportKeywords are the offsets in esbuild's JavaScript out of the
+// `export` keywords of its statements: at bracket depth 0, not a member
+// name (a line of a template or a comment that starts with `export` is
+// none). Empty, not nil, when out does not lex.
+func exportKeywords(out []byte) []int {
+	offs := []int{}
+	toks, err := lex(out)
+	if err != nil {
+		return offs
+	}
+	depth := 0
+	for i, t := range toks {
+		switch {
+		case t.kind == tokPunct && (t.text == "{" || t.text == "(" || t.text == "["):
+			depth++
+		case t.kind == tokPunct && (t.text == "}" || t.text == ")" || t.text == "]"):
+			depth--
+		case t.kind == tokIdent && t.text == "export" && depth == 0 &&
+			(i == 0 || toks[i-1].kind != tokPunct || toks[i-1].text != "." && toks[i-1].text != "?."):
+			offs = append(offs, t.start)
 		}
-		for i < len(out) && out[i] != '\n' {
-			i++
-		}
-		i++
 	}
 	return offs
 }
