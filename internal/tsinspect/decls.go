@@ -56,6 +56,9 @@ type binding struct {
 	class *js.ClassDecl
 	// init is a const's or let's initializer
 	init js.IExpr
+	// hoisted marks a `var`: read before its initializer ran, it is
+	// undefined
+	hoisted bool
 }
 
 // modFile is one module as the value reader sees it: its text and tokens
@@ -110,7 +113,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 	for _, v := range t.ast.Scope.Declared {
 		m.module[string(v.Data)] = v
 	}
-	assigned := map[*js.Var]bool{}
+	assigned, initialized := map[*js.Var]bool{}, map[*js.Var]bool{}
 	cjsAt := -1
 	js.Walk(nodeVisitor(func(n js.INode) {
 		m.noteWrite(n)
@@ -156,6 +159,12 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 				for _, v := range boundVars(el.Binding, nil) {
 					if m.binds[v] == nil {
 						m.binds[v] = &binding{kind: bBlock, at: -1}
+					}
+					if el.Default != nil {
+						// a second `var x = ...` assigns x again
+						r := root(v)
+						assigned[r] = assigned[r] || initialized[r]
+						initialized[r] = true
 					}
 				}
 			}
@@ -203,7 +212,7 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 		case n.TokenType == js.ConstToken:
 			b = &binding{kind: bConst, at: m.initializer(v), init: el.Default}
 		case !assigned[v]:
-			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default}
+			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default, hoisted: n.TokenType == js.VarToken}
 		}
 		if b.at < 0 && b.kind != bMutable {
 			b.kind = bBlock // not the form the text was expected to have

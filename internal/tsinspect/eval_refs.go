@@ -66,6 +66,9 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	case bNamespace:
 		return e.namespaceValue(m, b)
 	case bConst, bLet:
+		if read && b.hoisted && start < m.tok(b.at).start {
+			return unknown(m, start, end, fmt.Sprintf("`%s` is a var read above its declaration: undefined if the read runs before it, known only when the module runs", name))
+		}
 		return e.declared(m, v, b, start, end)
 	case bMutable:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
