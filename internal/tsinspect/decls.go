@@ -41,6 +41,7 @@ const (
 	bNamespace          // a TypeScript namespace
 	bPattern            // bound by a destructuring pattern
 	bBlock              // declared with var in a block, a loop or a function
+	bMerged             // an enum or a namespace declared in several blocks
 )
 
 // binding is what the value reader knows of a declared name.
@@ -205,6 +206,8 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 		}
 		b := &binding{kind: bMutable, at: -1}
 		switch {
+		case el.Default != nil && isEnum(v, el.Default) && assigned[root(v)]:
+			b = &binding{kind: bMerged, at: -1} // `E = ((E2) => ...)(E || {})`: another block
 		case el.Default != nil && isEnum(v, el.Default):
 			fn := el.Default.(*js.CallExpr).X.(*js.GroupExpr).X.(*js.ArrowFunc)
 			b = &binding{kind: bEnum, at: m.after(v, "{"), fn: fn}
@@ -214,7 +217,7 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 		case !assigned[v]:
 			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default, hoisted: n.TokenType == js.VarToken}
 		}
-		if b.at < 0 && b.kind != bMutable {
+		if b.at < 0 && b.kind != bMutable && b.kind != bMerged {
 			b.kind = bBlock // not the form the text was expected to have
 		}
 		m.binds[v] = b
@@ -259,7 +262,12 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 			return
 		}
 		if v, ok := or.X.(*js.Var); ok {
-			if r := root(v); m.binds[r] != nil && m.binds[r].kind == bMutable && m.after(r, "{") >= 0 {
+			r := root(v)
+			if b := m.binds[r]; b != nil && (b.kind == bEnum || b.kind == bNamespace) {
+				m.binds[r] = &binding{kind: bMerged, at: -1} // a second block of the same name
+				return
+			}
+			if m.binds[r] != nil && m.binds[r].kind == bMutable && m.after(r, "{") >= 0 {
 				fn := x.X.(*js.GroupExpr).X.(*js.ArrowFunc)
 				m.binds[r] = &binding{kind: bNamespace, at: m.after(r, "{"), fn: fn}
 				m.statements(fn.Body.List, assigned)

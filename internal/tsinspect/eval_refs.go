@@ -74,6 +74,8 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
 	case bPattern:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is bound by a destructuring: its value is computed when the module runs", name))
+	case bMerged:
+		return unknown(m, start, end, fmt.Sprintf("`%s` is an enum or a namespace declared in several blocks, which this inspector does not merge: its members are known when the module runs", name))
 	case bBlock:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared in a block or a function: its value is set when that code runs", name))
 	}

@@ -343,6 +343,13 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 	}
 	c, ok := concat(vals)
 	if !ok || len(operands) > 0 || !endsExpr(m.tok(j)) {
+		if len(operands) == 0 && endsExpr(m.tok(j)) {
+			for _, v := range vals {
+				if v.kind == vUnknown && v.why != "" { // the term's reason is the sum's
+					return unknown(m, m.tok(i).start, m.tok(j-1).end, v.why), j
+				}
+			}
+		}
 		return computed(m, i, "computed by an expression")
 	}
 	c.file, c.start, c.end = m.path, m.tok(i).start, m.tok(j-1).end
