@@ -50,6 +50,9 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	if imp, ok := m.imports[name]; ok && (v == nil || v.Decl == js.NoDecl) {
 		return e.imported(m, name, imp, start, end)
 	}
+	if b == nil && v == nil && read && m.module[name] != nil {
+		return unknown(m, start, end, fmt.Sprintf("the read of `%s` here is not one the syntax tree has (esbuild rewrote it, as it does a namespace's own name): not followed statically", name))
+	}
 	if b == nil {
 		return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
 	}
