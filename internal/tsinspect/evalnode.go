@@ -489,8 +489,18 @@ func (e *evaluator) index(m *modFile, v *value, start, j int) (*value, int) {
 	switch {
 	case key.kind == tokString && end == j+2:
 		return e.member(m, v, key.text, start, m.tok(end).end), end + 1
-	case key.kind == tokNumber && end == j+2 && v.kind == vArray && v.complete:
-		if n, err := strconv.Atoi(key.text); err == nil && n >= 0 && n < len(v.items) {
+	case key.kind == tokNumber && end == j+2:
+		name, ok := jsonNumber(key.text) // the key is the number's string: 0x1 is "1"
+		if !ok {
+			break
+		}
+		if v.kind != vArray {
+			return e.member(m, v, name, start, m.tok(end).end), end + 1
+		}
+		if !v.complete {
+			break
+		}
+		if n, err := strconv.Atoi(name); err == nil && n >= 0 && n < len(v.items) {
 			return v.items[n], end + 1
 		}
 		return &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).end}, end + 1

@@ -65,8 +65,11 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		keyKnown := true
 		keyStart, keyEnd := k.start, k.end
 		switch k.kind {
-		case tokIdent, tokString, tokNumber, tokPrivate:
+		case tokIdent, tokString, tokPrivate:
 			key = k.text
+			j++
+		case tokNumber: // the key is the number's string: 0x10 is "16"
+			key, keyKnown = jsonNumber(k.text)
 			j++
 		case tokPunct:
 			if k.text == "[" {
@@ -76,9 +79,12 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 					computedKey = p.Name.Computed
 				}
 				kv, _ := e.expr(m, computedKey, j+1)
-				if kv.kind == vString {
+				switch kv.kind {
+				case vString:
 					key = kv.str
-				} else {
+				case vNumber:
+					key, keyKnown = jsonNumber(kv.str)
+				default:
 					keyKnown = false
 				}
 				keyEnd = m.tok(kend).end
