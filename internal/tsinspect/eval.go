@@ -75,6 +75,9 @@ type prop struct {
 	file       string
 	start, end int // the key's range
 	val        *value
+	// inherited marks a class's method on an instance: not an own
+	// property (not enumerated)
+	inherited bool
 }
 
 // get returns the last property named key (later keys win, as at run time).

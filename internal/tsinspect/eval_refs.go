@@ -172,12 +172,9 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 	}
 	if ref, ok := f.exports[name]; ok {
 		if ref.spec == "" {
-			t := f.tok(0)
-			for k, tk := range f.toks {
-				if tk.kind == tokIdent && tk.text == ref.local {
-					t = f.toks[k]
-					break
-				}
+			t := f.tok(0) // the binding's declared name, or the file's start
+			if v := f.module[ref.local]; v != nil && f.nameTok(v) >= 0 {
+				t = f.tok(f.nameTok(v))
 			}
 			return e.binding(f, ref.local, t.start, t.end)
 		}

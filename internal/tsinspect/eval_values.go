@@ -55,6 +55,10 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 	}
 	close := matching(m.toks, j)
 	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
+	// the methods are the prototype's, the fields the instance's own:
+	// a field wins over a method of the same name, and only the fields
+	// are enumerated (Object.keys, a spread)
+	var methods []*prop
 	for _, el := range c.List {
 		switch {
 		case el.StaticBlock != nil:
@@ -70,7 +74,7 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 			if el.Method.Get || el.Method.Set {
 				val = &value{kind: vUnknown, file: m.path, start: key.start, end: val.end, why: "a getter: computed when read", accessor: true}
 			}
-			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
+			methods = append(methods, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val, inherited: true})
 		case el.Field.Static || el.Field.Name.Private != nil:
 		default:
 			k, ok := m.keyTok(el.Field.Name)
@@ -92,6 +96,7 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 		}
 	}
+	v.props = append(methods, v.props...)
 	return v
 }
 
@@ -347,6 +352,9 @@ func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *valu
 			at := map[string]int{}
 			var props []*prop
 			for _, p := range a.props {
+				if p.inherited {
+					continue
+				}
 				if k, ok := at[p.key]; ok {
 					props[k] = &prop{key: p.key, file: props[k].file, start: props[k].start, end: props[k].end, val: p.val}
 					continue

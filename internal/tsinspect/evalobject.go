@@ -29,7 +29,11 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 				if !e.fits(len(s.props)) {
 					return unknown(m, v.start, v.end, tooLarge), end + 1
 				}
-				v.props = append(v.props, s.props...)
+				for _, p := range s.props {
+					if !p.inherited { // a spread copies own properties
+						v.props = append(v.props, p)
+					}
+				}
 				v.complete = v.complete && s.complete
 			case vNull, vUndefined, vBool, vNumber:
 			case vString, vArray:
