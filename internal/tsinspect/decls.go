@@ -96,6 +96,8 @@ type modFile struct {
 	// is the offset of the last change of module.exports, -1 when none.
 	written  map[*js.Var]int
 	cjsWrite int
+	// writtenFree are the same for undeclared names (imports), by name
+	writtenFree map[string]int
 	// bodies are the extents of the enums' and namespaces' bodies in the
 	// text, found when first needed (readAt)
 	bodies [][2]int
@@ -112,7 +114,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		module: map[string]*js.Var{}, binds: map[*js.Var]*binding{}, reads: map[int]*js.Var{},
 		imports: map[string]importBinding{},
 		exports: map[string]exportRef{}, defaultAt: -1, defaultTok: -1, cjsPartial: -1,
-		written: map[*js.Var]int{}, cjsWrite: -1,
+		written: map[*js.Var]int{}, cjsWrite: -1, writtenFree: map[string]int{},
 	}
 	for _, v := range t.ast.Scope.Declared {
 		m.module[string(v.Data)] = v

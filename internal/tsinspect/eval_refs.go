@@ -48,6 +48,9 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	}
 	b := m.binds[v]
 	if imp, ok := m.imports[name]; ok && (v == nil || v.Decl == js.NoDecl) {
+		if why := m.importChangedWhy(name); why != "" {
+			return unknown(m, start, end, why)
+		}
 		return e.imported(m, name, imp, start, end)
 	}
 	if b == nil && v == nil && read && m.module[name] != nil {

@@ -101,16 +101,33 @@ func (m *modFile) changed(x js.IExpr) {
 		return
 	}
 	v, ok := x.(*js.Var)
-	if !ok || root(v).Decl == js.NoDecl {
+	if !ok {
 		return
 	}
 	at, ok := m.tree.pos(v.Data)
 	if !ok {
 		at = 0
 	}
-	if old, seen := m.written[root(v)]; !seen || at < old {
-		m.written[root(v)] = at
+	r := root(v)
+	if r.Decl == js.NoDecl { // a global, or an import's binding (undeclared on the tree)
+		if old, seen := m.writtenFree[string(r.Data)]; !seen || at < old {
+			m.writtenFree[string(r.Data)] = at
+		}
+		return
 	}
+	if old, seen := m.written[r]; !seen || at < old {
+		m.written[r] = at
+	}
+}
+
+// importChangedWhy is why the import's binding name, whose object this
+// module changes, is not known; "" when the module does not change it.
+func (m *modFile) importChangedWhy(name string) string {
+	at, ok := m.writtenFree[name]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("`%s` is imported and changed here (%s): its value is known only when the module runs", name, m.writeAt(at))
 }
 
 // changedWhy is why the binding v, changed after it is built, is not
