@@ -222,11 +222,15 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
 			return v
 		}
-		if cjs := f.isIdent(f.defaultTok, "module") || f.isPunct(f.defaultTok+1, "="); cjs && f.cjsWrite > f.tok(f.defaultTok).start {
+		cjs := f.isIdent(f.defaultTok, "module") || f.isPunct(f.defaultTok+1, "=")
+		if cjs && f.cjsWrite > f.tok(f.defaultTok).start {
 			t := f.tok(f.defaultTok)
 			return unknown(f, t.start, t.end, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", f.writeAt(f.cjsWrite)))
 		}
 		v, _ := e.expr(f, f.defaultNode, f.defaultAt)
+		if cjs {
+			return esModuleDefault(f, v)
+		}
 		return v
 	case f.defaultLocal != "":
 		t := f.tok(f.defaultTok)
