@@ -96,6 +96,11 @@ type modFile struct {
 	// is the offset of the last change of module.exports, -1 when none.
 	written  map[*js.Var]int
 	cjsWrite int
+	// writes counts the changes of each binding; sets are its top-level
+	// `x.k = value` statements, which the reader may follow (followed)
+	writes  map[*js.Var]int
+	sets    map[*js.Var][]*js.BinaryExpr
+	follows map[*js.Var]bool // followed's answers
 	// writtenFree are the same for undeclared names (imports), by name
 	writtenFree map[string]int
 	// bodies are the extents of the enums' and namespaces' bodies in the
@@ -115,6 +120,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		imports: map[string]importBinding{},
 		exports: map[string]exportRef{}, defaultAt: -1, defaultTok: -1, cjsPartial: -1,
 		written: map[*js.Var]int{}, cjsWrite: -1, writtenFree: map[string]int{},
+		writes: map[*js.Var]int{}, sets: map[*js.Var][]*js.BinaryExpr{}, follows: map[*js.Var]bool{},
 	}
 	for _, v := range t.ast.Scope.Declared {
 		m.module[string(v.Data)] = v
@@ -177,6 +183,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		}
 	}), t.ast)
 	m.statements(t.ast.List, assigned)
+	m.topSets()
 	if cjsAt >= 0 {
 		m.cjsPartial = m.tokenAt(cjsAt)
 	}

@@ -100,6 +100,9 @@ func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) 
 	}
 	e.busy[key] = true
 	val, _ := e.expr(m, b.init, b.at)
+	if len(m.sets[v]) > 0 { // followed: changedWhy is "" only then
+		val = e.setsOn(m, v, val)
+	}
 	delete(e.busy, key)
 	e.consts[key] = val
 	return val

@@ -118,6 +118,89 @@ func (m *modFile) changed(x js.IExpr) {
 	if old, seen := m.written[r]; !seen || at < old {
 		m.written[r] = at
 	}
+	m.writes[r]++
+}
+
+// topSets collects the writes `x.k = value` that are statements of the
+// module's top level, by binding, in the order they run.
+func (m *modFile) topSets() {
+	for _, s := range m.tree.ast.List {
+		es, ok := s.(*js.ExprStmt)
+		if !ok {
+			continue
+		}
+		b, ok := es.Value.(*js.BinaryExpr)
+		if !ok || b.Op != js.EqToken {
+			continue
+		}
+		d, ok := b.X.(*js.DotExpr)
+		if !ok {
+			continue
+		}
+		if v, ok := d.X.(*js.Var); ok && root(v).Decl != js.NoDecl {
+			m.sets[root(v)] = append(m.sets[root(v)], b)
+		}
+	}
+}
+
+// followed reports whether every change of the const or let v is a
+// statement `v.k = value` of the top level below its declaration, with no
+// other read of v between the declaration and the last of them (which
+// would see the object before the change): the reader then applies them
+// in order (setsOn).
+func (m *modFile) followed(v *js.Var) bool {
+	ok, known := m.follows[v]
+	if !known {
+		ok = m.follow(v)
+		m.follows[v] = ok
+	}
+	return ok
+}
+
+func (m *modFile) follow(v *js.Var) bool {
+	sets := m.sets[v]
+	b := m.binds[v]
+	if len(sets) == 0 || len(sets) != m.writes[v] || b == nil || (b.kind != bConst && b.kind != bLet) {
+		return false
+	}
+	decl := m.nameTok(v)
+	if decl < 0 {
+		return false
+	}
+	targets := map[int]bool{}
+	last := -1
+	for _, s := range sets {
+		at, ok := m.tree.pos(s.X.(*js.DotExpr).X.(*js.Var).Data)
+		if !ok || at < m.tok(decl).start {
+			return false
+		}
+		targets[at] = true
+		last = max(last, at)
+	}
+	for at, r := range m.reads {
+		if r == v && at > m.tok(decl).start && at < last && !targets[at] {
+			return false
+		}
+	}
+	return true
+}
+
+// setsOn is the object val of v with the top-level writes to it applied
+// in order (followed), a copy: val itself is the declaration's.
+func (e *evaluator) setsOn(m *modFile, v *js.Var, val *value) *value {
+	if val.kind != vObject {
+		return unknown(m, val.start, val.end, m.changedWhy(v))
+	}
+	out := &value{kind: vObject, file: val.file, start: val.start, end: val.end, complete: val.complete}
+	out.props = append(out.props, val.props...)
+	for _, s := range m.sets[v] {
+		if p := e.cjsMember(m, s.X.(*js.DotExpr), s.Y, true); p != nil {
+			out.props = append(out.props, p)
+		} else {
+			out.complete = false
+		}
+	}
+	return out
 }
 
 // importChangedWhy is why the import's binding name, whose object this
@@ -134,7 +217,7 @@ func (m *modFile) importChangedWhy(name string) string {
 // known; "" when nothing changes it.
 func (m *modFile) changedWhy(v *js.Var) string {
 	at, ok := m.written[v]
-	if !ok {
+	if !ok || m.followed(v) {
 		return ""
 	}
 	return fmt.Sprintf("`%s` is changed after it is built (%s): its value is known only when the module runs", v.Data, m.writeAt(at))
