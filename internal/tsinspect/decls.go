@@ -92,10 +92,10 @@ type modFile struct {
 	// cjsPartial is the token of the last `exports.x` / `module.exports.x`.
 	cjsPartial int
 	// written are the bindings whose objects are changed after they are
-	// built, each at the offset of its first change (writes.go); cjsWrite
-	// is the offset of the last change of module.exports, -1 when none.
-	written  map[*js.Var]int
-	cjsWrite int
+	// built, each at the offset of its first change (writes.go); cjsWrites
+	// are the offsets of the changes of module.exports.
+	written   map[*js.Var]int
+	cjsWrites []int
 	// writes counts the changes of each binding; sets are its top-level
 	// `x.k = value` statements, which the reader may follow (followed)
 	writes  map[*js.Var]int
@@ -119,7 +119,7 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		module: map[string]*js.Var{}, binds: map[*js.Var]*binding{}, reads: map[int]*js.Var{},
 		imports: map[string]importBinding{},
 		exports: map[string]exportRef{}, defaultAt: -1, defaultTok: -1, cjsPartial: -1,
-		written: map[*js.Var]int{}, cjsWrite: -1, writtenFree: map[string]int{},
+		written: map[*js.Var]int{}, writtenFree: map[string]int{},
 		writes: map[*js.Var]int{}, sets: map[*js.Var][]*js.BinaryExpr{}, follows: map[*js.Var]bool{},
 	}
 	for _, v := range t.ast.Scope.Declared {

@@ -3,6 +3,7 @@ package tsinspect
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -226,15 +227,14 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 			return v
 		}
 		cjs := f.isIdent(f.defaultTok, "module") || f.isPunct(f.defaultTok+1, "=")
-		if cjs && f.cjsWrite > f.tok(f.defaultTok).start {
-			t := f.tok(f.defaultTok)
-			return unknown(f, t.start, t.end, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", f.writeAt(f.cjsWrite)))
-		}
 		v, _ := e.expr(f, f.defaultNode, f.defaultAt)
-		if cjs {
-			return esModuleDefault(f, v)
+		if !cjs {
+			return v
 		}
-		return v
+		if from := f.tok(f.defaultTok).start; slices.ContainsFunc(f.cjsWrites, func(at int) bool { return at > from }) {
+			v = e.cjsAfter(f, v, from)
+		}
+		return esModuleDefault(f, v)
 	case f.defaultLocal != "":
 		t := f.tok(f.defaultTok)
 		return e.binding(f, f.defaultLocal, t.start, t.end)

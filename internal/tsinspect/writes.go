@@ -97,7 +97,7 @@ func (m *modFile) changed(x js.IExpr) {
 		break
 	}
 	if isExportsRef(x) {
-		m.cjsWrite = max(m.cjsWrite, exportsMemberAt(m.tree, x))
+		m.cjsWrites = append(m.cjsWrites, exportsMemberAt(m.tree, x))
 		return
 	}
 	v, ok := x.(*js.Var)
@@ -235,4 +235,54 @@ func (m *modFile) writeAt(at int) string {
 		text += "…"
 	}
 	return fmt.Sprintf("`%s` at line %d", text, bytes.Count(m.src[:at], []byte("\n"))+1)
+}
+
+// cjsAfter is module.exports set to v by the statement at byte from, with
+// the changes below it applied: each must be a statement
+// `module.exports.k = value` of the top level, applied in order; otherwise
+// (or when v is not an object) not known.
+func (e *evaluator) cjsAfter(m *modFile, v *value, from int) *value {
+	sets := map[int]*js.BinaryExpr{}
+	var order []*js.BinaryExpr
+	for _, s := range m.tree.ast.List {
+		es, ok := s.(*js.ExprStmt)
+		if !ok {
+			continue
+		}
+		b, ok := es.Value.(*js.BinaryExpr)
+		if !ok || b.Op != js.EqToken {
+			continue
+		}
+		if d, ok := b.X.(*js.DotExpr); ok {
+			if me, ok := d.X.(*js.DotExpr); ok && isModuleExports(me) {
+				if at := exportsMemberAt(m.tree, me); at > from {
+					sets[at] = b
+					order = append(order, b)
+				}
+			}
+		}
+	}
+	first := -1
+	for _, at := range m.cjsWrites {
+		if at > from && sets[at] == nil && (first < 0 || at < first) {
+			first = at
+		}
+	}
+	if first >= 0 || v.kind != vObject {
+		if first < 0 {
+			first = m.cjsWrites[len(m.cjsWrites)-1]
+		}
+		t := m.tok(m.tokenAt(from))
+		return unknown(m, t.start, t.end, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", m.writeAt(first)))
+	}
+	out := &value{kind: vObject, file: v.file, start: v.start, end: v.end, complete: v.complete}
+	out.props = append(out.props, v.props...)
+	for _, b := range order {
+		if p := e.cjsMember(m, b.X.(*js.DotExpr), b.Y, true); p != nil {
+			out.props = append(out.props, p)
+		} else {
+			out.complete = false
+		}
+	}
+	return out
 }
