@@ -15,7 +15,9 @@ import (
 // known statically (the reader follows values as they are built, not as
 // code changes them later), and neither is a CommonJS `module.exports = ...`
 // that `exports.x = ...` or `Object.assign(module.exports, ...)` changes
-// afterwards.
+// afterwards. The one change followed: statements `x.k = value` of the top
+// level (`module.exports.k = value`), applied in order to the object built
+// above them.
 
 // inPlace are the array methods that change the array they are called on.
 var inPlace = map[string]bool{
