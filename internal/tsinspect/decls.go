@@ -41,6 +41,7 @@ const (
 	bNamespace          // a TypeScript namespace
 	bPattern            // bound by a destructuring pattern
 	bBlock              // declared with var in a block, a loop or a function
+	bMerged             // an enum or a namespace declared in several blocks
 )
 
 // binding is what the value reader knows of a declared name.
@@ -56,6 +57,9 @@ type binding struct {
 	class *js.ClassDecl
 	// init is a const's or let's initializer
 	init js.IExpr
+	// hoisted marks a `var`: read before its initializer ran, it is
+	// undefined
+	hoisted bool
 }
 
 // modFile is one module as the value reader sees it: its text and tokens
@@ -87,6 +91,24 @@ type modFile struct {
 	defaultFrom *exportRef
 	// cjsPartial is the token of the last `exports.x` / `module.exports.x`.
 	cjsPartial int
+	// written are the bindings whose objects are changed after they are
+	// built, each at the offset of its first change (writes.go); cjsWrites
+	// are the offsets of the changes of module.exports.
+	written   map[*js.Var]int
+	cjsWrites []int
+	// writes counts the changes of each binding; sets are its top-level
+	// `x.k = value` statements, which the reader may follow (followed)
+	writes  map[*js.Var]int
+	sets    map[*js.Var][]*js.BinaryExpr
+	follows map[*js.Var]bool // followed's answers
+	// writtenFree are the same for undeclared names (imports), by name
+	writtenFree map[string]int
+	// bodies are the extents of the enums' and namespaces' bodies in the
+	// text, found when first needed (readAt)
+	bodies [][2]int
+	// exportOffs are the offsets of esbuild's `export` keywords, found
+	// when first needed (exportAt)
+	exportOffs []int
 }
 
 // newModFile reads the declarations of a module from its tree t and the
@@ -97,13 +119,16 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		module: map[string]*js.Var{}, binds: map[*js.Var]*binding{}, reads: map[int]*js.Var{},
 		imports: map[string]importBinding{},
 		exports: map[string]exportRef{}, defaultAt: -1, defaultTok: -1, cjsPartial: -1,
+		written: map[*js.Var]int{}, writtenFree: map[string]int{},
+		writes: map[*js.Var]int{}, sets: map[*js.Var][]*js.BinaryExpr{}, follows: map[*js.Var]bool{},
 	}
 	for _, v := range t.ast.Scope.Declared {
 		m.module[string(v.Data)] = v
 	}
-	assigned := map[*js.Var]bool{}
+	assigned, initialized := map[*js.Var]bool{}, map[*js.Var]bool{}
 	cjsAt := -1
 	js.Walk(nodeVisitor(func(n js.INode) {
+		m.noteWrite(n)
 		switch n := n.(type) {
 		case *js.Var:
 			if n.Link == nil {
@@ -116,6 +141,10 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
 		case *js.IndexExpr:
 			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
+		case *js.CallExpr:
+			for _, a := range n.Args.List {
+				cjsAt = max(cjsAt, exportsMemberAt(t, a.Value))
+			}
 		case *js.BinaryExpr:
 			if isAssignment(n.Op) {
 				assignedIn(n.X, assigned)
@@ -143,11 +172,18 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 					if m.binds[v] == nil {
 						m.binds[v] = &binding{kind: bBlock, at: -1}
 					}
+					if el.Default != nil {
+						// a second `var x = ...` assigns x again
+						r := root(v)
+						assigned[r] = assigned[r] || initialized[r]
+						initialized[r] = true
+					}
 				}
 			}
 		}
 	}), t.ast)
 	m.statements(t.ast.List, assigned)
+	m.topSets()
 	if cjsAt >= 0 {
 		m.cjsPartial = m.tokenAt(cjsAt)
 	}
@@ -182,6 +218,8 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 		}
 		b := &binding{kind: bMutable, at: -1}
 		switch {
+		case el.Default != nil && isEnum(v, el.Default) && assigned[root(v)]:
+			b = &binding{kind: bMerged, at: -1} // `E = ((E2) => ...)(E || {})`: another block
 		case el.Default != nil && isEnum(v, el.Default):
 			fn := el.Default.(*js.CallExpr).X.(*js.GroupExpr).X.(*js.ArrowFunc)
 			b = &binding{kind: bEnum, at: m.after(v, "{"), fn: fn}
@@ -189,9 +227,9 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 		case n.TokenType == js.ConstToken:
 			b = &binding{kind: bConst, at: m.initializer(v), init: el.Default}
 		case !assigned[v]:
-			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default}
+			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default, hoisted: n.TokenType == js.VarToken}
 		}
-		if b.at < 0 && b.kind != bMutable {
+		if b.at < 0 && b.kind != bMutable && b.kind != bMerged {
 			b.kind = bBlock // not the form the text was expected to have
 		}
 		m.binds[v] = b
@@ -236,7 +274,12 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 			return
 		}
 		if v, ok := or.X.(*js.Var); ok {
-			if r := root(v); m.binds[r] != nil && m.binds[r].kind == bMutable && m.after(r, "{") >= 0 {
+			r := root(v)
+			if b := m.binds[r]; b != nil && (b.kind == bEnum || b.kind == bNamespace) {
+				m.binds[r] = &binding{kind: bMerged, at: -1} // a second block of the same name
+				return
+			}
+			if m.binds[r] != nil && m.binds[r].kind == bMutable && m.after(r, "{") >= 0 {
 				fn := x.X.(*js.GroupExpr).X.(*js.ArrowFunc)
 				m.binds[r] = &binding{kind: bNamespace, at: m.after(r, "{"), fn: fn}
 				m.statements(fn.Body.List, assigned)
@@ -351,80 +394,6 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 	}
 }
 
-// exportAt is the token index of the `export` of the statement n in the
-// module's text (the n-th line of esbuild's JavaScript to start with
-// `export `, for the n-th export statement); -1 when not found.
-func (m *modFile) exportAt(n *js.ExportStmt) int {
-	k := 0
-	for _, s := range m.tree.ast.List {
-		if s == n {
-			break
-		}
-		if _, ok := s.(*js.ExportStmt); ok {
-			k++
-		}
-	}
-	offs := lineStarts(m.tree.out, "export ")
-	if k >= len(offs) {
-		return -1
-	}
-	at, ok := m.tree.mapped(m.tree.out[offs[k] : offs[k]+1])
-	if i := m.tokenAt(at); ok && m.isIdent(i, "export") {
-		return i
-	}
-	return -1
-}
-
-// lineStarts are the offsets of the lines of out that start with prefix.
-func lineStarts(out []byte, prefix string) []int {
-	var offs []int
-	for i := 0; i < len(out); {
-		if len(out)-i >= len(prefix) && string(out[i:i+len(prefix)]) == prefix {
-			offs = append(offs, i)
-		}
-		for i < len(out) && out[i] != '\n' {
-			i++
-		}
-		i++
-	}
-	return offs
-}
-
-// exportsMemberAt is the offset in the text of `exports` or `module` when x
-// is `exports` or `module.exports` whose member is taken (`exports.x`,
-// `module.exports[k]`); -1 otherwise.
-func exportsMemberAt(t *jsTree, x js.IExpr) int {
-	if !isExportsRef(x) {
-		return -1
-	}
-	if d, ok := x.(*js.DotExpr); ok {
-		x = d.X
-	}
-	if at, ok := t.pos(x.(*js.Var).Data); ok {
-		return at
-	}
-	return -1
-}
-
-// typeOnlyDefault reports whether the text has `export default interface`
-// or `export default type X =`, which esbuild erases (the tree has no trace
-// of them).
-func (m *modFile) typeOnlyDefault() bool {
-	for i := range m.toks {
-		if !m.isIdent(i, "export") || !m.isIdent(i+1, "default") {
-			continue
-		}
-		at := i + 2
-		for m.isIdent(at, "abstract") || m.isIdent(at, "declare") {
-			at++
-		}
-		if m.isIdent(at, "interface") || m.isIdent(at, "type") && m.tok(at+1).kind == tokIdent && m.isPunct(at+2, "=") {
-			return true
-		}
-	}
-	return false
-}
-
 // nameTok is the token index of the declared name v in the module's text,
 // -1 when its declaration has no position.
 func (m *modFile) nameTok(v *js.Var) int {
@@ -484,12 +453,27 @@ func (m *modFile) tokenAt(offset int) int {
 	return sort.Search(len(m.toks), func(i int) bool { return m.toks[i].start >= offset })
 }
 
-// readAt is the declaration the read of name at offset means: the tree's;
-// for a read the tree does not have (esbuild inlined an enum member), the
-// module's binding of the name.
+// readAt is the declaration the read of name at offset means: the tree's.
+// For a read the tree does not have (esbuild inlined a const, or an enum
+// member), the module's binding of the name, but none inside an enum's or
+// a namespace's body, where esbuild writes a read of the body's own
+// member as `N2.name`: that binding is not the module's.
 func (m *modFile) readAt(offset int, name string) *js.Var {
 	if v, ok := m.reads[offset]; ok && offset+len(name) <= len(m.src) && string(m.src[offset:offset+len(name)]) == name {
 		return v
+	}
+	if m.bodies == nil {
+		m.bodies = [][2]int{}
+		for _, b := range m.binds {
+			if (b.kind == bNamespace || b.kind == bEnum) && b.at >= 0 {
+				m.bodies = append(m.bodies, [2]int{m.tok(b.at).start, m.tok(matching(m.toks, b.at)).end})
+			}
+		}
+	}
+	for _, r := range m.bodies {
+		if r[0] < offset && offset < r[1] {
+			return nil
+		}
 	}
 	return m.module[name]
 }

@@ -75,6 +75,9 @@ type prop struct {
 	file       string
 	start, end int // the key's range
 	val        *value
+	// inherited marks a class's method on an instance: not an own
+	// property (not enumerated)
+	inherited bool
 }
 
 // get returns the last property named key (later keys win, as at run time).
@@ -110,6 +113,10 @@ type evaluator struct {
 	busy    map[declKey]bool    // cycle guard
 	depth   int
 	maxWork int // bounds total work on pathological input
+	// room bounds the size of the values built (string bytes, array
+	// items, object properties), which doubling bindings grow
+	// exponentially while maxWork counts only the nodes read
+	room int
 	// tree parses a file the values are followed into (nil when it does
 	// not parse)
 	tree func(file string, src []byte) *jsTree
@@ -129,8 +136,38 @@ func newEvaluator(res *resolver, main *modFile, tree func(file string, src []byt
 		consts:  map[declKey]*value{},
 		busy:    map[declKey]bool{},
 		maxWork: 200000,
+		room:    maxBuilt,
 		tree:    tree,
 	}
+}
+
+// maxBuilt is the total size of the values one inspection builds: 4 MiB
+// of strings, or as many items and properties.
+const maxBuilt = 4 << 20
+
+// tooLarge is the reason of a value past maxBuilt.
+const tooLarge = "too large to follow statically"
+
+// fits takes n from the room left for the values built; false when it is
+// not there (the value is then not known: tooLarge).
+func (e *evaluator) fits(n int) bool {
+	if n > e.room {
+		e.room = 0
+		return false
+	}
+	e.room -= n
+	return true
+}
+
+// tooLargeAmong reports whether one of vs is not known for being too
+// large (a value built from it is too large too).
+func tooLargeAmong(vs []*value) bool {
+	for _, v := range vs {
+		if v != nil && v.kind == vUnknown && v.why == tooLarge {
+			return true
+		}
+	}
+	return false
 }
 
 func unknown(m *modFile, start, end int, why string) *value {

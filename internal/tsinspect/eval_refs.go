@@ -3,6 +3,7 @@ package tsinspect
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
@@ -48,10 +49,19 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	}
 	b := m.binds[v]
 	if imp, ok := m.imports[name]; ok && (v == nil || v.Decl == js.NoDecl) {
+		if why := m.importChangedWhy(name); why != "" {
+			return unknown(m, start, end, why)
+		}
 		return e.imported(m, name, imp, start, end)
+	}
+	if b == nil && v == nil && read && m.module[name] != nil {
+		return unknown(m, start, end, fmt.Sprintf("the read of `%s` here is not one the syntax tree has (esbuild rewrote it, as it does a namespace's own name): not followed statically", name))
 	}
 	if b == nil {
 		return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
+	}
+	if why := m.changedWhy(v); why != "" {
+		return unknown(m, start, end, why)
 	}
 	switch b.kind {
 	case bFunc:
@@ -63,11 +73,16 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	case bNamespace:
 		return e.namespaceValue(m, b)
 	case bConst, bLet:
+		if read && b.hoisted && start < m.tok(b.at).start {
+			return unknown(m, start, end, fmt.Sprintf("`%s` is a var read above its declaration: undefined if the read runs before it, known only when the module runs", name))
+		}
 		return e.declared(m, v, b, start, end)
 	case bMutable:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
 	case bPattern:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is bound by a destructuring: its value is computed when the module runs", name))
+	case bMerged:
+		return unknown(m, start, end, fmt.Sprintf("`%s` is an enum or a namespace declared in several blocks, which this inspector does not merge: its members are known when the module runs", name))
 	case bBlock:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared in a block or a function: its value is set when that code runs", name))
 	}
@@ -86,6 +101,9 @@ func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) 
 	}
 	e.busy[key] = true
 	val, _ := e.expr(m, b.init, b.at)
+	if len(m.sets[v]) > 0 { // followed: changedWhy is "" only then
+		val = e.setsOn(m, v, val)
+	}
 	delete(e.busy, key)
 	e.consts[key] = val
 	return val
@@ -161,12 +179,9 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 	}
 	if ref, ok := f.exports[name]; ok {
 		if ref.spec == "" {
-			t := f.tok(0)
-			for k, tk := range f.toks {
-				if tk.kind == tokIdent && tk.text == ref.local {
-					t = f.toks[k]
-					break
-				}
+			t := f.tok(0) // the binding's declared name, or the file's start
+			if v := f.module[ref.local]; v != nil && f.nameTok(v) >= 0 {
+				t = f.tok(f.nameTok(v))
 			}
 			return e.binding(f, ref.local, t.start, t.end)
 		}
@@ -211,8 +226,15 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
 			return v
 		}
+		cjs := f.isIdent(f.defaultTok, "module") || f.isPunct(f.defaultTok+1, "=")
 		v, _ := e.expr(f, f.defaultNode, f.defaultAt)
-		return v
+		if !cjs {
+			return v
+		}
+		if from := f.tok(f.defaultTok).start; slices.ContainsFunc(f.cjsWrites, func(at int) bool { return at > from }) {
+			v = e.cjsAfter(f, v, from)
+		}
+		return esModuleDefault(f, v)
 	case f.defaultLocal != "":
 		t := f.tok(f.defaultTok)
 		return e.binding(f, f.defaultLocal, t.start, t.end)
@@ -227,7 +249,23 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		}
 		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
 	case f.cjsPartial >= 0:
-		return e.cjsExports(f)
+		return esModuleDefault(f, e.cjsExports(f))
 	}
 	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
+}
+
+// esModuleDefault is the default export of a CommonJS module whose
+// module.exports is v: v, or, when v sets `__esModule` (the form compilers
+// write for an ES module), its `default`, which Bun takes as the default.
+func esModuleDefault(f *modFile, v *value) *value {
+	if v.get("__esModule") == nil && v.complete {
+		return v
+	}
+	if d := v.get("default"); d != nil && v.get("__esModule") != nil {
+		return d.val
+	}
+	if v.get("default") == nil && v.get("__esModule") == nil {
+		return v
+	}
+	return unknown(f, v.start, v.end, "module.exports sets `__esModule` or `default` in a way not followed statically: which object is the default export is known only when the module runs")
 }

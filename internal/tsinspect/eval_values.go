@@ -29,9 +29,8 @@ func jsKeyOrder(props []*prop) []*prop {
 		}
 	}
 	sort.SliceStable(ints, func(i, j int) bool {
-		a, _ := strconv.ParseUint(ints[i].key, 10, 32)
-		b, _ := strconv.ParseUint(ints[j].key, 10, 32)
-		return a < b
+		a, b := ints[i].key, ints[j].key
+		return len(a) < len(b) || len(a) == len(b) && a < b // canonical: no leading zeros
 	})
 	return append(ints, others...)
 }
@@ -56,6 +55,10 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 	}
 	close := matching(m.toks, j)
 	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
+	// the methods are the prototype's, the fields the instance's own:
+	// a field wins over a method of the same name, and only the fields
+	// are enumerated (Object.keys, a spread)
+	var methods []*prop
 	for _, el := range c.List {
 		switch {
 		case el.StaticBlock != nil:
@@ -71,7 +74,7 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 			if el.Method.Get || el.Method.Set {
 				val = &value{kind: vUnknown, file: m.path, start: key.start, end: val.end, why: "a getter: computed when read", accessor: true}
 			}
-			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
+			methods = append(methods, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val, inherited: true})
 		case el.Field.Static || el.Field.Name.Private != nil:
 		default:
 			k, ok := m.keyTok(el.Field.Name)
@@ -93,6 +96,7 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
 		}
 	}
+	v.props = append(methods, v.props...)
 	return v
 }
 
@@ -220,8 +224,14 @@ func (e *evaluator) templateValue(m *modFile, t token) *value {
 			v = e.member(m, v, strings.TrimSpace(name), at, at+len(rest[:close]))
 		}
 		s, ok := jsString(v)
+		if tooLargeAmong([]*value{v}) {
+			return unknown(m, t.start, t.end, tooLarge)
+		}
 		if !ok {
 			return unknown(m, t.start, t.end, fmt.Sprintf("a template literal whose substitution `${%s}` is computed when the module runs", strings.TrimSpace(rest[:close])))
+		}
+		if !e.fits(len(s)) {
+			return unknown(m, t.start, t.end, tooLarge)
 		}
 		b.WriteString(s)
 		raw = rest[close+1:]
@@ -334,14 +344,23 @@ func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *valu
 			if a.kind != vObject || !a.complete {
 				return nil
 			}
+			if !e.fits(len(a.props)) {
+				return unknown(m, a.start, a.end, tooLarge)
+			}
 			out := &value{kind: vArray, file: a.file, start: a.start, end: a.end, complete: true}
-			seen := map[string]bool{}
+			// a key repeated keeps its first place and takes its last value
+			at := map[string]int{}
 			var props []*prop
-			for i := len(a.props) - 1; i >= 0; i-- { // the last of a key wins
-				if !seen[a.props[i].key] {
-					seen[a.props[i].key] = true
-					props = append([]*prop{a.props[i]}, props...)
+			for _, p := range a.props {
+				if p.inherited {
+					continue
 				}
+				if k, ok := at[p.key]; ok {
+					props[k] = &prop{key: p.key, file: props[k].file, start: props[k].start, end: props[k].end, val: p.val}
+					continue
+				}
+				at[p.key] = len(props)
+				props = append(props, p)
 			}
 			for _, p := range jsKeyOrder(props) {
 				if callee == "Object.keys" {
@@ -362,6 +381,7 @@ func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *valu
 			sep = args[0].str
 		}
 		parts := make([]string, len(recv.items))
+		size := len(sep) * len(recv.items)
 		for i, it := range recv.items {
 			if it.kind == vNull || it.kind == vUndefined {
 				continue // join writes nothing for them
@@ -371,6 +391,10 @@ func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *valu
 				return nil
 			}
 			parts[i] = s
+			size += len(s)
+		}
+		if !e.fits(size) {
+			return unknown(m, recv.start, recv.end, tooLarge)
 		}
 		return &value{kind: vString, file: recv.file, start: recv.start, end: recv.end, str: strings.Join(parts, sep)}
 	}

@@ -334,8 +334,22 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 		}
 		j++
 	}
+	size := 0
+	for _, v := range vals {
+		size += len(v.str)
+	}
+	if tooLargeAmong(vals) || !e.fits(size) {
+		return unknown(m, m.tok(i).start, m.tok(j-1).end, tooLarge), j
+	}
 	c, ok := concat(vals)
 	if !ok || len(operands) > 0 || !endsExpr(m.tok(j)) {
+		if len(operands) == 0 && endsExpr(m.tok(j)) {
+			for _, v := range vals {
+				if v.kind == vUnknown && v.why != "" { // the term's reason is the sum's
+					return unknown(m, m.tok(i).start, m.tok(j-1).end, v.why), j
+				}
+			}
+		}
 		return computed(m, i, "computed by an expression")
 	}
 	c.file, c.start, c.end = m.path, m.tok(i).start, m.tok(j-1).end
@@ -389,6 +403,9 @@ func (e *evaluator) newExpr(m *modFile, n *js.NewExpr, i int) (*value, int) {
 	j := skipNewTarget(m, i+1)
 	if c := m.tok(i + 1); c.kind == tokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
 		if _, isVar := n.X.(*js.Var); isVar {
+			if why := m.changedWhy(m.readAt(c.start, c.text)); why != "" {
+				return unknown(m, t.start, m.tok(j-1).end, why), j
+			}
 			if b := m.binds[m.readAt(c.start, c.text)]; b != nil && b.kind == bClass && b.at >= 0 {
 				return e.classInstance(m, c.text, b.class, b.at, t.start, m.tok(j-1).end), j
 			}
@@ -472,8 +489,18 @@ func (e *evaluator) index(m *modFile, v *value, start, j int) (*value, int) {
 	switch {
 	case key.kind == tokString && end == j+2:
 		return e.member(m, v, key.text, start, m.tok(end).end), end + 1
-	case key.kind == tokNumber && end == j+2 && v.kind == vArray && v.complete:
-		if n, err := strconv.Atoi(key.text); err == nil && n >= 0 && n < len(v.items) {
+	case key.kind == tokNumber && end == j+2:
+		name, ok := jsonNumber(key.text) // the key is the number's string: 0x1 is "1"
+		if !ok {
+			break
+		}
+		if v.kind != vArray {
+			return e.member(m, v, name, start, m.tok(end).end), end + 1
+		}
+		if !v.complete {
+			break
+		}
+		if n, err := strconv.Atoi(name); err == nil && n >= 0 && n < len(v.items) {
 			return v.items[n], end + 1
 		}
 		return &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).end}, end + 1
@@ -505,6 +532,9 @@ func (e *evaluator) call(m *modFile, n *js.CallExpr, v, recv *value, method stri
 		if m.isPunct(k, ",") {
 			k++
 		}
+	}
+	if tooLargeAmong(append([]*value{v, recv}, call.args...)) || recv != nil && recv.kind == vArray && tooLargeAmong(recv.items) {
+		return unknown(m, start, call.end, tooLarge), end + 1
 	}
 	if b := e.builtinCall(m, start, call.callee, recv, method, call.args); b != nil {
 		return b, end + 1

@@ -21,9 +21,19 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 				return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
 			}
 			s, next := e.expr(m, p.Value, j+1)
+			if tooLargeAmong([]*value{s}) {
+				return unknown(m, v.start, v.end, tooLarge), end + 1
+			}
 			switch s.kind {
 			case vObject:
-				v.props = append(v.props, s.props...)
+				if !e.fits(len(s.props)) {
+					return unknown(m, v.start, v.end, tooLarge), end + 1
+				}
+				for _, p := range s.props {
+					if !p.inherited { // a spread copies own properties
+						v.props = append(v.props, p)
+					}
+				}
 				v.complete = v.complete && s.complete
 			case vNull, vUndefined, vBool, vNumber:
 			case vString, vArray:
@@ -59,8 +69,11 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		keyKnown := true
 		keyStart, keyEnd := k.start, k.end
 		switch k.kind {
-		case tokIdent, tokString, tokNumber, tokPrivate:
+		case tokIdent, tokString, tokPrivate:
 			key = k.text
+			j++
+		case tokNumber: // the key is the number's string: 0x10 is "16"
+			key, keyKnown = jsonNumber(k.text)
 			j++
 		case tokPunct:
 			if k.text == "[" {
@@ -70,9 +83,12 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 					computedKey = p.Name.Computed
 				}
 				kv, _ := e.expr(m, computedKey, j+1)
-				if kv.kind == vString {
+				switch kv.kind {
+				case vString:
 					key = kv.str
-				} else {
+				case vNumber:
+					key, keyKnown = jsonNumber(kv.str)
+				default:
 					keyKnown = false
 				}
 				keyEnd = m.tok(kend).end
@@ -141,6 +157,9 @@ func (e *evaluator) array(m *modFile, n *js.ArrayExpr, i int) (*value, int) {
 				return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
 			}
 			s, next := e.expr(m, el.Value, j+1)
+			if tooLargeAmong([]*value{s}) || s.kind == vArray && !e.fits(len(s.items)) {
+				return unknown(m, v.start, v.end, tooLarge), end + 1
+			}
 			if s.kind == vArray {
 				v.items = append(v.items, s.items...)
 				v.complete = v.complete && s.complete

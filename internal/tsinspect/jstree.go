@@ -138,7 +138,7 @@ func (t *jsTree) find(b []byte) (at, n int, ok bool) {
 	if len(own) == len(b) || len(own) == 0 {
 		return 0, 0, false
 	}
-	if wordFrom(t.src, start, end, own) == start {
+	if start+len(own) <= end && bytes.HasPrefix(t.src[start:], own) && wordAt(t.src, start, len(own)) {
 		return start, len(own), true
 	}
 	return 0, 0, false

@@ -21,14 +21,23 @@ func isBinaryOp(p string) bool {
 }
 
 // skipExpr skips to the end of an expression: the first `,` `;` `)` `]`
-// `}` at bracket depth 0.
-func skipExpr(toks []token, i int) int { return skipToEnd(toks, i, false) }
+// `}` at bracket depth 0, or a token on a new line, after a complete
+// operand at depth 0, that cannot continue it (automatic semicolon
+// insertion: a name, a string or a number, not `in`, `instanceof`, `as`,
+// `satisfies`; a template continues it as a tag's), so that in a file
+// without semicolons the extent is the statement's, not the rest of the file.
+func skipExpr(toks []token, i int) int {
+	return skipTo(toks, i, skipStops{newLine: true, lineStarts: startsStatement})
+}
 
-// skipToEnd is skipExpr; with newStatement, it also stops at a token that
-// starts a new statement on a new line at depth 0 (automatic semicolon
-// insertion).
-func skipToEnd(toks []token, i int, newStatement bool) int {
-	return skipTo(toks, i, skipStops{newLine: newStatement, lineStarts: func(t token) bool { return t.kind != tokPunct }})
+func startsStatement(t token) bool {
+	switch t.kind {
+	case tokIdent:
+		return t.text != "in" && t.text != "instanceof" && t.text != "as" && t.text != "satisfies"
+	case tokString, tokNumber, tokPrivate:
+		return true
+	}
+	return false
 }
 
 // skipStops is where skipTo stops besides a `,` `;` `)` `]` `}` at depth
@@ -249,7 +258,7 @@ func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {
 	// an expression body ends where the statement does (a new line that
 	// starts a statement, too): a file without semicolons is not rescanned
 	// to its end for every arrow
-	end := skipToEnd(m.toks, i, true)
+	end := skipExpr(m.toks, i)
 	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).end}, end
 }
 

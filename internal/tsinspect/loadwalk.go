@@ -37,14 +37,17 @@ type loadWalker struct {
 	// lexical holds the let and const bindings of module scope;
 	// ready those whose declaration ran
 	lexical, ready map[*js.Var]bool
-	funcs          map[*js.Var]*js.FuncDecl // function declarations of module scope
-	classes        map[*js.Var]*js.ClassDecl
-	depth          int
-	calls          []*js.CallExpr // the calls that surely run
-	awaited        map[*js.CallExpr]bool
-	inits          map[*js.Var]js.IExpr // the initializers of module-scope names
-	throws         []loadThrow
-	stop           *loadStop
+	// inlined are the consts Bun's transpiler writes as their value where
+	// the text reads them after their declaration
+	inlined map[*js.Var]bool
+	funcs   map[*js.Var]*js.FuncDecl // function declarations of module scope
+	classes map[*js.Var]*js.ClassDecl
+	depth   int
+	calls   []*js.CallExpr // the calls that surely run
+	awaited map[*js.CallExpr]bool
+	inits   map[*js.Var]js.IExpr // the initializers of module-scope names
+	throws  []loadThrow
+	stop    *loadStop
 	// globals are the names the file may define as globals
 	// (`globalThis.x = ...`): reading one is not an error
 	globals map[string]bool
@@ -70,7 +73,7 @@ const maxFollowDepth = 16
 func walkLoad(t *jsTree) *loadWalker {
 	w := &loadWalker{
 		t:       t,
-		lexical: map[*js.Var]bool{}, ready: map[*js.Var]bool{},
+		lexical: map[*js.Var]bool{}, ready: map[*js.Var]bool{}, inlined: map[*js.Var]bool{},
 		funcs: map[*js.Var]*js.FuncDecl{}, classes: map[*js.Var]*js.ClassDecl{},
 		globals: assignedGlobals(t),
 		awaited: map[*js.CallExpr]bool{}, inits: map[*js.Var]js.IExpr{},
@@ -112,9 +115,10 @@ func (w *loadWalker) declare(s js.IStmt) {
 			if v, ok := e.Binding.(*js.Var); ok && e.Default != nil {
 				w.inits[v] = e.Default
 			}
-			if n.TokenType == js.LetToken || n.TokenType == js.ConstToken && !inlinedConst(e) {
+			if n.TokenType == js.LetToken || n.TokenType == js.ConstToken {
 				for _, v := range boundVars(e.Binding, nil) {
 					w.lexical[v] = true
+					w.inlined[v] = n.TokenType == js.ConstToken && inlinedConst(e)
 				}
 			}
 		}
@@ -318,7 +322,7 @@ func (w *loadWalker) read(v *js.Var, sure, typeOf bool) {
 	}
 	r := root(v)
 	switch {
-	case w.lexical[r] && !w.ready[r]:
+	case w.lexical[r] && !w.ready[r] && !(w.inlined[r] && w.readsAfter(v, r)):
 		w.stop = &loadStop{at: v, msg: "Cannot access '" + string(r.Data) + "' before initialization"}
 	case r.Decl == js.NoDecl && !typeOf:
 		name := string(r.Data)

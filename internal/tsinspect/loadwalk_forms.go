@@ -11,8 +11,10 @@ import (
 
 // inlinedConst reports whether Bun's transpiler replaces the reads of a
 // const by its value: a name bound to a number, a string, a boolean, null
-// or undefined (held to Bun: a read of one before its declaration does not
-// throw; of a bigint, an object or an expression it does).
+// or undefined, where the text reads it below its declaration (held to
+// Bun: such a read run before the declaration, from a function called
+// early, does not throw; of a bigint, an object or an expression, or a
+// read above the declaration, it does).
 func inlinedConst(e js.BindingElement) bool {
 	if _, ok := e.Binding.(*js.Var); !ok {
 		return false
@@ -33,6 +35,20 @@ func inlinedConst(e js.BindingElement) bool {
 		return freeName(d, "undefined")
 	}
 	return false
+}
+
+// readsAfter reports whether the read v of the declaration r is below r's
+// declaration in the text (where Bun inlines an inlinedConst: the read
+// does not throw even when it runs first, from a function called early);
+// true when either has no position (no error is claimed then).
+func (w *loadWalker) readsAfter(v, r *js.Var) bool {
+	at, ok1 := w.t.pos(v.Data)
+	site := w.t.declAt[r]
+	if site == nil {
+		return true
+	}
+	decl, ok2 := w.t.pos(site)
+	return !ok1 || !ok2 || at > decl
 }
 
 // numberLiteral reports whether lit is a number (not a bigint: `10n`).

@@ -1,0 +1,290 @@
+package tsinspect
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/tdewolff/parse/v2/js"
+)
+
+// writes.go finds the writes to an object after it is built: a member
+// assigned (`tool.parameters = ...`, `T.prototype.execute = ...`,
+// `props.b.type = ...`, `++o.n`), deleted, set by `Object.assign`,
+// `Object.defineProperty` and their kin, or an array changed in place
+// (`req.push('b')`). Anywhere in the module: a binding so written is not
+// known statically (the reader follows values as they are built, not as
+// code changes them later), and neither is a CommonJS `module.exports = ...`
+// that `exports.x = ...` or `Object.assign(module.exports, ...)` changes
+// afterwards. The one change followed: statements `x.k = value` of the top
+// level (`module.exports.k = value`), applied in order to the object built
+// above them.
+
+// inPlace are the array methods that change the array they are called on.
+var inPlace = map[string]bool{
+	"push": true, "pop": true, "shift": true, "unshift": true, "splice": true,
+	"sort": true, "reverse": true, "fill": true, "copyWithin": true,
+}
+
+// changers are the functions that change their first argument.
+var changers = map[string]map[string]bool{
+	"Object":  {"assign": true, "defineProperty": true, "defineProperties": true, "setPrototypeOf": true},
+	"Reflect": {"set": true, "defineProperty": true, "deleteProperty": true, "setPrototypeOf": true},
+}
+
+// noteWrite records the write n makes to an object, if it makes one.
+func (m *modFile) noteWrite(n js.INode) {
+	switch n := n.(type) {
+	case *js.BinaryExpr:
+		if isAssignment(n.Op) {
+			m.memberTarget(n.X)
+		}
+	case *js.UnaryExpr:
+		switch n.Op {
+		case js.PreIncrToken, js.PreDecrToken, js.PostIncrToken, js.PostDecrToken, js.DeleteToken:
+			m.memberTarget(n.X)
+		}
+	case *js.ForInStmt:
+		m.memberTarget(n.Init)
+	case *js.ForOfStmt:
+		m.memberTarget(n.Init)
+	case *js.CallExpr:
+		d, ok := n.X.(*js.DotExpr)
+		if !ok {
+			return
+		}
+		name, ok := d.Y.(js.LiteralExpr)
+		if !ok {
+			return
+		}
+		if inPlace[string(name.Data)] {
+			m.changed(d.X)
+		}
+		if g, ok := d.X.(*js.Var); ok && len(n.Args.List) > 0 && changers[string(root(g).Data)][string(name.Data)] && root(g).Decl == js.NoDecl {
+			m.changed(n.Args.List[0].Value)
+		}
+	}
+}
+
+// memberTarget records an assignment's target that is a member, or the
+// members of a destructuring pattern.
+func (m *modFile) memberTarget(x js.INode) {
+	switch x := x.(type) {
+	case *js.DotExpr, *js.IndexExpr:
+		m.changed(x.(js.IExpr))
+	case *js.ArrayExpr, *js.ObjectExpr:
+		js.Walk(nodeVisitor(func(n js.INode) {
+			switch n.(type) {
+			case *js.DotExpr, *js.IndexExpr:
+				m.changed(n.(js.IExpr))
+			}
+		}), x)
+	}
+}
+
+// changed records that the object x (a name, or a member chain from one)
+// is changed: its binding's first change, by offset in the text.
+func (m *modFile) changed(x js.IExpr) {
+	for !isExportsRef(x) {
+		switch y := x.(type) {
+		case *js.DotExpr:
+			x = y.X
+			continue
+		case *js.IndexExpr:
+			x = y.X
+			continue
+		case *js.GroupExpr:
+			x = y.X
+			continue
+		}
+		break
+	}
+	if isExportsRef(x) {
+		m.cjsWrites = append(m.cjsWrites, exportsMemberAt(m.tree, x))
+		return
+	}
+	v, ok := x.(*js.Var)
+	if !ok {
+		return
+	}
+	at, ok := m.tree.pos(v.Data)
+	if !ok {
+		at = 0
+	}
+	r := root(v)
+	if r.Decl == js.NoDecl { // a global, or an import's binding (undeclared on the tree)
+		if old, seen := m.writtenFree[string(r.Data)]; !seen || at < old {
+			m.writtenFree[string(r.Data)] = at
+		}
+		return
+	}
+	if old, seen := m.written[r]; !seen || at < old {
+		m.written[r] = at
+	}
+	m.writes[r]++
+}
+
+// topSets collects the writes `x.k = value` that are statements of the
+// module's top level, by binding, in the order they run.
+func (m *modFile) topSets() {
+	for _, s := range m.tree.ast.List {
+		es, ok := s.(*js.ExprStmt)
+		if !ok {
+			continue
+		}
+		b, ok := es.Value.(*js.BinaryExpr)
+		if !ok || b.Op != js.EqToken {
+			continue
+		}
+		d, ok := b.X.(*js.DotExpr)
+		if !ok {
+			continue
+		}
+		if v, ok := d.X.(*js.Var); ok && root(v).Decl != js.NoDecl {
+			m.sets[root(v)] = append(m.sets[root(v)], b)
+		}
+	}
+}
+
+// followed reports whether every change of the const or let v is a
+// statement `v.k = value` of the top level below its declaration, with no
+// other read of v between the declaration and the last of them (which
+// would see the object before the change): the reader then applies them
+// in order (setsOn).
+func (m *modFile) followed(v *js.Var) bool {
+	ok, known := m.follows[v]
+	if !known {
+		ok = m.follow(v)
+		m.follows[v] = ok
+	}
+	return ok
+}
+
+func (m *modFile) follow(v *js.Var) bool {
+	sets := m.sets[v]
+	b := m.binds[v]
+	if len(sets) == 0 || len(sets) != m.writes[v] || b == nil || (b.kind != bConst && b.kind != bLet) {
+		return false
+	}
+	decl := m.nameTok(v)
+	if decl < 0 {
+		return false
+	}
+	targets := map[int]bool{}
+	last := -1
+	for _, s := range sets {
+		at, ok := m.tree.pos(s.X.(*js.DotExpr).X.(*js.Var).Data)
+		if !ok || at < m.tok(decl).start {
+			return false
+		}
+		targets[at] = true
+		last = max(last, at)
+	}
+	for at, r := range m.reads {
+		if r == v && at > m.tok(decl).start && at < last && !targets[at] {
+			return false
+		}
+	}
+	return true
+}
+
+// setsOn is the object val of v with the top-level writes to it applied
+// in order (followed), a copy: val itself is the declaration's.
+func (e *evaluator) setsOn(m *modFile, v *js.Var, val *value) *value {
+	if val.kind != vObject {
+		return unknown(m, val.start, val.end, m.changedWhy(v))
+	}
+	out := &value{kind: vObject, file: val.file, start: val.start, end: val.end, complete: val.complete}
+	out.props = append(out.props, val.props...)
+	for _, s := range m.sets[v] {
+		if p := e.cjsMember(m, s.X.(*js.DotExpr), s.Y, true); p != nil {
+			out.props = append(out.props, p)
+		} else {
+			out.complete = false
+		}
+	}
+	return out
+}
+
+// importChangedWhy is why the import's binding name, whose object this
+// module changes, is not known; "" when the module does not change it.
+func (m *modFile) importChangedWhy(name string) string {
+	at, ok := m.writtenFree[name]
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("`%s` is imported and changed here (%s): its value is known only when the module runs", name, m.writeAt(at))
+}
+
+// changedWhy is why the binding v, changed after it is built, is not
+// known; "" when nothing changes it.
+func (m *modFile) changedWhy(v *js.Var) string {
+	at, ok := m.written[v]
+	if !ok || m.followed(v) {
+		return ""
+	}
+	return fmt.Sprintf("`%s` is changed after it is built (%s): its value is known only when the module runs", v.Data, m.writeAt(at))
+}
+
+// writeAt names the write at offset at: its line and its text.
+func (m *modFile) writeAt(at int) string {
+	start := bytes.LastIndexByte(m.src[:at], '\n') + 1
+	end := start
+	for end < len(m.src) && m.src[end] != '\n' && end-start < 40 {
+		end++
+	}
+	text := string(bytes.TrimSpace(m.src[start:end]))
+	if end < len(m.src) && m.src[end] != '\n' {
+		text += "…"
+	}
+	return fmt.Sprintf("`%s` at line %d", text, bytes.Count(m.src[:at], []byte("\n"))+1)
+}
+
+// cjsAfter is module.exports set to v by the statement at byte from, with
+// the changes below it applied: each must be a statement
+// `module.exports.k = value` of the top level, applied in order; otherwise
+// (or when v is not an object) not known.
+func (e *evaluator) cjsAfter(m *modFile, v *value, from int) *value {
+	sets := map[int]*js.BinaryExpr{}
+	var order []*js.BinaryExpr
+	for _, s := range m.tree.ast.List {
+		es, ok := s.(*js.ExprStmt)
+		if !ok {
+			continue
+		}
+		b, ok := es.Value.(*js.BinaryExpr)
+		if !ok || b.Op != js.EqToken {
+			continue
+		}
+		if d, ok := b.X.(*js.DotExpr); ok {
+			if me, ok := d.X.(*js.DotExpr); ok && isModuleExports(me) {
+				if at := exportsMemberAt(m.tree, me); at > from {
+					sets[at] = b
+					order = append(order, b)
+				}
+			}
+		}
+	}
+	first := -1
+	for _, at := range m.cjsWrites {
+		if at > from && sets[at] == nil && (first < 0 || at < first) {
+			first = at
+		}
+	}
+	if first >= 0 || v.kind != vObject {
+		if first < 0 {
+			first = m.cjsWrites[len(m.cjsWrites)-1]
+		}
+		t := m.tok(m.tokenAt(from))
+		return unknown(m, t.start, t.end, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", m.writeAt(first)))
+	}
+	out := &value{kind: vObject, file: v.file, start: v.start, end: v.end, complete: v.complete}
+	out.props = append(out.props, v.props...)
+	for _, b := range order {
+		if p := e.cjsMember(m, b.X.(*js.DotExpr), b.Y, true); p != nil {
+			out.props = append(out.props, p)
+		} else {
+			out.complete = false
+		}
+	}
+	return out
+}
