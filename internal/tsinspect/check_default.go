@@ -56,7 +56,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 		if !incompleteNoted {
 			incompleteNoted = true
 			c.add(obj.file, brace[0], brace[1], diag.Information, CodeNotStatic,
-				"the default export has keys that cannot be known statically (a spread or a computed key): fields it lacks are not reported")
+				"the default export has keys that cannot be known statically (a spread, a computed key or a `__proto__`): fields it lacks are not reported")
 		}
 		return false
 	}

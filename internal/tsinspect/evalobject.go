@@ -104,6 +104,7 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 			j++
 		}
 		var val *value
+		colon := false // `key: value`
 		_, isMethod := p.Value.(*js.MethodDecl)
 		switch n := m.tok(j); {
 		case isMethod && n.kind == tokPunct && (n.text == "(" || n.text == "<"):
@@ -113,6 +114,7 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 				val = &value{kind: vUnknown, file: m.path, start: keyStart, end: fv.end, why: "a getter: computed when read", accessor: true}
 			}
 		case n.kind == tokPunct && n.text == ":":
+			colon = true
 			val, j = e.expr(m, p.Value, j+1)
 		case n.kind == tokPunct && (n.text == "," || n.text == "}"):
 			val = e.ref(m, key, keyStart, keyEnd)
@@ -122,7 +124,8 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		if j < end && !m.isPunct(j, ",") {
 			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
 		}
-		if !keyKnown {
+		if !keyKnown || key == "__proto__" && (k.kind == tokIdent || k.kind == tokString) && colon {
+			// `__proto__: x` sets the prototype: its keys are read through it
 			v.complete = false
 			continue
 		}

@@ -111,7 +111,7 @@ func (w *jsonWriter) write(v *value, path string, depth int) bool {
 	case vObject:
 		if !v.complete {
 			w.unknown = append(w.unknown, unknownPart{path: path, file: v.file, start: v.start, end: v.start + 1, keys: true,
-				why: "it has keys that cannot be known statically (a spread or a computed key)"})
+				why: "it has keys that cannot be known statically (a spread, a computed key or a `__proto__`)"})
 		}
 		b.WriteByte('{')
 		lastOf := make(map[string]*prop, len(v.props))

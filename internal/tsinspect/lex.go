@@ -1,7 +1,9 @@
 package tsinspect
 
 import (
+	"bytes"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -177,7 +179,7 @@ func (lx *lexer) run(inSubst bool) error {
 			t = token{kind: tokPrivate, text: string(lx.src[start:lx.pos])}
 		case isIdentStart(lx.src, lx.pos):
 			lx.ident()
-			t = token{kind: tokIdent, text: string(lx.src[start:lx.pos])}
+			t = token{kind: tokIdent, text: cookIdent(lx.src[start:lx.pos])}
 		case c == '/' && lx.regexAllowed():
 			if err := lx.regex(); err != nil {
 				return err
@@ -259,8 +261,13 @@ func (lx *lexer) ident() {
 			lx.pos++
 			continue
 		}
-		if c == '\\' { // \uXXXX escape in an identifier
+		if c == '\\' { // \uXXXX or \u{X...} escape in an identifier
 			lx.pos++
+			if lx.pos+1 < len(lx.src) && lx.src[lx.pos] == 'u' && lx.src[lx.pos+1] == '{' {
+				if end := bytes.IndexByte(lx.src[lx.pos:], '}'); end >= 0 {
+					lx.pos += end + 1
+				}
+			}
 			continue
 		}
 		if c < 0x80 {
@@ -277,6 +284,43 @@ func (lx *lexer) ident() {
 		}
 		return
 	}
+}
+
+// cookIdent is an identifier's name with its escapes decoded
+// (`de\u0073cription` is `description`, as esbuild's JavaScript and the
+// runtime name it); a malformed escape leaves it as written.
+func cookIdent(raw []byte) string {
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw)
+	}
+	var b strings.Builder
+	for i := 0; i < len(raw); {
+		if raw[i] != '\\' {
+			b.WriteByte(raw[i])
+			i++
+			continue
+		}
+		hex, next := "", 0
+		switch {
+		case i+2 < len(raw) && raw[i+1] == 'u' && raw[i+2] == '{':
+			end := bytes.IndexByte(raw[i+3:], '}')
+			if end < 0 {
+				return string(raw)
+			}
+			hex, next = string(raw[i+3:i+3+end]), i+4+end
+		case i+6 <= len(raw) && raw[i+1] == 'u':
+			hex, next = string(raw[i+2:i+6]), i+6
+		default:
+			return string(raw)
+		}
+		r, err := strconv.ParseUint(hex, 16, 32)
+		if err != nil || r > utf8.MaxRune {
+			return string(raw)
+		}
+		b.WriteRune(rune(r))
+		i = next
+	}
+	return b.String()
 }
 
 func (lx *lexer) number() {
