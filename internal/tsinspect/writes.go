@@ -126,23 +126,29 @@ func (m *modFile) changed(x js.IExpr) {
 // topSets collects the writes `x.k = value` that are statements of the
 // module's top level, by binding, in the order they run.
 func (m *modFile) topSets() {
-	for _, s := range m.tree.ast.List {
+	for _, b := range topMemberSets(m.tree.ast) {
+		if v, ok := b.X.(*js.DotExpr).X.(*js.Var); ok && root(v).Decl != js.NoDecl {
+			m.sets[root(v)] = append(m.sets[root(v)], b)
+		}
+	}
+}
+
+// topMemberSets returns the statements `x.k = value` of the top level of
+// ast (each one's X is a *js.DotExpr), in the order they run.
+func topMemberSets(ast *js.AST) []*js.BinaryExpr {
+	var out []*js.BinaryExpr
+	for _, s := range ast.List {
 		es, ok := s.(*js.ExprStmt)
 		if !ok {
 			continue
 		}
-		b, ok := es.Value.(*js.BinaryExpr)
-		if !ok || b.Op != js.EqToken {
-			continue
-		}
-		d, ok := b.X.(*js.DotExpr)
-		if !ok {
-			continue
-		}
-		if v, ok := d.X.(*js.Var); ok && root(v).Decl != js.NoDecl {
-			m.sets[root(v)] = append(m.sets[root(v)], b)
+		if b, ok := es.Value.(*js.BinaryExpr); ok && b.Op == js.EqToken {
+			if _, ok := b.X.(*js.DotExpr); ok {
+				out = append(out, b)
+			}
 		}
 	}
+	return out
 }
 
 // followed reports whether every change of the const or let v is a
@@ -246,21 +252,11 @@ func (m *modFile) writeAt(at int) string {
 func (e *evaluator) cjsAfter(m *modFile, v *value, from int) *value {
 	sets := map[int]*js.BinaryExpr{}
 	var order []*js.BinaryExpr
-	for _, s := range m.tree.ast.List {
-		es, ok := s.(*js.ExprStmt)
-		if !ok {
-			continue
-		}
-		b, ok := es.Value.(*js.BinaryExpr)
-		if !ok || b.Op != js.EqToken {
-			continue
-		}
-		if d, ok := b.X.(*js.DotExpr); ok {
-			if me, ok := d.X.(*js.DotExpr); ok && isModuleExports(me) {
-				if at := exportsMemberAt(m.tree, me); at > from {
-					sets[at] = b
-					order = append(order, b)
-				}
+	for _, b := range topMemberSets(m.tree.ast) {
+		if me, ok := b.X.(*js.DotExpr).X.(*js.DotExpr); ok && isModuleExports(me) {
+			if at := exportsMemberAt(m.tree, me); at > from {
+				sets[at] = b
+				order = append(order, b)
 			}
 		}
 	}
