@@ -164,17 +164,22 @@ func emptied(buf []string, n int) []string {
 // false, appending nothing, when that makes more than maxChangedNames in
 // out.
 func changedNames(out, a, b []string) ([]string, bool) {
-	p := 0
-	for p < len(a) && p < len(b) && a[p] == b[p] {
-		p++
-	}
-	s := 0
-	for s < len(a)-p && s < len(b)-p && a[len(a)-1-s] == b[len(b)-1-s] {
-		s++
-	}
+	p, s := commonEnds(a, b)
 	if len(out)+len(a)-s-p+len(b)-s-p > maxChangedNames {
 		return out, false
 	}
 	out = append(out, a[p:len(a)-s]...)
 	return append(out, b[p:len(b)-s]...), true
+}
+
+// commonEnds returns the lengths of the longest common first part of a and
+// b and of the longest common last part of what follows it.
+func commonEnds(a, b []string) (prefix, suffix int) {
+	for prefix < len(a) && prefix < len(b) && a[prefix] == b[prefix] {
+		prefix++
+	}
+	for suffix < len(a)-prefix && suffix < len(b)-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+	}
+	return prefix, suffix
 }

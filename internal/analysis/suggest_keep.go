@@ -22,14 +22,7 @@ const maxIndexUpdate = 256
 // index was built with): the caller indexes names anew then.
 func (ix *nameIndex) update(names []string) bool {
 	old := ix.names
-	p := 0
-	for p < len(old) && p < len(names) && old[p] == names[p] {
-		p++
-	}
-	s := 0
-	for s < len(old)-p && s < len(names)-p && old[len(old)-1-s] == names[len(names)-1-s] {
-		s++
-	}
+	p, s := commonEnds(old, names)
 	removed, inserted := old[p:len(old)-s], names[p:len(names)-s]
 	if len(removed)+len(inserted) > maxIndexUpdate || len(ix.nodes) > 2*ix.built+64 {
 		return false

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -42,9 +43,8 @@ const maxCachedRead = 4 << 20
 // changed (which forgets it anyway), and the contents of 10,000 modules
 // are 20 MB that every collection would mark (docs/performance.md).
 func keepsContent(path string, data []byte) bool {
-	switch filepath.Ext(path) {
-	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
-		return false
+	if ext := filepath.Ext(path); analysis.HasModuleExtension(path) || ext == ".tsx" || ext == ".jsx" {
+		return false // a tool module, or a JSX file one imports
 	}
 	return len(data) <= maxCachedRead
 }
