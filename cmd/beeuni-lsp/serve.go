@@ -27,6 +27,10 @@ func runServe(ctx context.Context, e env, args []string) int {
 		fmt.Fprint(e.stderr, terminalNotice)
 	}
 	tuneGC(os.Getenv)
+	if in, ok := e.stdin.(*os.File); ok {
+		out, _ := e.stdout.(*os.File)
+		e.stdin = pollableStdin(in, out)
+	}
 	srv := lsp.New(lsp.Options{Log: e.stderr})
 	return srv.Run(ctx, stdio{in: e.stdin, out: e.stdout})
 }

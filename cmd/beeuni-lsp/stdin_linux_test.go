@@ -1,0 +1,128 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// blockingPipe is a pipe as an editor hands it to the server: blocking
+// descriptors (os.Pipe's are non-blocking already).
+func blockingPipe(t *testing.T) (r, w *os.File) {
+	t.Helper()
+	var fds [2]int
+	if err := syscall.Pipe2(fds[:], syscall.O_CLOEXEC); err != nil {
+		t.Fatal(err)
+	}
+	r, w = os.NewFile(uintptr(fds[0]), "pipe-r"), os.NewFile(uintptr(fds[1]), "pipe-w")
+	t.Cleanup(func() { r.Close(); w.Close() })
+	return r, w
+}
+
+func blockingSocketPair(t *testing.T) (a, b *os.File) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b = os.NewFile(uintptr(fds[0]), "sock-a"), os.NewFile(uintptr(fds[1]), "sock-b")
+	t.Cleanup(func() { a.Close(); b.Close() })
+	return a, b
+}
+
+func nonBlocking(t *testing.T, f *os.File) bool {
+	t.Helper()
+	fd, _, ok := fdStat(f)
+	if !ok {
+		t.Fatalf("no descriptor for %s", f.Name())
+	}
+	flags, err := fcntlGetfl(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return flags&syscall.O_NONBLOCK != 0
+}
+
+func fcntlGetfl(fd int) (int, error) {
+	r, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), syscall.F_GETFL, 0)
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), nil
+}
+
+// pollable reports whether the poller waits on f: only such a file takes
+// a deadline.
+func pollable(f *os.File) bool { return f.SetReadDeadline(time.Time{}) == nil }
+
+// readAll reads what w wrote through r, then the end of the stream.
+func checkStream(t *testing.T, r, w *os.File) {
+	t.Helper()
+	if err := r.SetReadDeadline(time.Now().Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Read(make([]byte, 1)); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("read before any write: %v, want a deadline error (the poller waits, not a thread)", err)
+	}
+	if err := r.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write([]byte("Content-Length: 2\r\n\r\n{}")); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	got, err := io.ReadAll(r)
+	if err != nil || string(got) != "Content-Length: 2\r\n\r\n{}" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+}
+
+func TestPollableStdinPipe(t *testing.T) {
+	r, w := blockingPipe(t)
+	_, out := blockingPipe(t)
+	got := pollableStdin(r, out)
+	if got == r || !pollable(got) {
+		t.Fatalf("a pipe's stdin is not waited on by the poller (same file: %v)", got == r)
+	}
+	defer got.Close()
+	if nonBlocking(t, r) {
+		t.Fatal("the inherited pipe description was made non-blocking: whoever else holds it would see EAGAIN")
+	}
+	checkStream(t, got, w)
+}
+
+func TestPollableStdinSocket(t *testing.T) {
+	in, peer := blockingSocketPair(t)
+	out, _ := blockingSocketPair(t)
+	got := pollableStdin(in, out)
+	if !pollable(got) {
+		t.Fatal("a socket's stdin is not waited on by the poller")
+	}
+	checkStream(t, got, peer)
+}
+
+func TestPollableStdinLeftAsIs(t *testing.T) {
+	// One socket for stdin and stdout: making it non-blocking would make
+	// the blocking writes to stdout fail with EAGAIN.
+	both, _ := blockingSocketPair(t)
+	if got := pollableStdin(both, both); got != both || nonBlocking(t, both) {
+		t.Fatal("stdin shared with stdout was changed")
+	}
+	file, err := os.Create(filepath.Join(t.TempDir(), "input"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if got := pollableStdin(file, nil); got != file {
+		t.Fatal("a regular file's stdin was replaced")
+	}
+	if got := pollableStdin(nil, nil); got != nil {
+		t.Fatal("no stdin became one")
+	}
+}
