@@ -64,9 +64,10 @@ type workspace struct {
 	modRuns  map[string]bool // the projects whose module worker runs
 	scans    int             // workspace scans that have not registered their projects yet
 
-	yamlKick chan struct{}
-	modKick  chan struct{}
-	started  bool
+	yamlKick    chan struct{}
+	yamlWorkers *parkedGoroutines // the goroutines the YAML workers run on
+	modKick     chan struct{}
+	started     bool
 
 	// foldersSet: the client named workspace folders (or changed them);
 	// folders are then the projects' bounds (folders.go).
@@ -86,6 +87,7 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 		modKick:  make(chan struct{}, 1),
 	}
 	w.cond = sync.NewCond(&w.mu)
+	w.yamlWorkers = newParkedGoroutines(s, "diagnostics")
 	// The result cache must hold every module of a large project (the
 	// default keeps 4,096): an evicted module is inspected again by esbuild
 	// whenever any module changes, seconds of work at 10,000 tools. A

@@ -47,7 +47,7 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 			}
 			run := &yamlRun{}
 			w.yamlRuns[root] = run
-			w.s.goBackground("diagnostics", func(ctx context.Context) { w.projectYAMLLoop(ctx, root, run) })
+			w.yamlWorkers.run(func(ctx context.Context) { w.projectYAMLLoop(ctx, root, run) })
 		}
 		w.mu.Unlock()
 	}
