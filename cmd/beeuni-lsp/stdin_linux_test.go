@@ -57,11 +57,7 @@ func fcntlGetfl(fd int) (int, error) {
 	return int(r), nil
 }
 
-// pollable reports whether the poller waits on f: only such a file takes
-// a deadline.
-func pollable(f *os.File) bool { return f.SetReadDeadline(time.Time{}) == nil }
-
-// readAll reads what w wrote through r, then the end of the stream.
+// checkStream reads what w wrote through r, then the end of the stream.
 func checkStream(t *testing.T, r, w *os.File) {
 	t.Helper()
 	if err := r.SetReadDeadline(time.Now().Add(-time.Second)); err != nil {
@@ -86,43 +82,73 @@ func checkStream(t *testing.T, r, w *os.File) {
 func TestPollableStdinPipe(t *testing.T) {
 	r, w := blockingPipe(t)
 	_, out := blockingPipe(t)
-	got := pollableStdin(r, out)
+	got, restore := pollableStdin(r, out, nil)
+	defer restore()
 	if got == r || !pollable(got) {
 		t.Fatalf("a pipe's stdin is not waited on by the poller (same file: %v)", got == r)
 	}
-	defer got.Close()
 	if nonBlocking(t, r) {
 		t.Fatal("the inherited pipe description was made non-blocking: whoever else holds it would see EAGAIN")
 	}
 	checkStream(t, got, w)
+	restore()
+	if _, _, ok := fdStat(r); !ok {
+		t.Fatal("restore closed the inherited descriptor")
+	}
 }
 
 func TestPollableStdinSocket(t *testing.T) {
 	in, peer := blockingSocketPair(t)
 	out, _ := blockingSocketPair(t)
-	got := pollableStdin(in, out)
-	if !pollable(got) {
-		t.Fatal("a socket's stdin is not waited on by the poller")
+	errOut, _ := blockingSocketPair(t)
+	got, restore := pollableStdin(in, out, errOut)
+	if got == in || !pollable(got) {
+		t.Fatal("a socket's stdin is not waited on by the poller through a descriptor of its own")
 	}
 	checkStream(t, got, peer)
+	restore()
+	// Whoever else holds the socket (a wrapper shell) reads it blocking
+	// again, through a descriptor the server left open.
+	if _, _, ok := fdStat(in); !ok {
+		t.Fatal("restore closed the inherited descriptor")
+	}
+	if nonBlocking(t, in) {
+		t.Fatal("the socket was left non-blocking after the server was done with it")
+	}
 }
 
 func TestPollableStdinLeftAsIs(t *testing.T) {
-	// One socket for stdin and stdout: making it non-blocking would make
-	// the blocking writes to stdout fail with EAGAIN.
+	// One socket for stdin and stdout, or stdin and stderr: making it
+	// non-blocking would make their blocking writes fail with EAGAIN.
 	both, _ := blockingSocketPair(t)
-	if got := pollableStdin(both, both); got != both || nonBlocking(t, both) {
-		t.Fatal("stdin shared with stdout was changed")
+	out, _ := blockingSocketPair(t)
+	for _, c := range []struct{ out, errOut *os.File }{{both, nil}, {out, both}} {
+		got, restore := pollableStdin(both, c.out, c.errOut)
+		restore()
+		if got != both || nonBlocking(t, both) {
+			t.Fatal("stdin shared with stdout or stderr was changed")
+		}
+	}
+	// Stdin the poller already waits on (os.Pipe's are non-blocking): a
+	// second file of its descriptor would close it when collected.
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	defer r.Close()
+	if got, _ := pollableStdin(r, nil, nil); got != r {
+		t.Fatal("stdin the poller already waits on was replaced")
 	}
 	file, err := os.Create(filepath.Join(t.TempDir(), "input"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	if got := pollableStdin(file, nil); got != file {
+	if got, _ := pollableStdin(file, nil, nil); got != file {
 		t.Fatal("a regular file's stdin was replaced")
 	}
-	if got := pollableStdin(nil, nil); got != nil {
+	if got, _ := pollableStdin(nil, nil, nil); got != nil {
 		t.Fatal("no stdin became one")
 	}
 }

@@ -32,6 +32,9 @@ func newParkedGoroutines(s *Server, name string) *parkedGoroutines {
 // run runs f on a parked goroutine, or on a new one when none is parked.
 // A panic in f is recovered and logged; the goroutine goes on.
 func (p *parkedGoroutines) run(f func(ctx context.Context)) {
+	if p.s.isStopping() {
+		return // as goBackground: no new work once Run is returning
+	}
 	p.mu.Lock()
 	if p.idle > 0 {
 		p.idle--

@@ -72,3 +72,23 @@ func TestParkedGoroutinesEndWithTheServer(t *testing.T) {
 	// Stopped: a job handed to the pool does not block its caller.
 	p.run(func(context.Context) {})
 }
+
+func TestParkedGoroutinesStartNothingOnceStopping(t *testing.T) {
+	s := New(Options{})
+	defer s.stopBg()
+	p := newParkedGoroutines(s, "test")
+	p.run(func(context.Context) {})
+	waitParked(t, p, 1)
+	// Run is returning but the background context is not cancelled yet:
+	// a parked goroutine must not take a new load that delays the stop.
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
+	ran := make(chan struct{}, 1)
+	p.run(func(context.Context) { ran <- struct{}{} })
+	select {
+	case <-ran:
+		t.Fatal("a job started while the server was stopping")
+	case <-time.After(50 * time.Millisecond):
+	}
+}

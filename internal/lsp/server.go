@@ -406,6 +406,13 @@ func (s *Server) call(ctx context.Context, method string, params, result any) er
 	return nil
 }
 
+// isStopping reports whether Run is returning: no new work may start.
+func (s *Server) isStopping() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stopping
+}
+
 // goBackground runs f on its own goroutine, tracked so that Run waits for
 // it, with panics recovered and logged.
 func (s *Server) goBackground(name string, f func(ctx context.Context)) {
