@@ -20,7 +20,8 @@ import (
 // hands its processor over, and the runtime's monitor, seeing a thread in a
 // system call, keeps polling instead of sleeping. Waited on by the poller,
 // a message costs one epoll wake-up: at 1,000 tools, about a fifth less CPU
-// per keystroke (docs/performance.md, "Stdin through the poller").
+// per keystroke (docs/performance.md, "Stdin through the poller, parked
+// YAML workers").
 //
 // The blocking mode belongs to the open file description, which whatever
 // else holds it shares:

@@ -10,8 +10,9 @@ import (
 // deep (yaml.v3's parser recurses through the manifest's nesting), and a
 // new goroutine grows its stack from 8 KB by copying it over again at
 // each doubling, on every keystroke: about 6 % of a 1,000-tool
-// keystroke's CPU (docs/performance.md, "Parked YAML workers"). A parked
-// goroutine keeps its stack until the collector shrinks it.
+// keystroke's CPU (docs/performance.md, "Stdin through the poller, parked
+// YAML workers"). A parked goroutine keeps its stack until the collector
+// shrinks it.
 //
 // There are never more goroutines than jobs that ran at once; they end
 // when the server stops.
