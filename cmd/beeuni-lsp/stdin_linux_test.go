@@ -3,10 +3,14 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -150,5 +154,89 @@ func TestPollableStdinLeftAsIs(t *testing.T) {
 	}
 	if got, _ := pollableStdin(nil, nil, nil); got != nil {
 		t.Fatal("no stdin became one")
+	}
+}
+
+// pipeFDs lists this process's descriptors reading the pipe f reads,
+// other than f's own, each with whether it is non-blocking.
+func pipeFDs(t *testing.T, f *os.File) map[string]bool {
+	t.Helper()
+	fd, _, _ := fdStat(f)
+	target, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, e := range entries {
+		if e.Name() == strconv.Itoa(fd) {
+			continue
+		}
+		if l, err := os.Readlink("/proc/self/fd/" + e.Name()); err != nil || l != target {
+			continue
+		}
+		info, err := os.ReadFile("/proc/self/fdinfo/" + e.Name())
+		if err != nil {
+			continue // closed meanwhile
+		}
+		for _, line := range strings.Split(string(info), "\n") {
+			if v, ok := strings.CutPrefix(line, "flags:"); ok {
+				flags, _ := strconv.ParseInt(strings.TrimSpace(v), 8, 64)
+				if flags&syscall.O_ACCMODE == syscall.O_RDONLY {
+					out[e.Name()] = flags&syscall.O_NONBLOCK != 0
+				}
+			}
+		}
+	}
+	return out
+}
+
+// The server reads a pipe stdin through a non-blocking descriptor of its
+// own while it runs, and closes it when it is done.
+func TestServeReadsStdinThroughThePoller(t *testing.T) {
+	restoreGC(t) // runServe tunes the collector
+	r, w := blockingPipe(t)
+	outR, outW := blockingPipe(t)
+	go io.Copy(io.Discard, outR)
+	done := make(chan int, 1)
+	go func() {
+		done <- runServe(context.Background(), env{stdin: r, stdout: outW, stderr: io.Discard, dir: t.TempDir()}, nil)
+	}()
+	frame := func(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+	if _, err := io.WriteString(w, frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		fds := pipeFDs(t, r)
+		if len(fds) == 1 {
+			for name, nb := range fds {
+				if !nb {
+					t.Fatalf("the server's descriptor %s of its stdin is blocking", name)
+				}
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server opened %d descriptors of its stdin pipe, want 1 non-blocking one", len(fds))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := io.WriteString(w, frame(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`)+frame(`{"jsonrpc":"2.0","method":"exit"}`)); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit code %d after shutdown and exit", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not return after exit")
+	}
+	if fds := pipeFDs(t, r); len(fds) != 0 {
+		t.Fatalf("descriptors of the stdin pipe left open after the server returned: %v", fds)
 	}
 }

@@ -21,9 +21,8 @@ type parkedGoroutines struct {
 	name string // the task's name in panic reports
 	jobs chan func(context.Context)
 
-	mu      sync.Mutex
-	idle    int // goroutines parked, or about to, on jobs
-	started int // goroutines started, for tests
+	mu   sync.Mutex
+	idle int // goroutines parked, or about to, on jobs
 }
 
 func newParkedGoroutines(s *Server, name string) *parkedGoroutines {
@@ -46,11 +45,11 @@ func (p *parkedGoroutines) run(f func(ctx context.Context)) {
 		}
 		return
 	}
-	p.started++
 	p.mu.Unlock()
 	p.s.goBackground(p.name, func(ctx context.Context) {
 		for {
 			_, _ = p.s.recovered(p.name, func() (any, error) { f(ctx); return nil, nil })
+			f = nil // parked, it holds nothing of the last job
 			p.mu.Lock()
 			p.idle++
 			p.mu.Unlock()
@@ -63,9 +62,9 @@ func (p *parkedGoroutines) run(f func(ctx context.Context)) {
 	})
 }
 
-// counts returns the goroutines parked and started so far.
-func (p *parkedGoroutines) counts() (idle, started int) {
+// parked returns the number of goroutines parked.
+func (p *parkedGoroutines) parked() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.idle, p.started
+	return p.idle
 }
