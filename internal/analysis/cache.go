@@ -146,7 +146,10 @@ type parseScratch struct {
 	// next split to keep the lines an edit did not touch.
 	lines   []lineInfo
 	linesOf []byte
-	keys    map[string]*yaml.Node
+	// edit is how the content last split differs from the one split
+	// before it (see splitEdit).
+	edit splitEdit
+	keys map[string]*yaml.Node
 	// indexes are the key indexes of each file's large mappings in its
 	// last parse, for the duplicate-key check (keyIndex); madeIndexes those
 	// of the parse running.

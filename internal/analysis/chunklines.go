@@ -22,8 +22,13 @@ func (s *parseScratch) splitLines(content []byte) ([]lineInfo, bool) {
 	}
 	var lines []lineInfo
 	var ok bool
+	s.edit = splitEdit{}
 	if s.linesOf != nil {
-		lines, ok = resplitLines(content, s.linesOf, s.lines)
+		var e splitEdit
+		lines, e, ok = resplitLines(content, s.linesOf, s.lines)
+		if ok {
+			s.edit = e
+		}
 	} else {
 		lines, ok = splitLines(content, s.lines)
 	}
@@ -35,14 +40,34 @@ func (s *parseScratch) splitLines(content []byte) ([]lineInfo, bool) {
 	return lines, true
 }
 
+// splitEdit is one replacement that makes the content last split out of
+// from, the content split before it: from's bytes [start, end) became the
+// new content's [start, newEnd).
+type splitEdit struct {
+	from               []byte
+	start, end, newEnd int
+}
+
+// editFrom returns the edit that made the content last split out of old,
+// when old is the content split before it (the same bytes in the same
+// storage: contents are never modified).
+func (s *parseScratch) editFrom(old []byte) (splitEdit, bool) {
+	if s == nil || s.edit.from == nil || len(old) != len(s.edit.from) || len(old) == 0 || &old[0] != &s.edit.from[0] {
+		return splitEdit{}, false
+	}
+	return s.edit, true
+}
+
 // resplitLines returns content's line table from old's (table, as
 // splitLines made it), written over table's storage: the lines wholly in
 // the bytes the two contents share at their start, and those wholly in the
 // bytes they share at their end, line break before them included, are
-// kept (the latter moved); the lines between are split again.
-func resplitLines(content, old []byte, table []lineInfo) ([]lineInfo, bool) {
+// kept (the latter moved); the lines between are split again. It also
+// returns the edit that made content out of old.
+func resplitLines(content, old []byte, table []lineInfo) ([]lineInfo, splitEdit, bool) {
 	p := commonPrefix(content, old)
 	q := commonSuffix(content[p:], old[p:])
+	edit := splitEdit{from: old, start: p, end: len(old) - q, newEnd: len(content) - q}
 	// Kept at the start: the lines ending with a line break at or before p.
 	a := sort.Search(len(table), func(i int) bool { return table[i].end > p })
 	for a > 0 && old[table[a-1].end-1] != '\n' {
@@ -60,7 +85,7 @@ func resplitLines(content, old []byte, table []lineInfo) ([]lineInfo, bool) {
 	}
 	mid, ok := splitRange(content, from, to, nil)
 	if !ok {
-		return nil, false
+		return nil, splitEdit{}, false
 	}
 	n := a + len(mid) + len(table) - b
 	out := table
@@ -75,7 +100,7 @@ func resplitLines(content, old []byte, table []lineInfo) ([]lineInfo, bool) {
 		out[i].start += delta
 		out[i].end += delta
 	}
-	return out, true
+	return out, edit, true
 }
 
 // commonPrefix returns the length of the longest common prefix of a and

@@ -3,6 +3,7 @@ package analysis
 import (
 	"bytes"
 	"errors"
+	"hash/maphash"
 	"io"
 
 	"go.yaml.in/yaml/v3"
@@ -43,17 +44,62 @@ type chunkParse struct {
 	doc           *yaml.Node // the chunk's document node; doc.Content[0] is its root
 }
 
-// chunkSet is the chunks of one parse, by their bytes.
-type chunkSet map[string]*chunkParse
+// chunkSet is the chunks of one parse, by their bytes. A chunk is found
+// by a hash of its bytes, made once per chunk and parse (a 10,000-tool
+// manifest is 870 KB to hash), and its bytes compared on a hit; of two
+// chunks whose hashes collide, the set keeps the first (the other is
+// parsed again next time). Each set hashes with the seed of the set it was
+// made from, so that the hashes of both compare.
+type chunkSet struct {
+	seed   maphash.Seed
+	byHash map[uint64]*chunkParse
+}
+
+// nextChunkSet returns an empty set for the parse after prev's, sized for
+// as many chunks.
+func nextChunkSet(prev *chunkSet) *chunkSet {
+	if prev == nil {
+		return &chunkSet{seed: maphash.MakeSeed(), byHash: map[uint64]*chunkParse{}}
+	}
+	return &chunkSet{seed: prev.seed, byHash: make(map[uint64]*chunkParse, len(prev.byHash))}
+}
+
+// len is the number of chunks in the set.
+func (cs *chunkSet) len() int {
+	if cs == nil {
+		return 0
+	}
+	return len(cs.byHash)
+}
+
+// find returns the chunk of text, whose hash (by cs's seed) is h.
+func (cs *chunkSet) find(h uint64, text []byte) (*chunkParse, bool) {
+	if cs == nil {
+		return nil, false
+	}
+	cp, ok := cs.byHash[h]
+	if !ok || cp.key != string(text) {
+		return nil, false
+	}
+	return cp, true
+}
+
+// put adds cp, whose bytes hash to h, unless a chunk with that hash is
+// there already.
+func (cs *chunkSet) put(h uint64, cp *chunkParse) {
+	if _, ok := cs.byHash[h]; !ok {
+		cs.byHash[h] = cp
+	}
+}
 
 // parseFileChunked is parseFile through chunks, reusing the chunks of prev.
-func parseFileChunked(path string, content []byte, prev chunkSet) *parsed {
+func parseFileChunked(path string, content []byte, prev *chunkSet) *parsed {
 	return parseFileChunkedBy(path, content, prev, chunkTarget)
 }
 
 // parseFileChunkedBy is parseFileChunked with chunks of about target lines
 // (tests cut small files with a small target).
-func parseFileChunkedBy(path string, content []byte, prev chunkSet, target int) *parsed {
+func parseFileChunkedBy(path string, content []byte, prev *chunkSet, target int) *parsed {
 	return parseFileAfter(path, content, &parsed{chunks: prev}, target, nil)
 }
 
@@ -67,7 +113,13 @@ func parseFileAfter(path string, content []byte, prev *parsed, target int, s *pa
 		p.chunks = prev.chunks
 		return p
 	}
-	pos := positionsOfLines(content, fileLines)
+	var pos *positions
+	if e, ok := s.editFrom(prev.content); ok && prev.pos != nil && prev.pos.lines != nil {
+		pos = positionsEdited(content, prev.pos.lines, e)
+	}
+	if pos == nil {
+		pos = positionsOfLines(content, fileLines)
+	}
 	p := &parsed{path: path, content: content, lines: pos.lines, pos: pos, chunks: chunks, byChunks: true}
 	p.doc = doc
 	p.root = doc.Content[0]
@@ -89,7 +141,7 @@ type lineInfo struct {
 // chunkedTree builds the document by chunks, or reports !ok when the file
 // must be parsed whole. The lines it returns are in s's storage (when s is
 // not nil): valid until s is lent again.
-func chunkedTree(content []byte, prev chunkSet, target int, s *parseScratch) (*yaml.Node, chunkSet, []lineInfo, bool) {
+func chunkedTree(content []byte, prev *chunkSet, target int, s *parseScratch) (*yaml.Node, *chunkSet, []lineInfo, bool) {
 	if bytes.IndexByte(content, '\t') >= 0 || bytes.HasPrefix(content, []byte{0xef, 0xbb, 0xbf}) ||
 		bytes.Contains(content, []byte("\xc2\x85")) || bytes.Contains(content, []byte("\xe2\x80\xa8")) ||
 		bytes.Contains(content, []byte("\xe2\x80\xa9")) {
@@ -99,7 +151,7 @@ func chunkedTree(content []byte, prev chunkSet, target int, s *parseScratch) (*y
 	if !ok {
 		return nil, nil, nil, false
 	}
-	b := &chunkBuilder{content: content, lines: lines, prev: prev, next: chunkSet{}, target: target}
+	b := &chunkBuilder{content: content, lines: lines, prev: prev, next: nextChunkSet(prev), target: target}
 	// Top-level regions: from a line with content at column 1 to the next.
 	var starts []int
 	for i, l := range lines {
@@ -244,8 +296,8 @@ func plainKeyStart(c byte) bool {
 type chunkBuilder struct {
 	content []byte
 	lines   []lineInfo
-	prev    chunkSet
-	next    chunkSet
+	prev    *chunkSet
+	next    *chunkSet
 	target  int
 }
 
@@ -257,23 +309,24 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 	text := b.content[b.lines[from].start:b.lines[to-1].end]
 	start := from + 1
 	final := to == len(b.lines)
-	if cp, ok := b.next[string(text)]; ok {
-		if cp.trailingEmpty && !final {
-			return nil, false
-		}
-		if cp.start != start {
-			cp = &chunkParse{key: cp.key, start: start, doc: shiftedCopy(cp.doc, start-cp.start)}
-		}
-		return cp, true
-	}
-	if cp, ok := b.prev[string(text)]; ok {
+	h := maphash.Bytes(b.next.seed, text)
+	if cp, ok := b.next.find(h, text); ok {
 		if cp.trailingEmpty && !final {
 			return nil, false
 		}
 		if cp.start != start {
 			cp = &chunkParse{key: cp.key, start: start, trailingEmpty: cp.trailingEmpty, doc: shiftedCopy(cp.doc, start-cp.start)}
 		}
-		b.next[cp.key] = cp
+		return cp, true
+	}
+	if cp, ok := b.prev.find(h, text); ok {
+		if cp.trailingEmpty && !final {
+			return nil, false
+		}
+		if cp.start != start {
+			cp = &chunkParse{key: cp.key, start: start, trailingEmpty: cp.trailingEmpty, doc: shiftedCopy(cp.doc, start-cp.start)}
+		}
+		b.next.put(h, cp)
 		return cp, true
 	}
 	var doc yaml.Node
@@ -292,7 +345,7 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 	walk(doc.Content[0], func(n *yaml.Node) {
 		cp.trailingEmpty = n.Kind == yaml.ScalarNode && n.Style == 0 && n.Value == ""
 	})
-	b.next[cp.key] = cp
+	b.next.put(h, cp)
 	if cp.trailingEmpty && !final {
 		return nil, false
 	}
@@ -449,6 +502,17 @@ func positionsOfLines(content []byte, fileLines []lineInfo) *positions {
 		starts = append(starts, len(content))
 	}
 	lines := diag.NewLinesFromStarts(content, starts)
+	return &positions{content: content, lines: lines, yaml: lines}
+}
+
+// positionsEdited is positionsOfLines from the index of the content e
+// edited, when Replaced can update it (no line table scanned or copied),
+// else nil.
+func positionsEdited(content []byte, prev *diag.Lines, e splitEdit) *positions {
+	lines := prev.Replaced(content, e.start, e.end, e.newEnd)
+	if lines == nil {
+		return nil
+	}
 	return &positions{content: content, lines: lines, yaml: lines}
 }
 

@@ -54,16 +54,17 @@ func summary(n *yaml.Node) string {
 	return fmt.Sprintf("kind=%d style=%d tag=%q value=%q %d:%d anchor=%q children=%d", n.Kind, n.Style, n.Tag, n.Value, n.Line, n.Column, n.Anchor, len(n.Content))
 }
 
-// checkChunked parses content by chunks (reusing prev's) and whole, and
-// fails unless both give the same nodes, the same findings and manifest
+// checkChunked parses content by chunks (reusing prev's, in s's storage
+// when s is not nil, as the Cache does) and whole, and fails unless both
+// give the same nodes, the same positions, the same findings and manifest
 // trees that read the same (checkTree).
-func checkChunked(t *testing.T, prev *parsed, content []byte, target int) *parsed {
+func checkChunked(t *testing.T, s *parseScratch, prev *parsed, content []byte, target int) *parsed {
 	t.Helper()
 	if prev == nil {
 		prev = &parsed{}
 	}
 	full := parseFile("/repo/beeuni.yaml", content)
-	inc := parseFileAfter("/repo/beeuni.yaml", content, prev, target, nil)
+	inc := parseFileAfter("/repo/beeuni.yaml", content, prev, target, s)
 	if d := nodeDiff("doc", full.doc, inc.doc); d != "" {
 		t.Fatalf("tree differs for %q:\n%s", content, d)
 	}
@@ -181,15 +182,15 @@ func chunkTestManifest(n int) []byte {
 func TestChunkedParseTakesTheChunkedPath(t *testing.T) {
 	content := chunkTestManifest(1000)
 	p := parseFileChunked("/repo/beeuni.yaml", content, nil)
-	if len(p.chunks) < 10 {
-		t.Fatalf("generated manifest parsed in %d chunks, want the chunked path", len(p.chunks))
+	if p.chunks.len() < 10 {
+		t.Fatalf("generated manifest parsed in %d chunks, want the chunked path", p.chunks.len())
 	}
 	// One character changed: one chunk parsed again, the others reused as is.
 	edited := bytes.Replace(content, []byte("tool_00500: tools"), []byte("tool_00500: toolz"), 1)
 	q := parseFileChunked("/repo/beeuni.yaml", edited, p.chunks)
 	fresh := 0
-	for k, c := range q.chunks {
-		if old, ok := p.chunks[k]; !ok || old != c {
+	for h, c := range q.chunks.byHash {
+		if old, ok := p.chunks.byHash[h]; !ok || old != c {
 			fresh++
 		}
 	}
@@ -223,15 +224,19 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 			edits = 60
 		}
 		for _, target := range []int{0, 2, 7, chunkTarget} {
+			var s *parseScratch // the Cache's storage for two targets, none for the others
+			if target == 7 || target == chunkTarget {
+				s = &parseScratch{}
+			}
 			content := base
-			prev := checkChunked(t, nil, content, target)
+			prev := checkChunked(t, s, nil, content, target)
 			for i := 0; i < edits; i++ {
 				content = editAt(r, content)
-				prev = checkChunked(t, prev, content, target)
+				prev = checkChunked(t, s, prev, content, target)
 				count(content, target)
 				if r.Intn(3) == 0 { // back to the base: chunks moved back
 					content = base
-					prev = checkChunked(t, prev, content, target)
+					prev = checkChunked(t, s, prev, content, target)
 				}
 			}
 		}
@@ -351,14 +356,16 @@ func FuzzIncrementalParse(f *testing.F) {
 		if target >= 200 {
 			tgt = chunkTarget
 		}
-		prev := checkChunked(t, nil, content, tgt)
+		s := &parseScratch{} // the Cache's storage, as a keystroke's parse has it
+		prev := checkChunked(t, s, nil, content, tgt)
 		if int(base) >= len(bases) && len(content) > 0 {
 			// The input itself: every chunk moved a line down, then one
-			// byte taken out of the middle.
+			// byte taken out of the middle (a parse the next one does not
+			// start from: the scratch describes another content).
 			moved := append([]byte("\n"), content...)
-			prev = checkChunked(t, prev, moved, tgt)
+			prev = checkChunked(t, s, prev, moved, tgt)
 			mid := len(moved) / 2
-			checkChunked(t, prev, append(append([]byte(nil), moved[:mid]...), moved[mid+1:]...), tgt)
+			checkChunked(t, s, prev, append(append([]byte(nil), moved[:mid]...), moved[mid+1:]...), tgt)
 		}
 		for len(ops) >= 4 {
 			at := uint16(ops[0])<<8 | uint16(ops[1])
@@ -369,7 +376,7 @@ func FuzzIncrementalParse(f *testing.F) {
 				content = applyEdit(content, at, ops[2], ops[4:4+min(int(ops[3]), len(ops)-4)])
 			}
 			ops = ops[4+min(int(ops[3]), len(ops)-4):]
-			prev = checkChunked(t, prev, content, tgt)
+			prev = checkChunked(t, s, prev, content, tgt)
 		}
 	})
 }

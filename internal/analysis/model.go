@@ -39,7 +39,7 @@ type File struct {
 	Imported bool
 	// chunks are the chunk parses of the loader's parse, for ParseEdited;
 	// byChunks is set when that parse was made by chunks (one document).
-	chunks   chunkSet
+	chunks   *chunkSet
 	byChunks bool
 	marks    *YAMLMarks    // the parse's conversion of yaml.v3 marks
 	tree     *ManifestTree // the parse's typed tree (Tree)

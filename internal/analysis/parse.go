@@ -32,10 +32,10 @@ type parsed struct {
 	findings []diag.Finding
 	// chunks are the chunk parses this parse was built from, or reused by a
 	// fallback (see chunkparse.go); nil when the file was parsed whole.
-	chunks chunkSet
-	// dups are the duplicate-key findings (T10) by subtree, for the next
-	// parse of the file (see checkDuplicateKeys).
-	dups map[*yaml.Node][]diag.Finding
+	chunks *chunkSet
+	// dups are the duplicate-key findings (T10) of this parse, for the
+	// next parse of the file (see checkDuplicateKeys).
+	dups *dupMemo
 	// scratch is the storage the Cache lends the parse while it runs
 	// (nil when not lent, and once the parse is made).
 	scratch *parseScratch

@@ -27,21 +27,50 @@ func msgFirstKey(key string) string { return fmt.Sprintf("the first `%s`", key) 
 // (T10), anywhere in the document. It walks with an explicit stack and never
 // follows aliases, so neither deep nesting nor alias bombs can hurt it.
 //
-// prev holds the findings of the previous parse of the file by subtree, for
-// the collections one and two levels under the root (a top-level value; an
-// entry of a top-level mapping or sequence, an agent's body say): a chunked
-// parse shares the nodes of unchanged chunks, and a subtree found again
-// gives the same findings at the same lines, so they are taken from prev,
-// their offsets recomputed, without walking it. The findings of this parse
-// are kept the same way in p.dups.
-func (p *parsed) checkDuplicateKeys(prev map[*yaml.Node][]diag.Finding) {
-	p.dups = make(map[*yaml.Node][]diag.Finding, len(prev)) // about as many subtrees as the last parse
+// prev holds the findings of the previous parse of the file (dupMemo): a
+// chunked parse shares the nodes of unchanged chunks, and a subtree found
+// again gives the same findings at the same lines, so they are taken from
+// prev, their offsets recomputed, without walking it. The findings of this
+// parse are kept the same way in p.dups.
+func (p *parsed) checkDuplicateKeys(prev *dupMemo) {
+	if prev == nil {
+		prev = &dupMemo{}
+	}
+	p.dups = &dupMemo{bySubtree: make(map[*yaml.Node][]diag.Finding, len(prev.bySubtree))}
 	p.duplicatesUnder(p.root, 0, prev)
 	p.scratch.keyIndexesDone(p.path)
 }
 
+// dupMemo is the duplicate-key findings of one parse, for the next parse of
+// the file: by subtree for the collections one and two levels under the
+// root (a top-level value; an entry of a small top-level mapping or
+// sequence), and by position for the entries of a large one (the tools:
+// mapping's 10,000), found again by comparing its entries from both ends
+// instead of looking each up.
+type dupMemo struct {
+	bySubtree map[*yaml.Node][]diag.Finding
+	large     []dupRun
+}
+
+// largeCollection is the number of children above which a top-level
+// collection's entries are kept by position (dupRun).
+const largeCollection = 64
+
+// dupRun is a large top-level collection's children (its Content) with
+// the findings under each child that has some, in their order.
+type dupRun struct {
+	content []*yaml.Node
+	found   []dupAt
+}
+
+// dupAt is the findings under the child at index at of a dupRun's content.
+type dupAt struct {
+	at       int
+	findings []diag.Finding
+}
+
 // duplicatesUnder checks the subtree of n, at depth under the root.
-func (p *parsed) duplicatesUnder(n *yaml.Node, depth int, prev map[*yaml.Node][]diag.Finding) {
+func (p *parsed) duplicatesUnder(n *yaml.Node, depth int, prev *dupMemo) {
 	if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode {
 		return
 	}
@@ -49,22 +78,29 @@ func (p *parsed) duplicatesUnder(n *yaml.Node, depth int, prev map[*yaml.Node][]
 		p.walkDuplicates(n, depth, prev)
 		return
 	}
-	if fs, ok := prev[n]; ok {
+	if fs, ok := prev.bySubtree[n]; ok {
 		kept := slices.Clone(fs)
 		rebaseFindings(kept, p.lines)
 		p.findings = append(p.findings, kept...)
-		p.dups[n] = kept
+		p.dups.bySubtree[n] = kept
 		return
 	}
 	before := len(p.findings)
 	p.walkDuplicates(n, depth, prev)
-	p.dups[n] = slices.Clone(p.findings[before:])
+	p.dups.bySubtree[n] = slices.Clone(p.findings[before:])
 }
 
 // walkDuplicates checks n's own keys, then its children: those at depths
-// 1 and 2 through duplicatesUnder (and its memo), deeper ones with an
-// explicit stack.
-func (p *parsed) walkDuplicates(n *yaml.Node, depth int, prev map[*yaml.Node][]diag.Finding) {
+// 1 and 2 through duplicatesUnder (and its memo), or duplicatesByRun for a
+// large collection at depth 1, deeper ones with an explicit stack.
+func (p *parsed) walkDuplicates(n *yaml.Node, depth int, prev *dupMemo) {
+	if depth == 1 && len(n.Content) > largeCollection {
+		if n.Kind == yaml.MappingNode {
+			p.duplicateKeysIn(n)
+		}
+		p.duplicatesByRun(n.Content, prev)
+		return
+	}
 	if depth < 2 {
 		if n.Kind == yaml.MappingNode {
 			p.duplicateKeysIn(n)
@@ -104,6 +140,61 @@ func (p *parsed) walkDuplicates(n *yaml.Node, depth int, prev map[*yaml.Node][]d
 			}
 		}
 	}
+}
+
+// duplicatesByRun checks the children of a large top-level collection
+// (content: a mapping's keys and values, or a sequence's items), in order.
+// The children it shares, from both ends, with a large collection of the
+// previous parse (the same nodes: chunks the edit did not touch) take that
+// collection's findings; the others, where the edit is, are walked.
+func (p *parsed) duplicatesByRun(content []*yaml.Node, prev *dupMemo) {
+	var old *dupRun
+	front, back := 0, 0
+	for i := range prev.large {
+		r := &prev.large[i]
+		f := 0
+		for f < min(len(content), len(r.content)) && content[f] == r.content[f] {
+			f++
+		}
+		b := 0
+		for b < min(len(content), len(r.content))-f && content[len(content)-1-b] == r.content[len(r.content)-1-b] {
+			b++
+		}
+		if f+b > front+back {
+			old, front, back = r, f, b
+		}
+	}
+	run := dupRun{content: content}
+	keep := func(at int, fs []diag.Finding) {
+		kept := slices.Clone(fs)
+		rebaseFindings(kept, p.lines)
+		p.findings = append(p.findings, kept...)
+		run.found = append(run.found, dupAt{at, kept})
+	}
+	j := 0 // the old run's next findings
+	if old != nil {
+		for ; j < len(old.found) && old.found[j].at < front; j++ {
+			keep(old.found[j].at, old.found[j].findings)
+		}
+	}
+	for i := front; i < len(content)-back; i++ {
+		if c := content[i]; c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
+			before := len(p.findings)
+			p.walkDuplicates(c, 2, prev)
+			if len(p.findings) > before {
+				run.found = append(run.found, dupAt{i, slices.Clone(p.findings[before:])})
+			}
+		}
+	}
+	if old != nil {
+		shift := len(content) - len(old.content)
+		for ; j < len(old.found); j++ {
+			if at := old.found[j].at; at >= len(old.content)-back {
+				keep(at+shift, old.found[j].findings)
+			}
+		}
+	}
+	p.dups.large = append(p.dups.large, run)
 }
 
 // duplicateKeysIn reports the keys of one mapping that repeat an earlier key.

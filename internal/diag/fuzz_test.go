@@ -71,6 +71,7 @@ func FuzzEdited(f *testing.F) {
 			start, end int
 			text       string
 		}{{s1, e1, t1}, {s2, e2, t2}} {
+			prev := l
 			l = l.Edited(e.start, e.end, e.text)
 			start, end := max(0, min(e.start, len(want))), max(0, min(e.end, len(want)))
 			if end < start {
@@ -78,6 +79,14 @@ func FuzzEdited(f *testing.F) {
 			}
 			want = want[:start] + e.text + want[end:]
 			checkAgainstRef(t, "edited", l, []byte(want), EditorBreaks)
+			// Replaced: the same edit, its content given.
+			r := prev.Replaced([]byte(want), start, end, start+len(e.text))
+			if fast := prev.ascii && prev.onlyLF && IsASCII([]byte(e.text)) && !strings.Contains(e.text, "\r"); fast != (r != nil) {
+				t.Fatalf("Replaced(%d, %d, %q) on ascii=%v onlyLF=%v: index made %v, want %v", start, end, e.text, prev.ascii, prev.onlyLF, r != nil, fast)
+			}
+			if r != nil {
+				checkAgainstRef(t, "replaced", r, []byte(want), EditorBreaks)
+			}
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 	"sync"
@@ -29,12 +30,38 @@ func (l *Lines) Edited(start, end int, text string) *Lines {
 		next = append(next, old[end:]...)
 		return NewLinesFor(next, l.breaks)
 	}
+	next := &Lines{lazy: l.lazyEdit(splice{start, end, text}), size: l.size + len(text) - (end - start), breaks: l.breaks, onlyLF: true, ascii: true}
+	l.editStarts(next, start, end, text)
+	return next
+}
+
+// Replaced returns the index of content, which is l's content with the
+// bytes [start, end) replaced by content[start:newEnd], or nil when l's
+// content is not all ASCII with only "\n" line breaks or the new bytes are
+// not: the line starts are updated from l's as Edited does (a keystroke
+// within one line shares l's array), without scanning content.
+func (l *Lines) Replaced(content []byte, start, end, newEnd int) *Lines {
+	if l.compact || !l.ascii || !l.onlyLF || start < 0 || start > end || end > l.size ||
+		newEnd < start || newEnd > len(content) || len(content)-newEnd != l.size-end {
+		return nil
+	}
+	text := content[start:newEnd]
+	if !IsASCII(text) || bytes.IndexByte(text, '\r') >= 0 {
+		return nil
+	}
+	next := &Lines{content: content, size: len(content), breaks: l.breaks, onlyLF: true, ascii: true}
+	l.editStarts(next, start, end, string(text))
+	return next
+}
+
+// editStarts sets next's line starts to l's with [start, end) replaced by
+// text (all ASCII, only "\n" line breaks, as l's content).
+func (l *Lines) editStarts(next *Lines, start, end int, text string) {
 	// Line starts up to start stay; those after a "\n" in [start, end)
 	// go; text brings its own; the rest move by delta.
 	delta := len(text) - (end - start)
 	first := sort.Search(len(l.starts), func(i int) bool { return l.start(i) > start })
 	after := sort.Search(len(l.starts), func(i int) bool { return l.start(i) > end })
-	next := &Lines{lazy: l.lazyEdit(splice{start, end, text}), size: l.size + delta, breaks: l.breaks, onlyLF: true, ascii: true}
 	if first == after && strings.IndexByte(text, '\n') < 0 {
 		// Within one line (typing): the same starts, those after the
 		// line moved by delta. Edits of the same line share l's array.
@@ -48,7 +75,7 @@ func (l *Lines) Edited(start, end int, text string) *Lines {
 			}
 			next.shiftFrom, next.shift = after, delta
 		}
-		return next
+		return
 	}
 	starts := make([]int, first, first+strings.Count(text, "\n")+len(l.starts)-after)
 	for i := range first {
@@ -66,7 +93,6 @@ func (l *Lines) Edited(start, end int, text string) *Lines {
 		starts = append(starts, l.start(i)+delta)
 	}
 	next.starts, next.shiftFrom = starts, len(starts)
-	return next
 }
 
 // maxPendingEdits bounds the edits a lazy content keeps before the
