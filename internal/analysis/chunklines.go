@@ -59,7 +59,7 @@ func (s *parseScratch) editFrom(old []byte) (splitEdit, bool) {
 }
 
 // resplitLines returns content's line table from old's (table, as
-// splitLines made it), written over table's storage: the lines wholly in
+// splitLines made it, refusing what it refuses), written over table's storage: the lines wholly in
 // the bytes the two contents share at their start, and those wholly in the
 // bytes they share at their end, line break before them included, are
 // kept (the latter moved); the lines between are split again. It also
@@ -68,6 +68,12 @@ func resplitLines(content, old []byte, table []lineInfo) ([]lineInfo, splitEdit,
 	p := commonPrefix(content, old)
 	q := commonSuffix(content[p:], old[p:])
 	edit := splitEdit{from: old, start: p, end: len(old) - q, newEnd: len(content) - q}
+	// old holds none of unusualBytes (its split took them for a stop): a
+	// run of them in content overlaps the new bytes, or meets them (3
+	// bytes at most: 2 on either side).
+	if hasBOM(content) || unusualBytes(content[max(0, p-2):min(len(content), edit.newEnd+2)]) {
+		return nil, splitEdit{}, false
+	}
 	// Kept at the start: the lines ending with a line break at or before p.
 	a := sort.Search(len(table), func(i int) bool { return table[i].end > p })
 	for a > 0 && old[table[a-1].end-1] != '\n' {

@@ -18,7 +18,8 @@ func TestResplitLines(t *testing.T) {
 	for _, name := range sortedKeys(corpus) {
 		bases = append(bases, corpus[name])
 	}
-	inserts := []string{"x", "\n", "\n\n", "  ", "\r\n", "\r", "---", "\n---\n", "# c\n", "k: v\n", "\n%YAML\n"}
+	inserts := []string{"x", "\n", "\n\n", "  ", "\r\n", "\r", "---", "\n---\n", "# c\n", "k: v\n", "\n%YAML\n",
+		"\t", "\u0085", "\u2028", "\u2029", "\xef\xbb\xbf", "\xe2\x80", "\xa8", "\xc2", "\x85", "é"}
 	rng := rand.New(rand.NewSource(14))
 	kept := 0
 	for bi, b := range bases {
@@ -56,5 +57,33 @@ func TestResplitLines(t *testing.T) {
 	}
 	if kept < 100 {
 		t.Fatalf("only %d splits started from a table", kept)
+	}
+}
+
+// TestResplitSeesBytesMadeAtTheSeams: an edit whose bytes join the
+// unchanged ones around it into a tab's, NEL's, LS's or PS's bytes (or a
+// byte order mark) stops the split from the last table, as a split of the
+// whole content does.
+func TestResplitSeesBytesMadeAtTheSeams(t *testing.T) {
+	for _, c := range []struct {
+		name, before, after string
+	}{
+		{"LS, a byte taken out of it", "a: \xe2\x80x\xa8\n", "a: \xe2\x80\xa8\n"},
+		{"LS, its first byte typed", "a: b\x80\xa8\n", "a: b\xe2\x80\xa8\n"},
+		{"PS, its middle byte typed", "a: \xe2\xa9\n", "a: \xe2\x80\xa9\n"},
+		{"NEL, two halves met", "a: \xc2x\x85\n", "a: \xc2\x85\n"},
+		{"a tab typed", "a: b\n", "a: \tb\n"},
+		{"a byte order mark, its first byte typed", "\xbb\xbfa: b\n", "\xef\xbb\xbfa: b\n"},
+	} {
+		s := &parseScratch{}
+		if _, ok := s.splitLines([]byte(c.before)); !ok {
+			t.Fatalf("%s: %q does not split", c.name, c.before)
+		}
+		if _, ok := s.splitLines([]byte(c.after)); ok {
+			t.Errorf("%s: %q split from the table of %q", c.name, c.after, c.before)
+		}
+		if _, ok := splitLines([]byte(c.after), nil); ok {
+			t.Errorf("%s: %q split whole", c.name, c.after)
+		}
 	}
 }

@@ -38,30 +38,38 @@ const chunkTarget = 64
 // it share its nodes.
 type chunkParse struct {
 	key   string
-	start int // the file line of the chunk's first line
+	hash  uint64 // of key, by the seed of the sets that hold the chunk
+	start int    // the file line of the chunk's first line
 	// trailingEmpty is set when the chunk ends with an empty value.
 	trailingEmpty bool
 	doc           *yaml.Node // the chunk's document node; doc.Content[0] is its root
 }
 
-// chunkSet is the chunks of one parse, by their bytes. A chunk is found
-// by a hash of its bytes, made once per chunk and parse (a 10,000-tool
-// manifest is 870 KB to hash), and its bytes compared on a hit; of two
-// chunks whose hashes collide, the set keeps the first (the other is
-// parsed again next time). Each set hashes with the seed of the set it was
-// made from, so that the hashes of both compare.
+// chunkSet is the chunks of one parse, by their bytes and by where they
+// start in the content parsed. A chunk is found by a hash of its bytes,
+// made once per chunk (a 10,000-tool manifest is 870 KB to hash), and its
+// bytes compared on a hit; of two chunks whose hashes collide, the set
+// keeps the first (the other is parsed again next time). Each set hashes
+// with the seed of the set it was made from, so that the hashes of both
+// compare. When the parse scratch knows the one edit that made the content
+// out of the set's (splitEdit), a chunk outside the edit is the set's chunk
+// at the same offset (moved by the edit's length after it): found without
+// hashing or comparing its bytes.
 type chunkSet struct {
-	seed   maphash.Seed
-	byHash map[uint64]*chunkParse
+	seed     maphash.Seed
+	byHash   map[uint64]*chunkParse
+	byOffset map[int]*chunkParse
+	content  []byte // what byOffset's offsets index
 }
 
-// nextChunkSet returns an empty set for the parse after prev's, sized for
-// as many chunks.
-func nextChunkSet(prev *chunkSet) *chunkSet {
+// nextChunkSet returns an empty set for the parse of content after prev's,
+// sized for as many chunks.
+func nextChunkSet(prev *chunkSet, content []byte) *chunkSet {
 	if prev == nil {
-		return &chunkSet{seed: maphash.MakeSeed(), byHash: map[uint64]*chunkParse{}}
+		return &chunkSet{seed: maphash.MakeSeed(), byHash: map[uint64]*chunkParse{}, byOffset: map[int]*chunkParse{}, content: content}
 	}
-	return &chunkSet{seed: prev.seed, byHash: make(map[uint64]*chunkParse, len(prev.byHash))}
+	n := len(prev.byHash)
+	return &chunkSet{seed: prev.seed, byHash: make(map[uint64]*chunkParse, n), byOffset: make(map[int]*chunkParse, n), content: content}
 }
 
 // len is the number of chunks in the set.
@@ -84,12 +92,26 @@ func (cs *chunkSet) find(h uint64, text []byte) (*chunkParse, bool) {
 	return cp, true
 }
 
-// put adds cp, whose bytes hash to h, unless a chunk with that hash is
-// there already.
-func (cs *chunkSet) put(h uint64, cp *chunkParse) {
-	if _, ok := cs.byHash[h]; !ok {
-		cs.byHash[h] = cp
+// at returns the chunk of n bytes that starts at offset off of cs's
+// content.
+func (cs *chunkSet) at(off, n int) (*chunkParse, bool) {
+	if cs == nil {
+		return nil, false
 	}
+	cp, ok := cs.byOffset[off]
+	if !ok || len(cp.key) != n {
+		return nil, false
+	}
+	return cp, true
+}
+
+// put adds cp, starting at offset off of cs's content, unless a chunk with
+// its hash is there already.
+func (cs *chunkSet) put(off int, cp *chunkParse) {
+	if _, ok := cs.byHash[cp.hash]; !ok {
+		cs.byHash[cp.hash] = cp
+	}
+	cs.byOffset[off] = cp
 }
 
 // parseFileChunked is parseFile through chunks, reusing the chunks of prev.
@@ -142,16 +164,14 @@ type lineInfo struct {
 // must be parsed whole. The lines it returns are in s's storage (when s is
 // not nil): valid until s is lent again.
 func chunkedTree(content []byte, prev *chunkSet, target int, s *parseScratch) (*yaml.Node, *chunkSet, []lineInfo, bool) {
-	if bytes.IndexByte(content, '\t') >= 0 || bytes.HasPrefix(content, []byte{0xef, 0xbb, 0xbf}) ||
-		bytes.Contains(content, []byte("\xc2\x85")) || bytes.Contains(content, []byte("\xe2\x80\xa8")) ||
-		bytes.Contains(content, []byte("\xe2\x80\xa9")) {
-		return nil, nil, nil, false
-	}
 	lines, ok := s.splitLines(content)
 	if !ok {
 		return nil, nil, nil, false
 	}
-	b := &chunkBuilder{content: content, lines: lines, prev: prev, next: nextChunkSet(prev), target: target}
+	b := &chunkBuilder{content: content, lines: lines, prev: prev, next: nextChunkSet(prev, content), target: target}
+	if prev != nil {
+		b.edit, b.edited = s.editFrom(prev.content)
+	}
 	// Top-level regions: from a line with content at column 1 to the next.
 	var starts []int
 	for i, l := range lines {
@@ -242,15 +262,30 @@ func chunkedTree(content []byte, prev *chunkSet, target int, s *parseScratch) (*
 const maxChunkLine = 8000
 
 // splitLines indexes the lines in buf's storage (when large enough),
-// rejecting document markers, directives, very long lines and lone carriage
-// returns (a line break a line feed count would miss).
+// rejecting what chunks cannot hold (unusualBytes, a byte order mark),
+// document markers, directives, very long lines and lone carriage returns
+// (a line break a line feed count would miss).
 func splitLines(content []byte, buf []lineInfo) ([]lineInfo, bool) {
+	if hasBOM(content) || unusualBytes(content) {
+		return nil, false
+	}
 	lines := buf[:0]
 	if n := bytes.Count(content, []byte{'\n'}) + 1; cap(lines) < n {
 		lines = make([]lineInfo, 0, n)
 	}
 	return splitRange(content, 0, len(content), lines)
 }
+
+// unusualBytes reports whether b holds a tab (indentation the chunks'
+// columns do not count) or a line break that yaml.v3 counts and a line
+// feed count misses: NEL, LS or PS. The longest is 3 bytes.
+func unusualBytes(b []byte) bool {
+	return bytes.IndexByte(b, '\t') >= 0 || bytes.Contains(b, []byte("\xc2\x85")) ||
+		bytes.Contains(b, []byte("\xe2\x80\xa8")) || bytes.Contains(b, []byte("\xe2\x80\xa9"))
+}
+
+// hasBOM reports whether b starts with a UTF-8 byte order mark.
+func hasBOM(b []byte) bool { return bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}) }
 
 // splitRange appends to lines the lines of content from offset from (a
 // line's start) up to to (a line's start, or the end), as splitLines.
@@ -299,6 +334,10 @@ type chunkBuilder struct {
 	prev    *chunkSet
 	next    *chunkSet
 	target  int
+	// edit made content out of prev's content, when edited (the chunks
+	// outside it are found by offset).
+	edit   splitEdit
+	edited bool
 }
 
 // chunk parses lines [from, to) or reuses their earlier parse. A chunk
@@ -306,28 +345,38 @@ type chunkBuilder struct {
 // `? `) is refused unless it ends the file: yaml.v3 places an empty value at
 // the token that follows it, which lies outside the chunk.
 func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
-	text := b.content[b.lines[from].start:b.lines[to-1].end]
+	off := b.lines[from].start
+	text := b.content[off:b.lines[to-1].end]
 	start := from + 1
 	final := to == len(b.lines)
-	h := maphash.Bytes(b.next.seed, text)
-	if cp, ok := b.next.find(h, text); ok {
+	reuse := func(cp *chunkParse) (*chunkParse, bool) {
 		if cp.trailingEmpty && !final {
 			return nil, false
 		}
 		if cp.start != start {
-			cp = &chunkParse{key: cp.key, start: start, trailingEmpty: cp.trailingEmpty, doc: shiftedCopy(cp.doc, start-cp.start)}
+			cp = &chunkParse{key: cp.key, hash: cp.hash, start: start, trailingEmpty: cp.trailingEmpty, doc: shiftedCopy(cp.doc, start-cp.start)}
 		}
+		b.next.put(off, cp)
 		return cp, true
 	}
+	if e := b.edit; b.edited {
+		switch end := off + len(text); {
+		case end <= e.start:
+			if cp, ok := b.prev.at(off, len(text)); ok {
+				return reuse(cp)
+			}
+		case off >= e.newEnd:
+			if cp, ok := b.prev.at(off-e.newEnd+e.end, len(text)); ok {
+				return reuse(cp)
+			}
+		}
+	}
+	h := maphash.Bytes(b.next.seed, text)
+	if cp, ok := b.next.find(h, text); ok {
+		return reuse(cp)
+	}
 	if cp, ok := b.prev.find(h, text); ok {
-		if cp.trailingEmpty && !final {
-			return nil, false
-		}
-		if cp.start != start {
-			cp = &chunkParse{key: cp.key, start: start, trailingEmpty: cp.trailingEmpty, doc: shiftedCopy(cp.doc, start-cp.start)}
-		}
-		b.next.put(h, cp)
-		return cp, true
+		return reuse(cp)
 	}
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(text))
@@ -341,11 +390,11 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
 		return nil, false
 	}
-	cp := &chunkParse{key: string(text), start: start, doc: &doc}
+	cp := &chunkParse{key: string(text), hash: h, start: start, doc: &doc}
 	walk(doc.Content[0], func(n *yaml.Node) {
 		cp.trailingEmpty = n.Kind == yaml.ScalarNode && n.Style == 0 && n.Value == ""
 	})
-	b.next.put(h, cp)
+	b.next.put(off, cp)
 	if cp.trailingEmpty && !final {
 		return nil, false
 	}

@@ -202,6 +202,48 @@ func TestChunkedParseTakesTheChunkedPath(t *testing.T) {
 	}
 }
 
+// TestChunksOutsideTheEditFoundByOffset: with the parse scratch, which
+// knows the edit, the chunks before and after it are the last parse's by
+// their offsets (moved by the edit's length after it), even with no hash
+// to find them by.
+func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
+	content := chunkTestManifest(1000)
+	s := &parseScratch{}
+	p := parseFileAfter("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
+	for _, edit := range []struct{ from, to string }{
+		{"tool_00500: tools", "tool_00500: toolsxx"}, // longer: the chunks after it move
+		{"tool_00600: tools", "tool_00600: too"},     // shorter
+	} {
+		edited := bytes.Replace(content, []byte(edit.from), []byte(edit.to), 1)
+		clear(p.chunks.byHash) // only offsets to find them by
+		q := parseFileAfter("/repo/beeuni.yaml", edited, p, chunkTarget, s)
+		fresh := 0
+		for _, c := range q.chunks.byOffset {
+			if old := findChunk(p.chunks, c); !old {
+				fresh++
+			}
+		}
+		if fresh != 1 || q.chunks.len() < 10 {
+			t.Errorf("%q: %d of %d chunks parsed again, want 1", edit.to, fresh, q.chunks.len())
+		}
+		checkChunked(t, nil, &parsed{}, edited, chunkTarget) // the full parse agrees with a fresh chunked one
+		if d := nodeDiff("doc", parseFile("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
+			t.Fatal(d)
+		}
+		content, p = edited, q
+	}
+}
+
+// findChunk reports whether cs holds c.
+func findChunk(cs *chunkSet, c *chunkParse) bool {
+	for _, o := range cs.byOffset {
+		if o == c {
+			return true
+		}
+	}
+	return false
+}
+
 // TestChunkedParseMatchesFullParse applies random edits to the golden
 // corpus's manifests and to generated ones, parsing each version by chunks
 // with the previous version's chunks, and compares with a full parse.
