@@ -89,6 +89,12 @@ func resplitLines(content, old []byte, table []lineInfo) ([]lineInfo, splitEdit,
 	if b < len(table) {
 		to = table[b].start + delta
 	}
+	if 2*(to-from) > len(content) {
+		// Most of it changed (another file's table, or keystrokes far
+		// apart analysed as one edit): split it whole in table's storage.
+		lines, ok := splitLines(content, table)
+		return lines, edit, ok
+	}
 	mid, ok := splitRange(content, from, to, nil)
 	if !ok {
 		return nil, splitEdit{}, false

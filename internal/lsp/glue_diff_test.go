@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -400,4 +401,25 @@ func BenchmarkPublishFrame(b *testing.B) {
 			notificationFrame(method, data)
 		}
 	})
+}
+
+// TestWriteNotificationReturnsTheParamsSent: what writeNotification returns
+// (the publisher's last params of a file, compared with the next) is the
+// params, held by the frame sent, not by the caller's buffer.
+func TestWriteNotificationReturnsTheParamsSent(t *testing.T) {
+	out := &lockedBuffer{}
+	st := newStream(rwc{Reader: bytes.NewReader(nil), w: out})
+	defer st.Close()
+	params := []byte(`{"uri":"file:///ws/beeuni.yaml","diagnostics":[]}`)
+	sent, err := st.writeNotification(protocol.MethodTextDocumentPublishDiagnostics, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sent, params) {
+		t.Fatalf("returned %q, want the params %q", sent, params)
+	}
+	params[0] = 'X' // the caller writes its buffer again
+	if sent[0] != '{' {
+		t.Fatal("the returned params share the caller's buffer")
+	}
 }

@@ -347,13 +347,12 @@ func (pb *publisher) publishLocked(paths []string) {
 		if bytes.Equal(data, st.last) {
 			continue
 		}
-		st.last = data
+		st.last = pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
 		st.uri = params.URI
 		st.nonEmpty = len(params.Diagnostics) > 0
 		if newest != nil {
 			st.gen = newest.gen
 		}
-		pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
 		if len(st.sets) == 0 && !st.nonEmpty {
 			delete(pb.files, path)
 		}

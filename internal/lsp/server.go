@@ -6,6 +6,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -385,15 +386,20 @@ func (s *Server) notify(method string, params any) {
 // notifyJSON sends a notification whose params are JSON already, as
 // encoding/json wrote them: the frame is what notify would send, built
 // without encoding and checking the params again (diagnostics of a large
-// manifest are tens of kilobytes per keystroke).
-func (s *Server) notifyJSON(method string, params []byte) {
+// manifest are tens of kilobytes per keystroke). It returns params as sent,
+// in storage of its own (the frame's), so that params may be a scratch
+// buffer the caller writes again.
+func (s *Server) notifyJSON(method string, params []byte) []byte {
 	if s.out == nil {
-		s.notify(method, json.RawMessage(params))
-		return
+		sent := bytes.Clone(params)
+		s.notify(method, json.RawMessage(sent))
+		return sent
 	}
-	if err := s.out.writeNotification(method, params); err != nil {
+	sent, err := s.out.writeNotification(method, params)
+	if err != nil {
 		s.tracef("sending %s: %v", method, err)
 	}
+	return sent
 }
 
 // call sends a request to the client and decodes its result. It must not

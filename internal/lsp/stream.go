@@ -458,9 +458,11 @@ func (s *stream) writeFrame(data []byte) error {
 
 // writeNotification queues a notification whose params are JSON already
 // (compact, as encoding/json writes them), framed as jsonrpc2 frames it,
-// without encoding and checking the params again.
-func (s *stream) writeNotification(method string, params []byte) error {
-	return s.enqueue(notificationFrame(method, params))
+// without encoding and checking the params again. It returns params as
+// the frame holds them (read-only: the frame is being written).
+func (s *stream) writeNotification(method string, params []byte) ([]byte, error) {
+	frame := notificationFrame(method, params)
+	return frame[len(frame)-1-len(params) : len(frame)-1 : len(frame)-1], s.enqueue(frame)
 }
 
 // notificationFrame is the frame of a notification: header and body, the
