@@ -31,7 +31,7 @@ import (
 // chunkTarget is the number of lines a chunk grows to before it is cut at
 // the next safe boundary; a top-level entry longer than twice that is cut
 // inside.
-const chunkTarget = 64
+const chunkTarget = 32
 
 // chunkParse is one chunk's parse, its nodes positioned for the chunk
 // starting at file line start. It is immutable once stored: trees built from
