@@ -43,6 +43,28 @@ type chunkParse struct {
 	// trailingEmpty is set when the chunk ends with an empty value.
 	trailingEmpty bool
 	doc           *yaml.Node // the chunk's document node; doc.Content[0] is its root
+	// root is what assembling the chunks reads of the root, copied here:
+	// a keystroke assembles hundreds of chunks, and reading each one's
+	// document and root nodes, cold in memory, was most of that work.
+	root chunkRoot
+}
+
+// chunkRoot is a chunk's root node with the fields the assembly checks.
+type chunkRoot struct {
+	node         *yaml.Node
+	kind         yaml.Kind
+	style        yaml.Style
+	tag          string
+	line, column int
+	content      []*yaml.Node
+}
+
+// newChunkParse returns the chunk of key's bytes, hashing to hash, whose
+// document doc (holding one root) starts at file line start.
+func newChunkParse(key string, hash uint64, start int, trailingEmpty bool, doc *yaml.Node) *chunkParse {
+	r := doc.Content[0]
+	return &chunkParse{key: key, hash: hash, start: start, trailingEmpty: trailingEmpty, doc: doc,
+		root: chunkRoot{node: r, kind: r.Kind, style: r.Style, tag: r.Tag, line: r.Line, column: r.Column, content: r.Content}}
 }
 
 // chunkSet is the chunks of one parse, by their bytes and by where they
@@ -205,14 +227,14 @@ func chunkedTree(content []byte, prev *chunkSet, target int, s *parseScratch) (*
 		if !ok {
 			return false
 		}
-		r := cp.doc.Content[0]
-		if r.Kind != yaml.MappingNode || r.Style != 0 || r.Column != 1 || r.Line != b.firstContent(cp.start-1)+1 || len(r.Content) == 0 {
+		r := &cp.root
+		if r.kind != yaml.MappingNode || r.style != 0 || r.column != 1 || r.line != b.firstContent(cp.start-1)+1 || len(r.content) == 0 {
 			return false
 		}
 		if doc == nil {
-			doc, root = cp.doc, r
+			doc, root = cp.doc, r.node
 		}
-		pairs = append(pairs, r.Content...)
+		pairs = append(pairs, r.content...)
 		return true
 	}
 	for ri, s := range starts {
@@ -354,7 +376,7 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 			return nil, false
 		}
 		if cp.start != start {
-			cp = &chunkParse{key: cp.key, hash: cp.hash, start: start, trailingEmpty: cp.trailingEmpty, doc: shiftedCopy(cp.doc, start-cp.start)}
+			cp = newChunkParse(cp.key, cp.hash, start, cp.trailingEmpty, shiftedCopy(cp.doc, start-cp.start))
 		}
 		b.next.put(off, cp)
 		return cp, true
@@ -390,10 +412,11 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 	if err := dec.Decode(&more); !errors.Is(err, io.EOF) {
 		return nil, false
 	}
-	cp := &chunkParse{key: string(text), hash: h, start: start, doc: &doc}
+	trailingEmpty := false
 	walk(doc.Content[0], func(n *yaml.Node) {
-		cp.trailingEmpty = n.Kind == yaml.ScalarNode && n.Style == 0 && n.Value == ""
+		trailingEmpty = n.Kind == yaml.ScalarNode && n.Style == 0 && n.Value == ""
 	})
+	cp := newChunkParse(string(text), h, start, trailingEmpty, &doc)
 	b.next.put(off, cp)
 	if cp.trailingEmpty && !final {
 		return nil, false
@@ -505,24 +528,24 @@ func (b *chunkBuilder) bigRegion(s, e int) (k, v *yaml.Node, first *chunkParse, 
 	// The chunks' roots first, then one slice of the value's entries, sized
 	// (a 10,000-entry mapping is 20,000 nodes: grown by append, it would be
 	// allocated about twice over).
-	parts := make([]*yaml.Node, 0, len(cuts))
+	parts := make([]*chunkRoot, 0, len(cuts))
 	n := len(v0.Content)
 	for j := 1; j < len(cuts); j++ {
 		cp, ok := b.chunk(cuts[j-1], cuts[j])
 		if !ok {
 			return nil, nil, nil, false
 		}
-		cr := cp.doc.Content[0]
-		if cr.Kind != v0.Kind || cr.Style != 0 || cr.Tag != v0.Tag || cr.Column != ind+1 || cr.Line != cp.start || len(cr.Content) == 0 {
+		cr := &cp.root
+		if cr.kind != v0.Kind || cr.style != 0 || cr.tag != v0.Tag || cr.column != ind+1 || cr.line != cp.start || len(cr.content) == 0 {
 			return nil, nil, nil, false
 		}
 		parts = append(parts, cr)
-		n += len(cr.Content)
+		n += len(cr.content)
 	}
 	content := make([]*yaml.Node, 0, n)
 	content = append(content, v0.Content...)
 	for _, cr := range parts {
-		content = append(content, cr.Content...)
+		content = append(content, cr.content...)
 	}
 	nv := *v0
 	nv.Content = content
