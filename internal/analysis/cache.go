@@ -138,7 +138,8 @@ func (c *Cache) Forget(p string) {
 // keystroke updates them instead of allocating them anew (about 0.9 MB at
 // 10,000 tools). The map is empty between uses and the line table holds
 // no pointer; the content last split and the indexes' key nodes are the
-// last parse's, which the Cache holds anyway. A nil *parseScratch lends
+// last parse's, which the Cache holds anyway (the content split before it,
+// which the edit holds, is dropped when the parse ends). A nil *parseScratch lends
 // nothing: each use allocates.
 type parseScratch struct {
 	// lines is the line table of linesOf, the content last split (linesOf
@@ -147,7 +148,7 @@ type parseScratch struct {
 	lines   []lineInfo
 	linesOf []byte
 	// edit is how the content last split differs from the one split
-	// before it (see splitEdit).
+	// before it (see splitEdit), while the parse that split runs.
 	edit splitEdit
 	keys map[string]*yaml.Node
 	// indexes are the key indexes of each file's large mappings in its

@@ -48,6 +48,14 @@ type splitEdit struct {
 	start, end, newEnd int
 }
 
+// forgetEdit drops the edit once the parse that split is done with it: it
+// holds the content split before, which nothing else may hold by then.
+func (s *parseScratch) forgetEdit() {
+	if s != nil {
+		s.edit = splitEdit{}
+	}
+}
+
 // editFrom returns the edit that made the content last split out of old,
 // when old is the content split before it (the same bytes in the same
 // storage: contents are never modified).

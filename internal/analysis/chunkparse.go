@@ -71,7 +71,8 @@ func newChunkParse(key string, hash uint64, start int, trailingEmpty bool, doc *
 // start in the content parsed. A chunk is found by a hash of its bytes,
 // made once per chunk (a 10,000-tool manifest is 870 KB to hash), and its
 // bytes compared on a hit; of two chunks whose hashes collide, the set
-// keeps the first (the other is parsed again next time). Each set hashes
+// keeps the first by hash (the other is parsed again when it is looked up
+// by its bytes). Each set hashes
 // with the seed of the set it was made from, so that the hashes of both
 // compare. When the parse scratch knows the one edit that made the content
 // out of the set's (splitEdit), a chunk outside the edit is the set's chunk
@@ -127,6 +128,16 @@ func (cs *chunkSet) at(off, n int) (*chunkParse, bool) {
 	return cp, true
 }
 
+// withoutContent returns cs's chunks without the content their offsets
+// index, for a parse that keeps them but not that content (a full parse's
+// fallback): found by their bytes only.
+func (cs *chunkSet) withoutContent() *chunkSet {
+	if cs == nil {
+		return nil
+	}
+	return &chunkSet{seed: cs.seed, byHash: cs.byHash}
+}
+
 // put adds cp, starting at offset off of cs's content, unless a chunk with
 // its hash is there already.
 func (cs *chunkSet) put(off int, cp *chunkParse) {
@@ -151,10 +162,11 @@ func parseFileChunkedBy(path string, content []byte, prev *chunkSet, target int)
 // whose duplicate-key findings it reuses for unchanged subtrees too; s, if
 // not nil, is the storage to work in (parseScratch).
 func parseFileAfter(path string, content []byte, prev *parsed, target int, s *parseScratch) *parsed {
+	defer s.forgetEdit() // it holds prev's content, which the Cache is about to drop
 	doc, chunks, fileLines, ok := chunkedTree(content, prev.chunks, target, s)
 	if !ok {
 		p := parseFile(path, content)
-		p.chunks = prev.chunks
+		p.chunks = prev.chunks.withoutContent()
 		return p
 	}
 	var pos *positions

@@ -17,6 +17,7 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/tools/txtar"
 
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -217,6 +218,9 @@ func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
 		edited := bytes.Replace(content, []byte(edit.from), []byte(edit.to), 1)
 		clear(p.chunks.byHash) // only offsets to find them by
 		q := parseFileAfter("/repo/beeuni.yaml", edited, p, chunkTarget, s)
+		if s.edit.from != nil {
+			t.Fatal("the parse scratch still holds the content split before, after the parse")
+		}
 		fresh := 0
 		for _, c := range q.chunks.byOffset {
 			if old := findChunk(p.chunks, c); !old {
@@ -231,6 +235,28 @@ func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
 			t.Fatal(d)
 		}
 		content, p = edited, q
+	}
+}
+
+// TestPositionsUpdatedFromTheLastIndex: after a keystroke within a line,
+// the parse's line index is the last parse's updated (Replaced), not one
+// made from the line table: a last index whose starts were moved (same
+// size, same line count) passes its moved starts on.
+func TestPositionsUpdatedFromTheLastIndex(t *testing.T) {
+	content := chunkTestManifest(100)
+	s := &parseScratch{}
+	p := parseFileAfter("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
+	// The same bytes with the first line break one byte later.
+	moved := bytes.Replace(content, []byte("# generated\nv"), []byte("# generatedv\n"), 1)
+	marked := diag.NewLines(moved)
+	if marked.Count() != p.pos.lines.Count() || marked.LineStart(1) == p.pos.lines.LineStart(1) {
+		t.Fatal("the marked index does not differ from the real one on line 2")
+	}
+	p.pos = &positions{content: p.content, lines: marked, yaml: marked}
+	edited := bytes.Replace(content, []byte("tool_00050: tools"), []byte("tool_00050: toolsx"), 1)
+	q := parseFileAfter("/repo/beeuni.yaml", edited, p, chunkTarget, s)
+	if q.pos.lines.LineStart(1) != marked.LineStart(1) {
+		t.Fatalf("line 2 starts at %d, want the last index's %d: the index was made anew", q.pos.lines.LineStart(1), marked.LineStart(1))
 	}
 }
 
