@@ -183,8 +183,8 @@ func chunkTestManifest(n int) []byte {
 func TestChunkedParseTakesTheChunkedPath(t *testing.T) {
 	content := chunkTestManifest(1000)
 	p := parseFileChunked("/repo/beeuni.yaml", content, nil)
-	if p.chunks.len() < 10 {
-		t.Fatalf("generated manifest parsed in %d chunks, want the chunked path", p.chunks.len())
+	if len(p.chunks.byHash) < 10 {
+		t.Fatalf("generated manifest parsed in %d chunks, want the chunked path", len(p.chunks.byHash))
 	}
 	// One character changed: one chunk parsed again, the others reused as is.
 	edited := bytes.Replace(content, []byte("tool_00500: tools"), []byte("tool_00500: toolz"), 1)
@@ -227,8 +227,8 @@ func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
 				fresh++
 			}
 		}
-		if fresh != 1 || q.chunks.len() < 10 {
-			t.Errorf("%q: %d of %d chunks parsed again, want 1", edit.to, fresh, q.chunks.len())
+		if fresh != 1 || len(q.chunks.byHash) < 10 {
+			t.Errorf("%q: %d of %d chunks parsed again, want 1", edit.to, fresh, len(q.chunks.byHash))
 		}
 		checkChunked(t, nil, &parsed{}, edited, chunkTarget) // the full parse agrees with a fresh chunked one
 		if d := nodeDiff("doc", parseFile("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {

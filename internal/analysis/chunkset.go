@@ -72,14 +72,6 @@ func nextChunkSet(prev *chunkSet, content []byte) *chunkSet {
 	return &chunkSet{seed: prev.seed, byHash: make(map[uint64]*chunkParse, n), byOffset: make(map[int]*chunkParse, n), content: content}
 }
 
-// len is the number of chunks in the set.
-func (cs *chunkSet) len() int {
-	if cs == nil {
-		return 0
-	}
-	return len(cs.byHash)
-}
-
 // find returns the chunk of text, whose hash (by cs's seed) is h.
 func (cs *chunkSet) find(h uint64, text []byte) (*chunkParse, bool) {
 	if cs == nil {
