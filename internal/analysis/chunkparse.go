@@ -33,20 +33,10 @@ import (
 // inside.
 const chunkTarget = 32
 
-// parseFileChunked is parseFile through chunks, reusing the chunks of prev.
-func parseFileChunked(path string, content []byte, prev *chunkSet) *parsed {
-	return parseFileChunkedBy(path, content, prev, chunkTarget)
-}
-
-// parseFileChunkedBy is parseFileChunked with chunks of about target lines
-// (tests cut small files with a small target).
-func parseFileChunkedBy(path string, content []byte, prev *chunkSet, target int) *parsed {
-	return parseFileAfter(path, content, &parsed{chunks: prev}, target, nil)
-}
-
-// parseFileAfter is parseFileChunkedBy from the previous parse of the file,
-// whose duplicate-key findings it reuses for unchanged subtrees too; s, if
-// not nil, is the storage to work in (parseScratch).
+// parseFileAfter is parseFile by chunks of about target lines, reusing
+// those of prev, the previous parse of the file, and its duplicate-key
+// findings for unchanged subtrees too; s, if not nil, is the storage to
+// work in (parseScratch). A parse it cannot make by chunks is made whole.
 func parseFileAfter(path string, content []byte, prev *parsed, target int, s *parseScratch) *parsed {
 	defer s.forgetEdit() // it holds prev's content, which the Cache is about to drop
 	doc, chunks, fileLines, ok := chunkedTree(content, prev.chunks, target, s)

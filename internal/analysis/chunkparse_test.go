@@ -55,6 +55,12 @@ func summary(n *yaml.Node) string {
 	return fmt.Sprintf("kind=%d style=%d tag=%q value=%q %d:%d anchor=%q children=%d", n.Kind, n.Style, n.Tag, n.Value, n.Line, n.Column, n.Anchor, len(n.Content))
 }
 
+// parseFileChunked is parseFile by chunks of the server's size, reusing
+// the chunks of prev, without a parse scratch.
+func parseFileChunked(path string, content []byte, prev *chunkSet) *parsed {
+	return parseFileAfter(path, content, &parsed{chunks: prev}, chunkTarget, nil)
+}
+
 // checkChunked parses content by chunks (reusing prev's, in s's storage
 // when s is not nil, as the Cache does) and whole, and fails unless both
 // give the same nodes, the same positions, the same findings and manifest

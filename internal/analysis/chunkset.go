@@ -49,9 +49,8 @@ func newChunkParse(key string, hash uint64, start int, trailingEmpty bool, doc *
 // made once per chunk (a 10,000-tool manifest is 870 KB to hash), and its
 // bytes compared on a hit; of two chunks whose hashes collide, the set
 // keeps the first by hash (the other is parsed again when it is looked up
-// by its bytes). Each set hashes
-// with the seed of the set it was made from, so that the hashes of both
-// compare. When the parse scratch knows the one edit that made the content
+// by its bytes). Each set hashes with the seed of the set it was made
+// from, so that the hashes of both compare. When the parse scratch knows the one edit that made the content
 // out of the set's (splitEdit), a chunk outside the edit is the set's chunk
 // at the same offset (moved by the edit's length after it): found without
 // hashing or comparing its bytes.
