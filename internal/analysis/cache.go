@@ -1,10 +1,10 @@
 package analysis
 
 import (
-	"bytes"
 	"path/filepath"
 	"sync"
 
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -85,14 +85,14 @@ func (c *Cache) putMemo(root string, m *resolveMemo) {
 	c.memos[root] = m
 }
 
-func (c *Cache) parse(p string, content []byte) *parsed {
+func (c *Cache) parse(p string, content *diag.Text) *parsed {
 	if c == nil {
 		return parseFile(p, content)
 	}
 	c.mu.Lock()
 	old := c.files[p]
 	c.mu.Unlock()
-	if old != nil && bytes.Equal(old.content, content) {
+	if old != nil && old.text.Equal(content) {
 		return old
 	}
 	prev := old
@@ -146,7 +146,7 @@ type parseScratch struct {
 	// is nil after a split that stopped: the table is not whole), for the
 	// next split to keep the lines an edit did not touch.
 	lines   []lineInfo
-	linesOf []byte
+	linesOf *diag.Text
 	// edit is how the content last split differs from the one split
 	// before it (see splitEdit), while the parse that split runs.
 	edit splitEdit

@@ -4,6 +4,8 @@ import (
 	"math/rand"
 	"reflect"
 	"testing"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // TestResplitLines edits generated and golden manifests at random (text,
@@ -41,8 +43,8 @@ func TestResplitLines(t *testing.T) {
 				next = splice(content, at, del, inserts[rng.Intn(len(inserts))])
 			}
 			before := s.linesOf != nil
-			got, gotOK := s.splitLines(next)
-			want, wantOK := splitLines(next, nil)
+			got, gotOK := s.splitLines(editedText(s.linesOf, next))
+			want, wantOK := splitLines(diag.TextOf(next), nil)
 			if gotOK != wantOK || gotOK && !reflect.DeepEqual(got, want) {
 				t.Fatalf("base %d, step %d: split from the last table %v %v, want %v %v", bi, step, gotOK, got, wantOK, want)
 			}
@@ -76,13 +78,13 @@ func TestResplitSeesBytesMadeAtTheSeams(t *testing.T) {
 		{"a byte order mark, its first byte typed", "\xbb\xbfa: b\n", "\xef\xbb\xbfa: b\n"},
 	} {
 		s := &parseScratch{}
-		if _, ok := s.splitLines([]byte(c.before)); !ok {
+		if _, ok := s.splitLines(editedText(s.linesOf, []byte(c.before))); !ok {
 			t.Fatalf("%s: %q does not split", c.name, c.before)
 		}
-		if _, ok := s.splitLines([]byte(c.after)); ok {
+		if _, ok := s.splitLines(editedText(s.linesOf, []byte(c.after))); ok {
 			t.Errorf("%s: %q split from the table of %q", c.name, c.after, c.before)
 		}
-		if _, ok := splitLines([]byte(c.after), nil); ok {
+		if _, ok := splitLines(diag.TextOf([]byte(c.after)), nil); ok {
 			t.Errorf("%s: %q split whole", c.name, c.after)
 		}
 	}

@@ -37,7 +37,7 @@ const chunkTarget = 32
 // those of prev, the previous parse of the file, and its duplicate-key
 // findings for unchanged subtrees too; s, if not nil, is the storage to
 // work in (parseScratch). A parse it cannot make by chunks is made whole.
-func parseFileAfter(path string, content []byte, prev *parsed, target int, s *parseScratch) *parsed {
+func parseFileAfter(path string, content *diag.Text, prev *parsed, target int, s *parseScratch) *parsed {
 	defer s.forgetEdit() // it holds prev's content, which the Cache is about to drop
 	doc, chunks, fileLines, ok := chunkedTree(content, prev.chunks, target, s)
 	if !ok {
@@ -46,13 +46,13 @@ func parseFileAfter(path string, content []byte, prev *parsed, target int, s *pa
 		return p
 	}
 	var pos *positions
-	if e, ok := s.editFrom(prev.content); ok && prev.pos != nil && prev.pos.lines != nil {
+	if e, ok := s.editFrom(prev.text); ok && prev.pos != nil && prev.pos.lines != nil {
 		pos = positionsEdited(content, prev.pos.lines, e)
 	}
 	if pos == nil {
 		pos = positionsOfLines(content, fileLines)
 	}
-	p := &parsed{path: path, content: content, lines: pos.lines, pos: pos, chunks: chunks, byChunks: true}
+	p := &parsed{path: path, text: content, lines: pos.lines, pos: pos, chunks: chunks, byChunks: true}
 	p.doc = doc
 	p.root = doc.Content[0]
 	p.tree = buildTree(p.root, pos, prev.tree, s)
@@ -68,19 +68,23 @@ type lineInfo struct {
 	start, end int // byte offsets, end after the line feed
 	indent     int // leading spaces
 	content    bool
+	// lead is the line's first byte after its indentation and lead2 the
+	// one after that (0 past the line's end, line break included), for
+	// the cuts of a big region (bigRegion) without reading the content.
+	lead, lead2 byte
 }
 
 // chunkedTree builds the document by chunks, or reports !ok when the file
 // must be parsed whole. The lines it returns are in s's storage (when s is
 // not nil): valid until s is lent again.
-func chunkedTree(content []byte, prev *chunkSet, target int, s *parseScratch) (*yaml.Node, *chunkSet, []lineInfo, bool) {
+func chunkedTree(content *diag.Text, prev *chunkSet, target int, s *parseScratch) (*yaml.Node, *chunkSet, []lineInfo, bool) {
 	lines, ok := s.splitLines(content)
 	if !ok {
 		return nil, nil, nil, false
 	}
-	b := &chunkBuilder{content: content, lines: lines, prev: prev, next: nextChunkSet(prev, content), target: target}
+	b := &chunkBuilder{text: content, lines: lines, prev: prev, next: nextChunkSet(prev, content), target: target}
 	if prev != nil {
-		b.edit, b.edited = s.editFrom(prev.content)
+		b.edit, b.edited = s.editFrom(prev.text)
 	}
 	// Top-level regions: from a line with content at column 1 to the next.
 	var starts []int
@@ -88,7 +92,7 @@ func chunkedTree(content []byte, prev *chunkSet, target int, s *parseScratch) (*
 		if !l.content || l.indent > 0 {
 			continue
 		}
-		if !plainKeyStart(content[l.start]) {
+		if !plainKeyStart(l.lead) {
 			return nil, nil, nil, false
 		}
 		starts = append(starts, i)
@@ -174,8 +178,9 @@ const maxChunkLine = 8000
 // splitLines indexes the lines in buf's storage (when large enough),
 // rejecting what chunks cannot hold (unusualBytes, a byte order mark),
 // document markers, directives, very long lines and lone carriage returns
-// (a line break a line feed count would miss).
-func splitLines(content []byte, buf []lineInfo) ([]lineInfo, bool) {
+// (a line break a line feed count would miss). It reads text whole.
+func splitLines(text *diag.Text, buf []lineInfo) ([]lineInfo, bool) {
+	content := text.Bytes()
 	if hasBOM(content) || unusualBytes(content) {
 		return nil, false
 	}
@@ -183,7 +188,7 @@ func splitLines(content []byte, buf []lineInfo) ([]lineInfo, bool) {
 	if n := bytes.Count(content, []byte{'\n'}) + 1; cap(lines) < n {
 		lines = make([]lineInfo, 0, n)
 	}
-	return splitRange(content, 0, len(content), lines)
+	return splitRange(content, 0, true, lines)
 }
 
 // unusualBytes reports whether b holds a tab (indentation the chunks'
@@ -197,22 +202,23 @@ func unusualBytes(b []byte) bool {
 // hasBOM reports whether b starts with a UTF-8 byte order mark.
 func hasBOM(b []byte) bool { return bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}) }
 
-// splitRange appends to lines the lines of content from offset from (a
-// line's start) up to to (a line's start, or the end), as splitLines.
-func splitRange(content []byte, from, to int, lines []lineInfo) ([]lineInfo, bool) {
-	for off := from; off < to; {
-		end := bytes.IndexByte(content[off:], '\n')
+// splitRange appends to lines the lines of window, the content's bytes
+// from offset base (a line's start) up to a line's start or, when final,
+// the content's end, as splitLines.
+func splitRange(window []byte, base int, final bool, lines []lineInfo) ([]lineInfo, bool) {
+	for off := 0; off < len(window); {
+		end := bytes.IndexByte(window[off:], '\n')
 		if end < 0 {
-			end = len(content)
+			end = len(window)
 		} else {
 			end += off + 1
 		}
-		text := content[off:end]
+		text := window[off:end]
 		body := bytes.TrimRight(text, "\n")
 		if cr := bytes.IndexByte(body, '\r'); cr >= 0 && cr != len(body)-1 {
 			return nil, false
 		}
-		if cr := bytes.IndexByte(body, '\r'); cr >= 0 && end == len(content) && !bytes.HasSuffix(text, []byte("\n")) {
+		if cr := bytes.IndexByte(body, '\r'); cr >= 0 && final && end == len(window) && !bytes.HasSuffix(text, []byte("\n")) {
 			return nil, false // a final lone CR
 		}
 		if len(body) > maxChunkLine {
@@ -221,9 +227,15 @@ func splitRange(content []byte, from, to int, lines []lineInfo) ([]lineInfo, boo
 		if bytes.HasPrefix(body, []byte("---")) || bytes.HasPrefix(body, []byte("...")) || bytes.HasPrefix(body, []byte("%")) {
 			return nil, false
 		}
-		l := lineInfo{start: off, end: end}
+		l := lineInfo{start: base + off, end: base + end}
 		for l.indent < len(body) && body[l.indent] == ' ' {
 			l.indent++
+		}
+		if l.indent < len(text) {
+			l.lead = text[l.indent]
+		}
+		if l.indent+1 < len(text) {
+			l.lead2 = text[l.indent+1]
 		}
 		rest := bytes.TrimRight(body[l.indent:], "\r")
 		l.content = len(rest) > 0 && rest[0] != '#'
@@ -239,11 +251,11 @@ func plainKeyStart(c byte) bool {
 }
 
 type chunkBuilder struct {
-	content []byte
-	lines   []lineInfo
-	prev    *chunkSet
-	next    *chunkSet
-	target  int
+	text   *diag.Text
+	lines  []lineInfo
+	prev   *chunkSet
+	next   *chunkSet
+	target int
 	// edit made content out of prev's content, when edited (the chunks
 	// outside it are found by offset).
 	edit   splitEdit
@@ -255,8 +267,7 @@ type chunkBuilder struct {
 // `? `) is refused unless it ends the file: yaml.v3 places an empty value at
 // the token that follows it, which lies outside the chunk.
 func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
-	off := b.lines[from].start
-	text := b.content[off:b.lines[to-1].end]
+	off, end := b.lines[from].start, b.lines[to-1].end
 	start := from + 1
 	final := to == len(b.lines)
 	reuse := func(cp *chunkParse) (*chunkParse, bool) {
@@ -270,17 +281,18 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 		return cp, true
 	}
 	if e := b.edit; b.edited {
-		switch end := off + len(text); {
+		switch {
 		case end <= e.start:
-			if cp, ok := b.prev.at(off, len(text)); ok {
+			if cp, ok := b.prev.at(off, end-off); ok {
 				return reuse(cp)
 			}
 		case off >= e.newEnd:
-			if cp, ok := b.prev.at(off-e.newEnd+e.end, len(text)); ok {
+			if cp, ok := b.prev.at(off-e.newEnd+e.end, end-off); ok {
 				return reuse(cp)
 			}
 		}
 	}
+	text := b.text.Slice(off, end)
 	h := maphash.Bytes(b.next.seed, text)
 	if cp, ok := b.next.find(h, text); ok {
 		return reuse(cp)
@@ -371,22 +383,16 @@ func (b *chunkBuilder) bigRegion(s, e int) (k, v *yaml.Node, first *chunkParse, 
 			return nil, nil, nil, false
 		}
 	}
-	startOf := func(i int) byte { return b.content[b.lines[i].start+ind] }
-	seq := startOf(body) == '-'
+	seq := b.lines[body].lead == '-'
 	boundary := func(i int) bool {
 		l := b.lines[i]
 		if !l.content || l.indent != ind {
 			return false
 		}
-		c := startOf(i)
 		if seq {
-			if c != '-' {
-				return false
-			}
-			n := l.start + ind + 1
-			return n >= l.end || b.content[n] == ' ' || b.content[n] == '\r' || b.content[n] == '\n'
+			return l.lead == '-' && (l.start+ind+1 >= l.end || l.lead2 == ' ' || l.lead2 == '\r' || l.lead2 == '\n')
 		}
-		return plainKeyStart(c)
+		return plainKeyStart(l.lead)
 	}
 	// Cut points.
 	var cuts []int
@@ -453,27 +459,27 @@ func (b *chunkBuilder) firstContent(i int) int {
 // "\n" and "\r\n" line breaks, no BOM), from the lines it already found;
 // one line index serves both (YAML's and the editor's lines are the same
 // there).
-func positionsOfLines(content []byte, fileLines []lineInfo) *positions {
+func positionsOfLines(content *diag.Text, fileLines []lineInfo) *positions {
 	starts := make([]int, len(fileLines), len(fileLines)+1)
 	for i, l := range fileLines {
 		starts[i] = l.start
 	}
-	if len(starts) == 0 || len(content) > 0 && content[len(content)-1] == '\n' {
-		starts = append(starts, len(content))
+	if n := content.Len(); len(starts) == 0 || n > 0 && content.At(n-1) == '\n' {
+		starts = append(starts, n)
 	}
 	lines := diag.NewLinesFromStarts(content, starts)
-	return &positions{content: content, lines: lines, yaml: lines}
+	return &positions{text: content, lines: lines, yaml: lines}
 }
 
 // positionsEdited is positionsOfLines from the index of the content e
 // edited, when Replaced can update it (no line table scanned or copied),
 // else nil.
-func positionsEdited(content []byte, prev *diag.Lines, e splitEdit) *positions {
+func positionsEdited(content *diag.Text, prev *diag.Lines, e splitEdit) *positions {
 	lines := prev.Replaced(content, e.start, e.end, e.newEnd)
 	if lines == nil {
 		return nil
 	}
-	return &positions{content: content, lines: lines, yaml: lines}
+	return &positions{text: content, lines: lines, yaml: lines}
 }
 
 // ParseEdited parses content, an edited version of f's content, by chunks,
@@ -488,7 +494,7 @@ func (f *File) ParseEdited(content []byte) (doc *yaml.Node, ok bool) {
 	if f == nil {
 		return nil, false
 	}
-	doc, _, _, ok = chunkedTree(content, f.chunks, chunkTarget, nil)
+	doc, _, _, ok = chunkedTree(diag.TextOf(content), f.chunks, chunkTarget, nil)
 	return doc, ok
 }
 

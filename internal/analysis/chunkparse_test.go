@@ -58,7 +58,38 @@ func summary(n *yaml.Node) string {
 // parseFileChunked is parseFile by chunks of the server's size, reusing
 // the chunks of prev, without a parse scratch.
 func parseFileChunked(path string, content []byte, prev *chunkSet) *parsed {
-	return parseFileAfter(path, content, &parsed{chunks: prev}, chunkTarget, nil)
+	return parseAfterBytes(path, content, &parsed{chunks: prev}, chunkTarget, nil)
+}
+
+// parseBytes is parseFile of content in one piece.
+func parseBytes(path string, content []byte) *parsed {
+	return parseFile(path, diag.TextOf(content))
+}
+
+// parseAfterBytes is parseFileAfter of content made, as an editor makes
+// it, by one edit of prev's text (editedText): the pieces the edit did
+// not touch are prev's.
+func parseAfterBytes(path string, content []byte, prev *parsed, target int, s *parseScratch) *parsed {
+	return parseFileAfter(path, editedText(prev.text, content), prev, target, s)
+}
+
+// editedText returns a text holding content: prev edited (Text.Edited)
+// between what the two share at their ends, as an editor's keystroke
+// makes it, or content in one piece without prev.
+func editedText(prev *diag.Text, content []byte) *diag.Text {
+	if prev == nil {
+		return diag.TextOf(content)
+	}
+	old := prev.Bytes()
+	p := 0
+	for p < len(old) && p < len(content) && old[p] == content[p] {
+		p++
+	}
+	q := 0
+	for q < min(len(old), len(content))-p && old[len(old)-1-q] == content[len(content)-1-q] {
+		q++
+	}
+	return prev.Edited(p, len(old)-q, string(content[p:len(content)-q]))
 }
 
 // checkChunked parses content by chunks (reusing prev's, in s's storage
@@ -70,8 +101,8 @@ func checkChunked(t *testing.T, s *parseScratch, prev *parsed, content []byte, t
 	if prev == nil {
 		prev = &parsed{}
 	}
-	full := parseFile("/repo/beeuni.yaml", content)
-	inc := parseFileAfter("/repo/beeuni.yaml", content, prev, target, s)
+	full := parseBytes("/repo/beeuni.yaml", content)
+	inc := parseAfterBytes("/repo/beeuni.yaml", content, prev, target, s)
 	if d := nodeDiff("doc", full.doc, inc.doc); d != "" {
 		t.Fatalf("tree differs for %q:\n%s", content, d)
 	}
@@ -204,7 +235,7 @@ func TestChunkedParseTakesTheChunkedPath(t *testing.T) {
 	if fresh != 1 {
 		t.Errorf("%d chunks parsed again after a one-character edit, want 1", fresh)
 	}
-	if d := nodeDiff("doc", parseFile("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
+	if d := nodeDiff("doc", parseBytes("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
 		t.Fatal(d)
 	}
 }
@@ -216,14 +247,14 @@ func TestChunkedParseTakesTheChunkedPath(t *testing.T) {
 func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
 	content := chunkTestManifest(1000)
 	s := &parseScratch{}
-	p := parseFileAfter("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
+	p := parseAfterBytes("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
 	for _, edit := range []struct{ from, to string }{
 		{"tool_00500: tools", "tool_00500: toolsxx"}, // longer: the chunks after it move
 		{"tool_00600: tools", "tool_00600: too"},     // shorter
 	} {
 		edited := bytes.Replace(content, []byte(edit.from), []byte(edit.to), 1)
 		clear(p.chunks.byHash) // only offsets to find them by
-		q := parseFileAfter("/repo/beeuni.yaml", edited, p, chunkTarget, s)
+		q := parseAfterBytes("/repo/beeuni.yaml", edited, p, chunkTarget, s)
 		if s.edit.from != nil {
 			t.Fatal("the parse scratch still holds the content split before, after the parse")
 		}
@@ -237,7 +268,7 @@ func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
 			t.Errorf("%q: %d of %d chunks parsed again, want 1", edit.to, fresh, len(q.chunks.byHash))
 		}
 		checkChunked(t, nil, &parsed{}, edited, chunkTarget) // the full parse agrees with a fresh chunked one
-		if d := nodeDiff("doc", parseFile("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
+		if d := nodeDiff("doc", parseBytes("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
 			t.Fatal(d)
 		}
 		content, p = edited, q
@@ -251,16 +282,16 @@ func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
 func TestPositionsUpdatedFromTheLastIndex(t *testing.T) {
 	content := chunkTestManifest(100)
 	s := &parseScratch{}
-	p := parseFileAfter("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
+	p := parseAfterBytes("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
 	// The same bytes with the first line break one byte later.
 	moved := bytes.Replace(content, []byte("# generated\nv"), []byte("# generatedv\n"), 1)
 	marked := diag.NewLines(moved)
 	if marked.Count() != p.pos.lines.Count() || marked.LineStart(1) == p.pos.lines.LineStart(1) {
 		t.Fatal("the marked index does not differ from the real one on line 2")
 	}
-	p.pos = &positions{content: p.content, lines: marked, yaml: marked}
+	p.pos = &positions{text: p.text, lines: marked, yaml: marked}
 	edited := bytes.Replace(content, []byte("tool_00050: tools"), []byte("tool_00050: toolsx"), 1)
-	q := parseFileAfter("/repo/beeuni.yaml", edited, p, chunkTarget, s)
+	q := parseAfterBytes("/repo/beeuni.yaml", edited, p, chunkTarget, s)
 	if q.pos.lines.LineStart(1) != marked.LineStart(1) {
 		t.Fatalf("line 2 starts at %d, want the last index's %d: the index was made anew", q.pos.lines.LineStart(1), marked.LineStart(1))
 	}
@@ -288,7 +319,7 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 	versions, chunked := 0, 0
 	count := func(content []byte, target int) {
 		versions++
-		if _, _, _, ok := chunkedTree(content, nil, target, nil); ok {
+		if _, _, _, ok := chunkedTree(diag.TextOf(content), nil, target, nil); ok {
 			chunked++
 		}
 	}

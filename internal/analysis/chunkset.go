@@ -3,6 +3,7 @@ package analysis
 import (
 	"hash/maphash"
 
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -58,17 +59,17 @@ type chunkSet struct {
 	seed     maphash.Seed
 	byHash   map[uint64]*chunkParse
 	byOffset map[int]*chunkParse
-	content  []byte // what byOffset's offsets index
+	text     *diag.Text // what byOffset's offsets index
 }
 
 // nextChunkSet returns an empty set for the parse of content after prev's,
 // sized for as many chunks.
-func nextChunkSet(prev *chunkSet, content []byte) *chunkSet {
+func nextChunkSet(prev *chunkSet, content *diag.Text) *chunkSet {
 	if prev == nil {
-		return &chunkSet{seed: maphash.MakeSeed(), byHash: map[uint64]*chunkParse{}, byOffset: map[int]*chunkParse{}, content: content}
+		return &chunkSet{seed: maphash.MakeSeed(), byHash: map[uint64]*chunkParse{}, byOffset: map[int]*chunkParse{}, text: content}
 	}
 	n := len(prev.byHash)
-	return &chunkSet{seed: prev.seed, byHash: make(map[uint64]*chunkParse, n), byOffset: make(map[int]*chunkParse, n), content: content}
+	return &chunkSet{seed: prev.seed, byHash: make(map[uint64]*chunkParse, n), byOffset: make(map[int]*chunkParse, n), text: content}
 }
 
 // find returns the chunk of text, whose hash (by cs's seed) is h.

@@ -150,7 +150,7 @@ func TestOffsetsMatchText(t *testing.T) {
 			if f.Range.End.Offset < f.Range.Start.Offset {
 				t.Errorf("%s: %s: range ends before it starts", archive, f.Message)
 			}
-			if bytes.ContainsAny(file.Content[f.Range.Start.Offset:f.Range.End.Offset], "\n") && f.Code != CodeAgentShape && f.Code != CodeNotString && f.Code != CodeShape && f.Code != CodeImportShape {
+			if bytes.ContainsAny(file.Content()[f.Range.Start.Offset:f.Range.End.Offset], "\n") && f.Code != CodeAgentShape && f.Code != CodeNotString && f.Code != CodeShape && f.Code != CodeImportShape {
 				t.Errorf("%s: %s [%s]: range spans lines", archive, f.Message, f.Code)
 			}
 		}

@@ -49,7 +49,7 @@ func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*P
 func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules *ruleSet) (*Project, error) {
 	root = filepath.Clean(root)
 	manifest := filepath.Join(root, ManifestName)
-	content, err := fsys.ReadFile(manifest)
+	content, err := vfs.ReadText(fsys, manifest)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", manifest, err)
 	}
@@ -140,7 +140,7 @@ type loader struct {
 
 func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
 	f := &File{
-		Path: abs, Rel: relTo(l.root, abs), Content: pr.content, Lines: pr.lines, Doc: pr.doc,
+		Path: abs, Rel: relTo(l.root, abs), Text: pr.text, Lines: pr.lines, Doc: pr.doc,
 		SyntaxError: pr.syntax, Imported: imported, chunks: pr.chunks, byChunks: pr.byChunks,
 		marks: &YAMLMarks{p: pr.pos}, tree: pr.tree,
 	}

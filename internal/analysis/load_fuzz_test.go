@@ -79,7 +79,7 @@ func checkFindings(t *testing.T, p *analysis.Project, fsys vfs.FS) {
 	t.Helper()
 	contents := map[string]*diag.Lines{}
 	for _, f := range p.Files {
-		contents[f.Path] = diag.NewLines(f.Content)
+		contents[f.Path] = diag.NewLines(f.Content())
 	}
 	linesOf := func(path string) *diag.Lines {
 		if l, ok := contents[path]; ok {

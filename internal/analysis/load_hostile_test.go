@@ -57,7 +57,7 @@ func wantFinding(t *testing.T, p *analysis.Project, file, code, inMessage, at st
 		t.Errorf("%s finding in %s, want %s", code, f.File, file)
 	}
 	if at != "" {
-		content := p.File(file).Content
+		content := p.File(file).Content()
 		if got := string(content[f.Range.Start.Offset:f.Range.End.Offset]); !strings.Contains(got, at) {
 			t.Errorf("%s finding covers %q, want it on %q", code, got, at)
 		}

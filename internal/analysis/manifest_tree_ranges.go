@@ -25,7 +25,7 @@ func (t *ManifestTree) TokenRange(n *yaml.Node) diag.Range {
 		return diag.Range{}
 	}
 	start := t.nodeOffset(n)
-	return t.pos.lines.Range(start, tokenEnd(t.pos.content, start, n))
+	return t.pos.lines.Range(start, tokenEnd(t.pos.text, start, n))
 }
 
 // ValueRange returns the range of the value of key: TokenRange for a
@@ -40,11 +40,11 @@ func (t *ManifestTree) ValueRange(key, v *yaml.Node) diag.Range {
 			return t.TokenRange(v)
 		}
 		off := t.TokenRange(key).End.Offset
-		c := t.pos.content
-		for off < len(c) && (c[off] == ' ' || c[off] == '\t') {
+		c := t.pos.text
+		for off < c.Len() && (c.At(off) == ' ' || c.At(off) == '\t') {
 			off++
 		}
-		if off < len(c) && c[off] == ':' {
+		if off < c.Len() && c.At(off) == ':' {
 			off++
 		}
 		return t.pos.lines.Range(off, off)
@@ -65,7 +65,7 @@ func (t *ManifestTree) NodeRange(n *yaml.Node) diag.Range {
 		end = start
 	}
 	if (n.Kind == yaml.SequenceNode || n.Kind == yaml.MappingNode) && n.Style&yaml.FlowStyle != 0 {
-		end = closingBracket(t.pos.content, start, end)
+		end = closingBracket(t.pos.text, start, end)
 	}
 	return t.pos.lines.Range(start, end)
 }
@@ -78,9 +78,9 @@ func (t *ManifestTree) nodeOffset(n *yaml.Node) int { return t.pos.offset(n.Line
 func (t *ManifestTree) nodeEnd(n *yaml.Node) int {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		return tokenEnd(t.pos.content, t.nodeOffset(n), n)
+		return tokenEnd(t.pos.text, t.nodeOffset(n), n)
 	case yaml.AliasNode:
-		return tokenEnd(t.pos.content, t.nodeOffset(n), &yaml.Node{Kind: yaml.ScalarNode, Value: "*" + n.Value})
+		return tokenEnd(t.pos.text, t.nodeOffset(n), &yaml.Node{Kind: yaml.ScalarNode, Value: "*" + n.Value})
 	case yaml.SequenceNode, yaml.MappingNode, yaml.DocumentNode:
 		end := t.nodeOffset(n)
 		for _, c := range n.Content {
@@ -94,49 +94,49 @@ func (t *ManifestTree) nodeEnd(n *yaml.Node) int {
 }
 
 // tokenEnd finds where a scalar token that starts at start ends.
-func tokenEnd(c []byte, start int, n *yaml.Node) int {
-	if start >= len(c) {
+func tokenEnd(c *diag.Text, start int, n *yaml.Node) int {
+	if start >= c.Len() {
 		return start
 	}
 	switch n.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle) {
 	case yaml.DoubleQuotedStyle:
-		for i := start + 1; i < len(c); i++ {
-			switch c[i] {
+		for i := start + 1; i < c.Len(); i++ {
+			switch c.At(i) {
 			case '\\':
 				i++
 			case '"':
 				return i + 1
 			}
 		}
-		return len(c)
+		return c.Len()
 	case yaml.SingleQuotedStyle:
-		for i := start + 1; i < len(c); i++ {
-			if c[i] == '\'' {
-				if i+1 < len(c) && c[i+1] == '\'' {
+		for i := start + 1; i < c.Len(); i++ {
+			if c.At(i) == '\'' {
+				if i+1 < c.Len() && c.At(i+1) == '\'' {
 					i++
 					continue
 				}
 				return i + 1
 			}
 		}
-		return len(c)
+		return c.Len()
 	case yaml.LiteralStyle, yaml.FoldedStyle:
-		for start < len(c) && c[start] != '\n' && c[start] != '\r' {
+		for start < c.Len() && c.At(start) != '\n' && c.At(start) != '\r' {
 			start++
 		}
 		return start
 	}
 	// Plain: the value itself when the source spells it out on one line.
-	if v := n.Value; len(v) > 0 && start+len(v) <= len(c) && string(c[start:start+len(v)]) == v {
+	if v := n.Value; len(v) > 0 && start+len(v) <= c.Len() && string(c.Slice(start, start+len(v))) == v {
 		return start + len(v)
 	}
 	// A plain scalar folded over lines, or an alias/tag: to the end of the
 	// token on its first line.
 	end := start
-	for end < len(c) && c[end] != '\n' && c[end] != '\r' && c[end] != '#' {
+	for end < c.Len() && c.At(end) != '\n' && c.At(end) != '\r' && c.At(end) != '#' {
 		end++
 	}
-	for end > start && (c[end-1] == ' ' || c[end-1] == '\t') {
+	for end > start && (c.At(end-1) == ' ' || c.At(end-1) == '\t') {
 		end--
 	}
 	return end
@@ -144,12 +144,12 @@ func tokenEnd(c []byte, start int, n *yaml.Node) int {
 
 // closingBracket returns the offset after the bracket that closes the flow
 // collection opening at start, looking from the end of its last token.
-func closingBracket(c []byte, start, from int) int {
-	if start >= len(c) || (c[start] != '[' && c[start] != '{') {
+func closingBracket(c *diag.Text, start, from int) int {
+	if start >= c.Len() || (c.At(start) != '[' && c.At(start) != '{') {
 		return from
 	}
-	for i := from; i < len(c); i++ {
-		switch c[i] {
+	for i := from; i < c.Len(); i++ {
+		switch c.At(i) {
 		case ']', '}':
 			return i + 1
 		case ' ', '\t', '\r', '\n', ',':

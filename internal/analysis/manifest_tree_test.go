@@ -111,7 +111,7 @@ tools: *base
 				t.Fatal(err)
 			}
 			f := p.Files[0]
-			if got := describeTree(f.Tree(), f.Content); got != c.want {
+			if got := describeTree(f.Tree(), f.Content()); got != c.want {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
@@ -188,10 +188,10 @@ func checkTree(t *testing.T, p, full *parsed) {
 	t.Helper()
 	got := treeText(p.tree)
 	if fresh := treeText(buildTree(p.root, p.pos, nil, nil)); got != fresh {
-		t.Fatalf("the tree differs from one built anew for %q:\ngot\n%s\nanew\n%s", p.content, got, fresh)
+		t.Fatalf("the tree differs from one built anew for %q:\ngot\n%s\nanew\n%s", p.text.Bytes(), got, fresh)
 	}
 	if want := treeText(full.tree); got != want {
-		t.Fatalf("the tree differs from the full parse's for %q:\ngot\n%s\nfull\n%s", p.content, got, want)
+		t.Fatalf("the tree differs from the full parse's for %q:\ngot\n%s\nfull\n%s", p.text.Bytes(), got, want)
 	}
 }
 
@@ -210,13 +210,13 @@ func TestManifestTreeSharesUnchangedAgents(t *testing.T) {
 	v1 := b.String()
 	v2 := strings.Replace(v1, "agent_20:", "agent_2x:", 1)
 	const target = 4
-	p1 := parseFileAfter("/repo/beeuni.yaml", []byte(v1), &parsed{}, target, nil)
-	p2 := parseFileAfter("/repo/beeuni.yaml", []byte(v2), p1, target, nil)
+	p1 := parseAfterBytes("/repo/beeuni.yaml", []byte(v1), &parsed{}, target, nil)
+	p2 := parseAfterBytes("/repo/beeuni.yaml", []byte(v2), p1, target, nil)
 	if !p1.byChunks || !p2.byChunks {
 		t.Fatal("not parsed by chunks")
 	}
-	checkTree(t, p1, parseFile("/repo/beeuni.yaml", []byte(v1)))
-	checkTree(t, p2, parseFile("/repo/beeuni.yaml", []byte(v2)))
+	checkTree(t, p1, parseBytes("/repo/beeuni.yaml", []byte(v1)))
+	checkTree(t, p2, parseBytes("/repo/beeuni.yaml", []byte(v2)))
 	shared := 0
 	for i, a := range p2.tree.agents {
 		was := p1.tree.agents[i]

@@ -26,10 +26,12 @@ type Project struct {
 
 // File is one parsed YAML file of the project (the root or an import).
 type File struct {
-	Path    string // absolute
-	Rel     string // repository-relative, slash-separated
-	Content []byte
-	Lines   *diag.Lines
+	Path string // absolute
+	Rel  string // repository-relative, slash-separated
+	// Text is the file's content: an editor buffer's pieces, which a
+	// keystroke's analysis reads without making them whole (Content does).
+	Text  *diag.Text
+	Lines *diag.Lines
 	// Doc is the document node, or nil when the file does not parse (the
 	// syntax error is then among the project's findings) or is empty.
 	Doc *yaml.Node
@@ -44,6 +46,11 @@ type File struct {
 	marks    *YAMLMarks    // the parse's conversion of yaml.v3 marks
 	tree     *ManifestTree // the parse's typed tree (Tree)
 }
+
+// Content returns the file's content as one slice, made on the first call
+// for an edited buffer (diag.Text.Bytes): for readers of the whole file,
+// off a keystroke's path.
+func (f *File) Content() []byte { return f.Text.Bytes() }
 
 // Marks converts the yaml.v3 marks of f's nodes into byte offsets of
 // f.Content, as the engine's own ranges do (shared: read-only).

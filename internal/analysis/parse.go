@@ -17,10 +17,10 @@ import (
 // parsed is what parsing one file yields. It depends only on the file's path
 // and content, so the cache can keep it.
 type parsed struct {
-	path    string
-	content []byte
-	lines   *diag.Lines
-	pos     *positions
+	path  string
+	text  *diag.Text // the content
+	lines *diag.Lines
+	pos   *positions
 	// root is the document's top node (normally a mapping), nil when the file
 	// is empty, comments only, or does not parse.
 	doc  *yaml.Node
@@ -53,8 +53,8 @@ var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // parseFile parses content as a YAML manifest: the nodes, the tree the
 // rules read, and the findings of one file (Y1, Y2, T10).
-func parseFile(path string, content []byte) *parsed {
-	p := decodeFile(path, content)
+func parseFile(path string, text *diag.Text) *parsed {
+	p := decodeFile(path, text)
 	p.tree = buildTree(p.root, p.pos, nil, nil)
 	if p.root != nil {
 		p.checkShape()
@@ -63,11 +63,12 @@ func parseFile(path string, content []byte) *parsed {
 	return p
 }
 
-// decodeFile decodes content's document, with Y1 for a syntax error or a
-// second document.
-func decodeFile(path string, content []byte) *parsed {
-	lines := diag.NewLines(content)
-	p := &parsed{path: path, content: content, lines: lines, pos: newPositions(content, lines)}
+// decodeFile decodes text's document, with Y1 for a syntax error or a
+// second document. It reads the content whole (Text.Bytes).
+func decodeFile(path string, text *diag.Text) *parsed {
+	content := text.Bytes()
+	lines := diag.NewTextLines(text, diag.EditorBreaks)
+	p := &parsed{path: path, text: text, lines: lines, pos: newPositions(text, lines)}
 	if bytes.HasPrefix(content, []byte{0xfe, 0xff}) || bytes.HasPrefix(content, []byte{0xff, 0xfe}) {
 		p.fail(0, 0, "the file is UTF-16: save it as UTF-8")
 		return p
@@ -129,13 +130,13 @@ func (p *parsed) syntaxError(err error) {
 		off := 0
 		switch {
 		case strings.Contains(reason, "UTF-8"):
-			off = firstInvalidUTF8(p.content)
+			off = firstInvalidUTF8(p.text.Bytes())
 		case strings.Contains(reason, "control characters"):
-			off = firstControl(p.content)
+			off = firstControl(p.text.Bytes())
 		}
 		end := off + 1
-		if end > len(p.content) {
-			end = len(p.content)
+		if end > p.text.Len() {
+			end = p.text.Len()
 		}
 		p.fail(off, end, reason)
 		return
@@ -169,7 +170,7 @@ func (p *parsed) syntaxError(err error) {
 		}
 	}
 	start := p.pos.lineStart(line)
-	for start < len(p.content) && (p.content[start] == ' ' || p.content[start] == '\t') {
+	for start < p.text.Len() && (p.text.At(start) == ' ' || p.text.At(start) == '\t') {
 		start++
 	}
 	end := p.pos.lineContentEnd(start)
@@ -203,7 +204,7 @@ func (p *parsed) unclosedBracket(line int, open byte) (int, bool) {
 	var stack []int
 	var quote byte
 	for i := start; i < end; i++ {
-		c := p.content[i]
+		c := p.text.At(i)
 		switch {
 		case quote != 0:
 			if c == quote {
@@ -232,7 +233,7 @@ func (p *parsed) offendingColon(line int) (int, bool) {
 	var colons []int
 	var quote byte
 	for i := start; i < end; i++ {
-		c := p.content[i]
+		c := p.text.At(i)
 		switch {
 		case quote != 0:
 			if c == quote {
@@ -240,7 +241,7 @@ func (p *parsed) offendingColon(line int) (int, bool) {
 			}
 		case c == '"' || c == '\'':
 			quote = c
-		case c == ':' && (i+1 == end || p.content[i+1] == ' ' || p.content[i+1] == '\t'):
+		case c == ':' && (i+1 == end || p.text.At(i+1) == ' ' || p.text.At(i+1) == '\t'):
 			colons = append(colons, i)
 		}
 	}
@@ -257,8 +258,8 @@ func (p *parsed) offendingColon(line int) (int, bool) {
 // the 1-based YAML line.
 func (p *parsed) indentTab(line int) (int, bool) {
 	for l := line; l <= p.pos.yaml.Count(); l++ {
-		for i := p.pos.lineStart(l); i < len(p.content); i++ {
-			c := p.content[i]
+		for i := p.pos.lineStart(l); i < p.text.Len(); i++ {
+			c := p.text.At(i)
 			if c == '\t' {
 				return i, true
 			}

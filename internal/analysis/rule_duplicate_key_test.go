@@ -160,7 +160,7 @@ func TestDuplicateKeysKeptByPosition(t *testing.T) {
 		t.Fatalf("no run of the agents with %d findings kept: %+v", want, p.dups.large)
 	}
 	run.found[1].findings[0].Message = "marked"
-	q := parseFileAfter("/repo/beeuni.yaml", edit(steps[2], "tool_00500: tools", "x"), p, chunkTarget, s)
+	q := parseAfterBytes("/repo/beeuni.yaml", edit(steps[2], "tool_00500: tools", "x"), p, chunkTarget, s)
 	marked := 0
 	for _, f := range q.findings {
 		if f.Message == "marked" {

@@ -196,7 +196,7 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 			l.report(ruleImportMissing, u, item, msgImportTooMany(raw), data)
 			continue
 		}
-		content, err := l.fsys.ReadFile(abs)
+		content, err := vfs.ReadText(l.fsys, abs)
 		if err != nil {
 			switch {
 			case isNotExist(err):

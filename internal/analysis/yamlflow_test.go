@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -59,7 +60,7 @@ func TestYAMLFlowClose(t *testing.T) {
 func TestFlowRangeLineBreaks(t *testing.T) {
 	for _, eol := range []string{"\n", "\r\n", "\r"} {
 		content := strings.ReplaceAll("tools: [a, # ]\n  b]\nx: 1\n", "\n", eol)
-		p := newPositions([]byte(content), nil)
+		p := newPositions(diag.TextOf([]byte(content)), nil)
 		start := strings.Index(content, "[")
 		want := strings.Index(content, "b]") + 2
 		if got := p.flowEnd(start); got != want {

@@ -12,7 +12,7 @@ import (
 // characters, lines broken the way yaml.v3 breaks them, a leading BOM not
 // counted) into byte offsets and diag ranges.
 type positions struct {
-	content []byte
+	text *diag.Text
 	// lines breaks lines as editors do (diag.EditorBreaks): the lines of
 	// the ranges. nil for YAMLMarks, which makes no ranges.
 	lines *diag.Lines
@@ -22,14 +22,14 @@ type positions struct {
 	bom  int
 }
 
-func newPositions(content []byte, lines *diag.Lines) *positions {
-	p := &positions{content: content, lines: lines}
+func newPositions(text *diag.Text, lines *diag.Lines) *positions {
+	p := &positions{text: text, lines: lines}
 	if lines != nil {
 		p.yaml = lines.With(diag.YAMLv3Breaks)
 	} else {
-		p.yaml = diag.NewLinesFor(content, diag.YAMLv3Breaks)
+		p.yaml = diag.NewTextLines(text, diag.YAMLv3Breaks)
 	}
-	if bytes.HasPrefix(content, []byte("\xef\xbb\xbf")) {
+	if bytes.HasPrefix(text.Slice(0, 3), []byte("\xef\xbb\xbf")) {
 		p.bom = 3
 	}
 	return p
@@ -47,7 +47,7 @@ func (p *positions) offset(line, col int) int {
 		line = 1
 	}
 	if line > p.yaml.Count() {
-		return len(p.content)
+		return p.text.Len()
 	}
 	return p.advance(line-1, max(col-1, 0))
 }
@@ -63,7 +63,7 @@ func (p *positions) advance(line, chars int) int {
 	for {
 		off := p.yaml.OffsetAt(line, chars, diag.Chars)
 		end := p.yaml.LineEnd(line)
-		if off < end || line+1 >= p.yaml.Count() || p.content[end] == '\n' || p.content[end] == '\r' {
+		if off < end || line+1 >= p.yaml.Count() || p.text.At(end) == '\n' || p.text.At(end) == '\r' {
 			return off
 		}
 		// The line ends with a NEL, LS or PS: one character more.
@@ -107,13 +107,13 @@ func (p *positions) end(n *yaml.Node, start int) int {
 			return p.scalarEnd(n, start)
 		case yaml.AliasNode:
 			e := start + 1 + len(n.Value)
-			if e > len(p.content) {
-				e = len(p.content)
+			if e > p.text.Len() {
+				e = p.text.Len()
 			}
 			return e
 		case yaml.MappingNode, yaml.SequenceNode:
 			if n.Style&yaml.FlowStyle != 0 {
-				if i := p.skipProperties(start); i < len(p.content) && (p.content[i] == '[' || p.content[i] == '{') {
+				if i := p.skipProperties(start); i < p.text.Len() && (p.text.At(i) == '[' || p.text.At(i) == '{') {
 					return p.flowEnd(start)
 				}
 				// A single pair in a flow sequence (`[a, k: v]`) has no
@@ -140,12 +140,12 @@ func (p *positions) end(n *yaml.Node, start int) int {
 // skipProperties skips a tag (`!!str`) and an anchor (`&a`) before a node's
 // text.
 func (p *positions) skipProperties(i int) int {
-	c := p.content
-	for k := 0; k < 2 && i < len(c) && (c[i] == '!' || c[i] == '&'); k++ {
-		for i < len(c) && c[i] != ' ' && c[i] != '\t' && c[i] != '\n' && c[i] != '\r' {
+	c := p.text
+	for k := 0; k < 2 && i < c.Len() && (c.At(i) == '!' || c.At(i) == '&'); k++ {
+		for i < c.Len() && c.At(i) != ' ' && c.At(i) != '\t' && c.At(i) != '\n' && c.At(i) != '\r' {
 			i++
 		}
-		for i < len(c) && (c[i] == ' ' || c[i] == '\t') {
+		for i < c.Len() && (c.At(i) == ' ' || c.At(i) == '\t') {
 			i++
 		}
 	}
@@ -153,57 +153,62 @@ func (p *positions) skipProperties(i int) int {
 }
 
 func (p *positions) scalarEnd(n *yaml.Node, start int) int {
-	c := p.content
+	c := p.text
 	i := p.skipProperties(start)
-	if i >= len(c) {
-		return len(c)
+	if i >= c.Len() {
+		return c.Len()
 	}
 	switch {
-	case n.Style&yaml.DoubleQuotedStyle != 0 && c[i] == '"':
-		for j := i + 1; j < len(c); j++ {
-			switch c[j] {
+	case n.Style&yaml.DoubleQuotedStyle != 0 && c.At(i) == '"':
+		for j := i + 1; j < c.Len(); j++ {
+			switch c.At(j) {
 			case '\\':
 				j++
 			case '"':
 				return j + 1
 			}
 		}
-		return len(c)
-	case n.Style&yaml.SingleQuotedStyle != 0 && c[i] == '\'':
-		for j := i + 1; j < len(c); j++ {
-			if c[j] == '\'' {
-				if j+1 < len(c) && c[j+1] == '\'' {
+		return c.Len()
+	case n.Style&yaml.SingleQuotedStyle != 0 && c.At(i) == '\'':
+		for j := i + 1; j < c.Len(); j++ {
+			if c.At(j) == '\'' {
+				if j+1 < c.Len() && c.At(j+1) == '\'' {
 					j++
 					continue
 				}
 				return j + 1
 			}
 		}
-		return len(c)
+		return c.Len()
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		return p.lineContentEnd(i)
 	}
-	if n.Value == "" && n.Tag == "!!null" && (c[i] != '~' && !bytes.HasPrefix(c[i:], []byte("null")) && !bytes.HasPrefix(c[i:], []byte("Null")) && !bytes.HasPrefix(c[i:], []byte("NULL"))) {
+	if n.Value == "" && n.Tag == "!!null" && (c.At(i) != '~' && !isNullWord(c.Slice(i, i+4))) {
 		return start // an empty value: nothing written
 	}
-	if bytes.HasPrefix(c[i:], []byte(n.Value)) {
+	if string(c.Slice(i, i+len(n.Value))) == n.Value {
 		return i + len(n.Value)
 	}
 	return p.lineContentEnd(i)
 }
 
+// isNullWord reports whether b is a spelling of null yaml.v3 reads.
+func isNullWord(b []byte) bool {
+	return string(b) == "null" || string(b) == "Null" || string(b) == "NULL"
+}
+
 // lineContentEnd returns the end of the text on i's line, before a comment
 // and trailing blanks.
 func (p *positions) lineContentEnd(i int) int {
-	c := p.content
+	c := p.text
 	j := i
-	for j < len(c) && c[j] != '\n' && c[j] != '\r' {
-		if c[j] == '#' && j > i && (c[j-1] == ' ' || c[j-1] == '\t') {
+	for j < c.Len() && c.At(j) != '\n' && c.At(j) != '\r' {
+		if c.At(j) == '#' && j > i && (c.At(j-1) == ' ' || c.At(j-1) == '\t') {
 			break
 		}
 		j++
 	}
-	for j > i && (c[j-1] == ' ' || c[j-1] == '\t') {
+	for j > i && (c.At(j-1) == ' ' || c.At(j-1) == '\t') {
 		j--
 	}
 	return j
@@ -213,8 +218,8 @@ func (p *positions) lineContentEnd(i int) int {
 // collection opening at start (after its tag or anchor), or the end of the
 // content when it is not closed.
 func (p *positions) flowEnd(start int) int {
-	if closeAt, ok := YAMLFlowClose(p.content, p.skipProperties(start)); ok {
+	if closeAt, ok := YAMLFlowClose(p.text.Bytes(), p.skipProperties(start)); ok {
 		return closeAt + 1
 	}
-	return len(p.content)
+	return p.text.Len()
 }

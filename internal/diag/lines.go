@@ -33,10 +33,9 @@ const (
 // immutable (its column marks are made once, on first use) and safe for
 // concurrent use; Edited makes the index of an edited version.
 type Lines struct {
-	content []byte       // nil while lazy holds it
-	lazy    *lazyContent // the content of an edit, made when first read
-	size    int          // len of the content
-	breaks  Breaks
+	text   *Text // the content (nil for a compact index)
+	size   int   // its length
+	breaks Breaks
 	// starts holds the byte offset of each line's start, plus shift from
 	// line shiftFrom on (see start): edits within one line share the
 	// array of the index they were made from.
@@ -57,7 +56,15 @@ type Lines struct {
 func NewLines(content []byte) *Lines { return NewLinesFor(content, EditorBreaks) }
 
 // NewLinesFor indexes content with the line breaks of rule b.
-func NewLinesFor(content []byte, b Breaks) *Lines {
+func NewLinesFor(content []byte, b Breaks) *Lines { return newLinesOf(TextOf(content), content, b) }
+
+// NewTextLines indexes t with the line breaks of rule b, reading it whole
+// (Text.Bytes).
+func NewTextLines(t *Text, b Breaks) *Lines { return newLinesOf(t, t.Bytes(), b) }
+
+// newLinesOf indexes t, whose bytes are content, with the line breaks of
+// rule b.
+func newLinesOf(t *Text, content []byte, b Breaks) *Lines {
 	ascii := IsASCII(content)
 	if bytes.IndexByte(content, '\r') < 0 && (ascii || !hasSeparators(content, b)) {
 		// The usual case, on every keystroke: lines end at "\n" only. Find
@@ -72,7 +79,7 @@ func NewLinesFor(content []byte, b Breaks) *Lines {
 			i += j + 1
 			starts = append(starts, i)
 		}
-		return &Lines{content: content, size: len(content), breaks: b, starts: starts, onlyLF: true, ascii: ascii}
+		return &Lines{text: t, size: len(content), breaks: b, starts: starts, onlyLF: true, ascii: ascii}
 	}
 	starts := make([]int, 1, 64)
 	for i := 0; i < len(content); i++ {
@@ -96,17 +103,20 @@ func NewLinesFor(content []byte, b Breaks) *Lines {
 			}
 		}
 	}
-	return &Lines{content: content, size: len(content), breaks: b, starts: starts, ascii: ascii}
+	return &Lines{text: t, size: len(content), breaks: b, starts: starts, ascii: ascii}
 }
 
-// NewLinesFromStarts is NewLines for a caller that has split content into
-// lines already: starts must be exactly what NewLines would index (0, then
-// the offset after each line break), and neither is copied nor written.
-func NewLinesFromStarts(content []byte, starts []int) *Lines {
-	return &Lines{
-		content: content, size: len(content), breaks: EditorBreaks, starts: starts,
-		onlyLF: bytes.IndexByte(content, '\r') < 0, ascii: IsASCII(content),
+// NewLinesFromStarts is NewLines for a caller that has split t into lines
+// already: starts must be exactly what NewLines would index (0, then the
+// offset after each line break), and neither is copied nor written. It
+// reads t piece by piece (it does not make t's Bytes).
+func NewLinesFromStarts(t *Text, starts []int) *Lines {
+	onlyLF, ascii := true, true
+	for p := range t.Pieces {
+		onlyLF = onlyLF && bytes.IndexByte(p, '\r') < 0
+		ascii = ascii && IsASCII(p)
 	}
+	return &Lines{text: t, size: t.Len(), breaks: EditorBreaks, starts: starts, onlyLF: onlyLF, ascii: ascii}
 }
 
 // hasSeparators reports whether content holds a line break that rule b
@@ -133,7 +143,7 @@ func (l *Lines) With(b Breaks) *Lines {
 	if !hasSeparators(content, b) && !hasSeparators(content, l.breaks) {
 		return l
 	}
-	return NewLinesFor(content, b)
+	return newLinesOf(l.text, content, b)
 }
 
 // Compact returns an index that converts every offset, position and
@@ -162,14 +172,13 @@ func (l *Lines) start(line int) int {
 	return l.starts[line]
 }
 
-// Content returns the indexed bytes (made now for an edit's index whose
-// content was not read yet). Callers must not modify them.
-func (l *Lines) Content() []byte {
-	if l.lazy != nil {
-		return l.lazy.get()
-	}
-	return l.content
-}
+// Content returns the indexed bytes as one slice (made now for an edited
+// version whose content was not read whole yet: see Text.Bytes). Callers
+// must not modify them.
+func (l *Lines) Content() []byte { return l.text.Bytes() }
+
+// Text returns the indexed content (nil for a compact index).
+func (l *Lines) Text() *Text { return l.text }
 
 // Len returns the length of the content, without making it.
 func (l *Lines) Len() int { return l.size }
@@ -204,7 +213,7 @@ func (l *Lines) LineEnd(line int) int {
 		return next - 1
 	}
 	// A line start follows a break: its last byte says which.
-	c := l.content
+	c := l.text.Bytes()
 	switch c[next-1] {
 	case '\n':
 		if next-2 >= l.start(line) && c[next-2] == '\r' {

@@ -248,9 +248,8 @@ func BenchmarkCharColumnOneLine(b *testing.B) {
 }
 
 // TestEditedChains applies long chains of edits (typing within a line,
-// new lines, non-ASCII text and "\r" that end the lazy path), reading the
-// content at random moments or never for longer than maxPendingEdits,
-// and holds each index to the reference of the same edits on a string and
+// new lines, non-ASCII text and "\r" that end the updated line starts),
+// reading the content whole at random moments or never, and holds each index to the reference of the same edits on a string and
 // to NewLines of it (its flags included).
 func TestEditedChains(t *testing.T) {
 	pieces := []string{"", "a", "bc", "\n", "x\ny\n", "\n\n", "tools:\n  x: y\n", "é", "\r\n", "\r", "😀"}

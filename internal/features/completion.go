@@ -22,7 +22,7 @@ func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, 
 	path = filepath.Clean(path)
 	if text == nil && p != nil {
 		if f := p.File(path); f != nil {
-			text = f.Content
+			text = f.Content()
 		}
 	}
 	if text == nil || offset < 0 || offset > len(text) {
@@ -53,7 +53,7 @@ func CompletionMatching(p *analysis.Project, repo *RepoFiles, path string, text 
 	path = filepath.Clean(path)
 	if text == nil && p != nil {
 		if f := p.File(path); f != nil {
-			text = f.Content
+			text = f.Content()
 		}
 	}
 	if text == nil || offset < 0 || offset > len(text) {

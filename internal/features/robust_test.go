@@ -51,14 +51,14 @@ func TestEveryOffset(t *testing.T) {
 }
 
 func checkEveryOffset(t *testing.T, p *analysis.Project, repo *RepoFiles, f *analysis.File) {
-	for off := -1; off <= len(f.Content)+1; off++ {
+	for off := -1; off <= len(f.Content())+1; off++ {
 		checkEveryOffsetAt(t, p, repo, f, off)
 	}
 	DocumentSymbols(p, f.Path)
 	DocumentLinks(p, f.Path)
 	FoldingRanges(p, f.Path)
 	for _, h := range InlayHints(p, nil, f.Path) {
-		if h.Offset < 0 || h.Offset > len(f.Content) || insideRune(f.Content, h.Offset) {
+		if h.Offset < 0 || h.Offset > len(f.Content()) || insideRune(f.Content(), h.Offset) {
 			t.Fatalf("%s: inlay hint at %d", f.Rel, h.Offset)
 		}
 	}
@@ -66,13 +66,13 @@ func checkEveryOffset(t *testing.T, p *analysis.Project, repo *RepoFiles, f *ana
 
 // checkEveryOffsetAt runs the features that take a cursor at off.
 func checkEveryOffsetAt(t *testing.T, p *analysis.Project, repo *RepoFiles, f *analysis.File, off int) {
-	n := len(f.Content)
+	n := len(f.Content())
 	inFile := func(what string, start, end int) {
 		if start < 0 || end > n || start > end {
 			t.Fatalf("%s: %s range %d-%d outside 0-%d", f.Rel, what, start, end, n)
 		}
 		for _, o := range []int{start, end} {
-			if insideRune(f.Content, o) {
+			if insideRune(f.Content(), o) {
 				t.Fatalf("%s: %s range %d-%d splits a character", f.Rel, what, start, end)
 			}
 		}
@@ -152,8 +152,8 @@ func TestConcurrentUse(t *testing.T) {
 	}
 	byHand := &RepoFiles{Root: "/c", Modules: []string{"tools/free.ts"}}
 	f := p.File("/c/beeuni.yaml")
-	at := strings.Index(string(f.Content), "agents:")
-	text := []byte(string(f.Content[:at]) + "  \n" + string(f.Content[at:]))
+	at := strings.Index(string(f.Content()), "agents:")
+	text := []byte(string(f.Content()[:at]) + "  \n" + string(f.Content()[at:]))
 	cursor := at + 2
 	done := make(chan bool)
 	for g := 0; g < 8; g++ {
@@ -169,8 +169,8 @@ func TestConcurrentUse(t *testing.T) {
 					t.Errorf("completion: %+v", items)
 					return
 				}
-				Hover(p, nil, f.Path, strings.Index(string(f.Content), "lookup_order"))
-				References(p, f.Path, strings.LastIndex(string(f.Content), "lookup_order"), true)
+				Hover(p, nil, f.Path, strings.Index(string(f.Content()), "lookup_order"))
+				References(p, f.Path, strings.LastIndex(string(f.Content()), "lookup_order"), true)
 				DocumentSymbols(p, f.Path)
 				InlayHints(p, nil, f.Path)
 			}

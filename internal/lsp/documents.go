@@ -1,13 +1,13 @@
 package lsp
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"go.lsp.dev/protocol"
 )
 
@@ -22,6 +22,9 @@ type document struct {
 
 func (d *document) content() []byte { return d.mapper.Content() }
 
+// text is the document's content as pieces (not made whole).
+func (d *document) text() *diag.Text { return d.mapper.Lines().Text() }
+
 // applyChanges returns content with changes applied in order, each range
 // read in the text the previous changes left (as the protocol says).
 func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte {
@@ -31,7 +34,7 @@ func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte 
 // applyChangesWith is applyChanges starting from the mapper of the
 // current content (a document keeps one), which saves indexing it again;
 // it returns the mapper of the new content (see Mapper.Edited: an edit of
-// an ASCII document copies nothing until the content is read).
+// an ASCII document copies the lines it touches, not the document).
 func applyChangesWith(m *Mapper, changes []contentChange) *Mapper {
 	for _, c := range changes {
 		if c.Range == nil {
@@ -109,13 +112,6 @@ func pathToURI(p string) protocol.DocumentURI {
 }
 
 // sameContent reports whether a and b are the same bytes, quickly when
-// they are the same slice.
-func sameContent(a, b []byte) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	if len(a) == 0 || &a[0] == &b[0] {
-		return true
-	}
-	return bytes.Equal(a, b)
-}
+// they are the same text or versions sharing most pieces (a keystroke's:
+// diag.Text.Equal compares only the pieces they do not share).
+func sameContent(a, b *diag.Text) bool { return a == b || a.Equal(b) }

@@ -90,7 +90,7 @@ func (a *at) shift(v *view, proj *analysis.Project, toEditor bool) *lineShift {
 	if s := a.shifts[k]; s != nil {
 		return s
 	}
-	from, to := contentIn(v, proj, a.path), a.mapper.Content()
+	from, to := contentIn(v, proj, a.path).Bytes(), a.mapper.Content()
 	if !toEditor {
 		from, to = to, from
 	}
@@ -141,10 +141,10 @@ func (s *Server) locateUnder(ctx context.Context, v *view, uri protocol.Document
 // editor's mapper when it is the same content).
 func (s *Server) mapperIn(v *view, proj *analysis.Project, path string) *Mapper {
 	content := contentIn(v, proj, path)
-	if d := v.docs[path]; d != nil && sameContent(d.content(), content) {
+	if d := v.docs[path]; d != nil && sameContent(d.text(), content) {
 		return d.mapper
 	}
-	return NewMapper(content, s.encoding())
+	return NewMapper(content.Bytes(), s.encoding())
 }
 
 // offsetIn converts an offset of the editor's text into the same place

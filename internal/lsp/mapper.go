@@ -87,7 +87,7 @@ func (m *Mapper) Offsets(r protocol.Range) (start, end int) {
 
 // Edited returns the mapper of the content with [start, end) replaced by
 // text, in the same encoding (see diag.Lines.Edited: a keystroke in an
-// ASCII document neither copies nor scans it).
+// ASCII document neither copies nor scans it whole).
 func (m *Mapper) Edited(start, end int, text string) *Mapper {
 	return &Mapper{lines: m.lines.Edited(start, end, text), enc: m.enc}
 }

@@ -31,7 +31,7 @@ type setKey struct {
 // ranges are in.
 type findingSet struct {
 	gen      uint64
-	content  []byte
+	content  *diag.Text
 	version  int32
 	versions bool // version is known (the file was open)
 	findings []diag.Finding
@@ -86,17 +86,17 @@ func newPublisher(s *Server) *publisher {
 }
 
 // contentIn returns a file's content as proj loaded it, else as v has it.
-func contentIn(v *view, proj *analysis.Project, path string) []byte {
+func contentIn(v *view, proj *analysis.Project, path string) *diag.Text {
 	if proj != nil {
 		if f := proj.File(path); f != nil {
-			return f.Content
+			return f.Text
 		}
 	}
 	if d := v.docs[path]; d != nil {
-		return d.content()
+		return d.text()
 	}
 	data, _ := v.fs.ReadFile(path)
-	return data
+	return diag.TextOf(data)
 }
 
 func groupByFile(fs []diag.Finding) map[string][]diag.Finding {
@@ -196,7 +196,7 @@ func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot,
 	for path, fs := range groups {
 		set := &findingSet{gen: snap.Gen, findings: fs}
 		set.content, set.stamp, set.stamped = pb.setContentLocked(key, v, snap.Project, path)
-		if d := v.docs[path]; d != nil && sameContent(d.content(), set.content) {
+		if d := v.docs[path]; d != nil && sameContent(d.text(), set.content) {
 			set.version, set.versions = snap.Version(path)
 			set.mapper = d.mapper
 		}
@@ -228,7 +228,7 @@ func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot,
 // content and the stamp says the client reported no change: the cache
 // does not keep modules' contents, and a keystroke in the manifest would
 // otherwise read every module that has a finding.
-func (pb *publisher) setContentLocked(key setKey, v *view, proj *analysis.Project, path string) (content []byte, stamp uint64, stamped bool) {
+func (pb *publisher) setContentLocked(key setKey, v *view, proj *analysis.Project, path string) (content *diag.Text, stamp uint64, stamped bool) {
 	if v.docs[path] != nil || proj != nil && proj.File(path) != nil {
 		return contentIn(v, proj, path), 0, false
 	}
@@ -324,10 +324,10 @@ func (pb *publisher) publishLocked(paths []string) {
 			var m *Mapper
 			if newest.mapper != nil && newest.mapper.Encoding() == enc {
 				m = newest.mapper // indexed when the document was made
-			} else if d := v.docs[path]; d != nil && sameContent(d.content(), newest.content) {
+			} else if d := v.docs[path]; d != nil && sameContent(d.text(), newest.content) {
 				m = d.mapper
 			} else {
-				m = NewMapper(newest.content, enc)
+				m = NewMapper(newest.content.Bytes(), enc)
 			}
 			params.Diagnostics = slices.Grow(params.Diagnostics, len(findings))
 			for _, f := range findings {
@@ -387,7 +387,7 @@ func (pb *publisher) relatedMapperLocked(v *view, path string, enc Encoding) *Ma
 	if err != nil {
 		return nil
 	}
-	if known && r.m.Encoding() == enc && !stamped && !r.stamped && sameContent(r.m.Content(), data) {
+	if known && r.m.Encoding() == enc && !stamped && !r.stamped && sameContent(r.m.Lines().Text(), diag.TextOf(data)) {
 		return r.m
 	}
 	m := NewMapper(data, enc)

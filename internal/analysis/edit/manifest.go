@@ -27,9 +27,9 @@ func prepare(p *analysis.Project) *manifests {
 			// The loader's parse: the same yaml.v3 parse of the same
 			// bytes (a 870 KB manifest is 30 ms to parse again, and a
 			// code action request prepares the project three times).
-			m.files[i] = newYFile(f.Path, f.Content, f.Doc)
+			m.files[i] = newYFile(f.Path, f.Content(), f.Doc)
 			m.files[i].src = f
-		} else if yf, err := parseYFile(f.Path, f.Content); err == nil {
+		} else if yf, err := parseYFile(f.Path, f.Content()); err == nil {
 			m.files[i] = yf
 		}
 		if m.files[i] != nil {
@@ -88,8 +88,8 @@ func unclearMeaning(p *analysis.Project) string {
 		what := f.Message
 		if f.Code == analysis.CodeDuplicateKey {
 			what = "a key written twice in one mapping"
-			if s, e := f.Range.Start.Offset, f.Range.End.Offset; s < e && e <= len(file.Content) && e-s <= 80 {
-				what = fmt.Sprintf("key `%s` written a second time in its mapping", file.Content[s:e])
+			if s, e := f.Range.Start.Offset, f.Range.End.Offset; s < e && e <= len(file.Content()) && e-s <= 80 {
+				what = fmt.Sprintf("key `%s` written a second time in its mapping", file.Content()[s:e])
 			}
 		}
 		return fmt.Sprintf("%s:%d:%d: %s [%s]; fix it first", file.Rel, f.Range.Start.Line+1, col, what, f.Code)

@@ -107,7 +107,7 @@ func TestPrepareReusesTheLoadersParse(t *testing.T) {
 				continue
 			}
 			reused++
-			want, err := parseYFile(f.Path, f.Content)
+			want, err := parseYFile(f.Path, f.Content())
 			if err != nil {
 				t.Errorf("%q: the loader parsed it, parseYFile: %v", in, err)
 				continue
