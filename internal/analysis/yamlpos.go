@@ -216,10 +216,24 @@ func (p *positions) lineContentEnd(i int) int {
 
 // flowEnd returns the offset after the bracket that closes the flow
 // collection opening at start (after its tag or anchor), or the end of the
-// content when it is not closed.
+// content when it is not closed. It scans windows of the content from the
+// bracket on, growing: YAMLFlowClose reads no byte before the bracket, and
+// what it decides at a window's last byte bears only on bytes after it, so
+// a bracket it finds in a window is the one it finds in the whole content
+// (TestFlowEndMatchesTheWholeScan).
 func (p *positions) flowEnd(start int) int {
-	if closeAt, ok := YAMLFlowClose(p.text.Bytes(), p.skipProperties(start)); ok {
-		return closeAt + 1
+	open, n := p.skipProperties(start), p.text.Len()
+	for size := flowWindow; ; size *= 4 {
+		to := min(n, open+size)
+		if closeAt, ok := YAMLFlowClose(p.text.Slice(open, to), 0); ok {
+			return open + closeAt + 1
+		}
+		if to == n {
+			return n
+		}
 	}
-	return p.text.Len()
 }
+
+// flowWindow is the first window flowEnd scans: a flow collection on a
+// few lines (an agent's tools list) closes in it.
+const flowWindow = 4 << 10

@@ -9,7 +9,8 @@ import (
 // Text is an immutable sequence of bytes kept in pieces, so that an edited
 // version shares every piece the edit did not touch: a keystroke in an
 // 870 KB manifest copies the line it changed and the list of pieces, not
-// the file. Each piece starts at a line start; the content as one slice is
+// the file. Each piece holds whole lines (it starts at a line start, so
+// that reading within a line never crosses pieces); the content as one slice is
 // made only when Bytes is called (at once for a text of one piece, read
 // from disk or sent whole by an editor). Readers that look at a few bytes
 // (Slice, At, IndexByte) and comparisons of two versions (CommonPrefix,
@@ -59,7 +60,7 @@ func (t *Text) Bytes() []byte {
 
 // made returns the content as one slice if it is made already, else nil.
 func (t *Text) made() []byte {
-	if len(t.pieces) == 1 {
+	if t != nil && len(t.pieces) == 1 {
 		return t.pieces[0]
 	}
 	return nil
@@ -141,7 +142,7 @@ func (t *Text) Pieces(yield func([]byte) bool) {
 		return
 	}
 	for _, p := range t.pieces {
-		if !yield(p) {
+		if !yield(p[:len(p):len(p)]) {
 			return
 		}
 	}
@@ -171,6 +172,13 @@ func (t *Text) Edited(start, end int, text string) *Text {
 	}
 	i := min(t.piece(start), len(t.pieces)-1)
 	j := max(i, sort.Search(len(t.ends), func(k int) bool { return t.ends[k] >= end }))
+	if end == t.ends[j] && j+1 < len(t.pieces) {
+		// The edit ends where a piece does: the line it ends in goes on
+		// in the next piece (when text does not end it), which then joins
+		// the new one up to its first line break, so that every piece
+		// still starts at a line start.
+		j++
+	}
 	head := t.pieces[i][:start-t.pieceStart(i)]
 	cut := bytes.LastIndexByte(head, '\n') + 1
 	head, lineHead := head[:cut], head[cut:]
@@ -271,6 +279,9 @@ func CommonPrefix(a, b *Text) int {
 func CommonSuffix(a, b *Text, limit int) int {
 	la, lb := a.Len(), b.Len()
 	n := max(0, min(la, lb, limit))
+	if n == 0 {
+		return 0
+	}
 	ai, bi := len(a.pieces)-1, len(b.pieces)-1
 	got := 0
 	for got < n {

@@ -18,6 +18,12 @@ func checkText(t *testing.T, label string, got *Text, want string) {
 		if len(p) == 0 {
 			t.Fatalf("%s: an empty piece", label)
 		}
+		if len(joined) > 0 && joined[len(joined)-1] != '\n' {
+			t.Fatalf("%s: a piece starts mid-line, at %d", label, len(joined))
+		}
+		if cap(p) != len(p) {
+			t.Fatalf("%s: a piece with room to append into (len %d, cap %d)", label, len(p), cap(p))
+		}
 		joined = append(joined, p...)
 	}
 	if string(joined) != want {
@@ -117,6 +123,36 @@ func FuzzTextEdited(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNilText: nil is the empty text for every reader.
+func TestNilText(t *testing.T) {
+	var n *Text
+	x := TextOf([]byte("a\nb\n"))
+	if n.Len() != 0 || n.Bytes() != nil || n.Slice(0, 5) != nil || n.IndexByte(0, 'a') != -1 ||
+		CommonPrefix(n, x) != 0 || CommonSuffix(n, x, 9) != 0 || CommonSuffix(x, n, 9) != 0 || !n.Equal(TextOf(nil)) || n.Equal(x) {
+		t.Fatal("a nil text does not read as the empty text")
+	}
+	checkText(t, "edited nil", n.Edited(0, 0, "new\n"), "new\n")
+}
+
+// TestTextEditAtPieceEnds: an edit ending where a piece ends, its text
+// not ending the line, joins the next piece's first line, so that pieces
+// keep starting at line starts.
+func TestTextEditAtPieceEnds(t *testing.T) {
+	line := strings.Repeat("x", 40) + "\n"
+	content := strings.Repeat(line, 60)
+	text := TextOf([]byte(content)).Edited(len(line)*20+3, len(line)*20+3, "y") // three pieces
+	want := content[:len(line)*20+3] + "y" + content[len(line)*20+3:]
+	if len(text.pieces) < 2 {
+		t.Fatalf("test setup: %d pieces, want several", len(text.pieces))
+	}
+	for _, k := range []int{0, 1} {
+		end := text.ends[k]
+		text = text.Edited(end-1, end, "z") // the line break ending piece k
+		want = want[:end-1] + "z" + want[end:]
+		checkText(t, fmt.Sprintf("the break ending piece %d replaced", k), text, want)
+	}
 }
 
 // TestTextEditCopiesTheLine checks what an edit copies: typing in a large

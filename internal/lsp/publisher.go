@@ -35,9 +35,11 @@ type findingSet struct {
 	version  int32
 	versions bool // version is known (the file was open)
 	findings []diag.Finding
-	// mapper is the open document's mapper of content, when the set was
-	// made from the document (nil otherwise): publishing converts with it
-	// instead of indexing content again when the editor has moved on.
+	// mapper maps content: the open document's mapper when the set was
+	// made from the document, else one on the line index of the project's
+	// file when content is its text (nil otherwise). Publishing converts
+	// with it instead of indexing content again (and making it whole) when
+	// the editor has moved on.
 	mapper *Mapper
 	// stamp is the disk cache's stamp of a file neither loaded nor open
 	// when its content was read (stamped false otherwise): see
@@ -85,12 +87,18 @@ func newPublisher(s *Server) *publisher {
 	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}, related: map[string]relatedIndex{}}
 }
 
+// fileIn returns proj's file at path, or nil.
+func fileIn(proj *analysis.Project, path string) *analysis.File {
+	if proj == nil {
+		return nil
+	}
+	return proj.File(path)
+}
+
 // contentIn returns a file's content as proj loaded it, else as v has it.
 func contentIn(v *view, proj *analysis.Project, path string) *diag.Text {
-	if proj != nil {
-		if f := proj.File(path); f != nil {
-			return f.Text
-		}
+	if f := fileIn(proj, path); f != nil {
+		return f.Text
 	}
 	if d := v.docs[path]; d != nil {
 		return d.text()
@@ -199,6 +207,8 @@ func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot,
 		if d := v.docs[path]; d != nil && sameContent(d.text(), set.content) {
 			set.version, set.versions = snap.Version(path)
 			set.mapper = d.mapper
+		} else if f := fileIn(snap.Project, path); f != nil && f.Text == set.content && f.Lines != nil {
+			set.mapper = &Mapper{lines: f.Lines, enc: pb.s.encoding()} // the engine's index: editor line breaks
 		}
 		st := pb.files[path]
 		if st == nil {
@@ -323,7 +333,7 @@ func (pb *publisher) publishLocked(paths []string) {
 			// Any mapper of the same bytes gives the same ranges.
 			var m *Mapper
 			if newest.mapper != nil && newest.mapper.Encoding() == enc {
-				m = newest.mapper // indexed when the document was made
+				m = newest.mapper // indexed when the document or the file was made
 			} else if d := v.docs[path]; d != nil && sameContent(d.text(), newest.content) {
 				m = d.mapper
 			} else {

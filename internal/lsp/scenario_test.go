@@ -536,3 +536,31 @@ func TestHoverFormatFollowsTheClient(t *testing.T) {
 		})
 	}
 }
+
+// TestUnopenedFileRanges: the findings of a manifest no editor has open
+// (found by the scan) and of the file it imports are published at their
+// places, converted with the engine's line index of each file (the
+// publisher's mapper of a loaded file), UTF-16 columns after a character
+// outside the BMP included.
+func TestUnopenedFileRanges(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n# 😀 top\nimports: [more.yaml]\ntools:\n  web_search: beeuni:web_search\n  \"😀\": beeuni:read\n-- more.yaml --\n\ntools:\n   Bad: beeuni:read\n"))
+	s := editorSession(t, fsys, UTF16, "/ws")
+	s.notify("initialized", map[string]any{})
+	s.idle()
+	got := s.lastDiagnostics()
+	for _, c := range []struct {
+		path              string
+		line, col, endCol uint32
+	}{
+		{"/ws/beeuni.yaml", 4, 2, 6}, // the quoted key: 😀 is two UTF-16 units
+		{"/ws/more.yaml", 2, 3, 6},
+	} {
+		p, ok := got[c.path]
+		if !ok || len(p.Diagnostics) == 0 {
+			t.Fatalf("no diagnostics published for %s: %+v", c.path, got)
+		}
+		if r := p.Diagnostics[0].Range; r.Start.Line != c.line || r.Start.Character != c.col || r.End.Line != c.line || r.End.Character != c.endCol {
+			t.Errorf("%s: first finding %q at %+v, want line %d, characters %d to %d", c.path, p.Diagnostics[0].Message, r, c.line, c.col, c.endCol)
+		}
+	}
+}
