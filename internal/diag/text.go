@@ -10,10 +10,10 @@ import (
 // version shares every piece the edit did not touch: a keystroke in an
 // 870 KB manifest copies the line it changed and the list of pieces, not
 // the file. Each piece holds whole lines (it starts at a line start, so
-// that reading within a line never crosses pieces); the content as one slice is
-// made only when Bytes is called (at once for a text of one piece, read
-// from disk or sent whole by an editor). Readers that look at a few bytes
-// (Slice, At, IndexByte) and comparisons of two versions (CommonPrefix,
+// that reading within a line never crosses pieces); the content as one
+// slice is made only when Bytes is called (at once for a text of one
+// piece, read from disk or sent whole by an editor). Readers that look at
+// a few bytes (Slice, At) and comparisons of two versions (CommonPrefix,
 // CommonSuffix, Equal) never make it. A Text is safe for concurrent use;
 // nil is the empty text.
 type Text struct {
@@ -116,22 +116,6 @@ func (t *Text) At(i int) byte {
 	}
 	k := t.piece(i)
 	return t.pieces[k][i-t.pieceStart(k)]
-}
-
-// IndexByte returns the offset of the first c at or after from, or -1.
-func (t *Text) IndexByte(from int, c byte) int {
-	from = max(0, from)
-	if from >= t.Len() {
-		return -1
-	}
-	for i := t.piece(from); i < len(t.pieces); i++ {
-		s := t.pieceStart(i)
-		lo := max(0, from-s)
-		if j := bytes.IndexByte(t.pieces[i][lo:], c); j >= 0 {
-			return s + lo + j
-		}
-	}
-	return -1
 }
 
 // Pieces calls yield with the text's bytes in order, piece by piece, until

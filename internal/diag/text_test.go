@@ -45,17 +45,6 @@ func checkText(t *testing.T, label string, got *Text, want string) {
 				t.Fatalf("%s: Slice(%d, %d) = %q (cap %d), want %q", label, from, to, s, cap(s), w)
 			}
 		}
-		for _, c := range []byte{'\n', 'a', 'z'} {
-			w := -1
-			if f := max(0, from); f <= len(want) {
-				if j := strings.IndexByte(want[f:], c); j >= 0 {
-					w = f + j
-				}
-			}
-			if g := got.IndexByte(from, c); g != w {
-				t.Fatalf("%s: IndexByte(%d, %q) = %d, want %d", label, from, c, g, w)
-			}
-		}
 	}
 	if string(got.Bytes()) != want {
 		t.Fatalf("%s: Bytes = %q, want %q", label, got.Bytes(), want)
@@ -129,7 +118,7 @@ func FuzzTextEdited(f *testing.F) {
 func TestNilText(t *testing.T) {
 	var n *Text
 	x := TextOf([]byte("a\nb\n"))
-	if n.Len() != 0 || n.Bytes() != nil || n.Slice(0, 5) != nil || n.IndexByte(0, 'a') != -1 ||
+	if n.Len() != 0 || n.Bytes() != nil || n.Slice(0, 5) != nil ||
 		CommonPrefix(n, x) != 0 || CommonSuffix(n, x, 9) != 0 || CommonSuffix(x, n, 9) != 0 || !n.Equal(TextOf(nil)) || n.Equal(x) {
 		t.Fatal("a nil text does not read as the empty text")
 	}
