@@ -80,16 +80,10 @@ func editedText(prev *diag.Text, content []byte) *diag.Text {
 	if prev == nil {
 		return diag.TextOf(content)
 	}
-	old := prev.Bytes()
-	p := 0
-	for p < len(old) && p < len(content) && old[p] == content[p] {
-		p++
-	}
-	q := 0
-	for q < min(len(old), len(content))-p && old[len(old)-1-q] == content[len(content)-1-q] {
-		q++
-	}
-	return prev.Edited(p, len(old)-q, string(content[p:len(content)-q]))
+	next := diag.TextOf(content)
+	p := diag.CommonPrefix(prev, next)
+	q := diag.CommonSuffix(prev, next, min(prev.Len(), len(content))-p)
+	return prev.Edited(p, prev.Len()-q, string(content[p:len(content)-q]))
 }
 
 // checkChunked parses content by chunks (reusing prev's, in s's storage
