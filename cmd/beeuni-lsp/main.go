@@ -6,6 +6,9 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
+
+	"golang.org/x/term"
 
 	"github.com/beeuni/beeuni-lsp/internal/version"
 )
@@ -40,7 +43,9 @@ type env struct {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM is how editors stop a server: like Ctrl-C, it ends Run, which
+	// returns what the protocol asks for.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	wd, err := os.Getwd()
 	if err != nil {
@@ -51,11 +56,20 @@ func main() {
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
-// isTerminal reports whether f is a character device (a terminal), not a
-// pipe or a file.
+// isTerminal reports whether f is a terminal: not a pipe, a socket, a file,
+// or another character device such as /dev/null. The descriptor is read
+// through SyscallConn, which leaves its blocking mode as it is (File.Fd
+// would make a descriptor shared with the parent blocking).
 func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	terminal := false
+	if err := rc.Control(func(fd uintptr) { terminal = term.IsTerminal(int(fd)) }); err != nil {
+		return false
+	}
+	return terminal
 }
 
 // terminalNotice is what `beeuni-lsp` with no arguments prints to stderr

@@ -27,13 +27,6 @@ func runServe(ctx context.Context, e env, args []string) int {
 		fmt.Fprint(e.stderr, terminalNotice)
 	}
 	tuneGC(os.Getenv)
-	if in, ok := e.stdin.(*os.File); ok {
-		out, _ := e.stdout.(*os.File)
-		errOut, _ := e.stderr.(*os.File)
-		reader, restore := pollableStdin(in, out, errOut)
-		defer restore()
-		e.stdin = reader
-	}
 	srv := lsp.New(lsp.Options{Log: e.stderr})
 	return srv.Run(ctx, stdio{in: e.stdin, out: e.stdout})
 }
