@@ -41,7 +41,7 @@ type options struct {
 
 // pathArg is the synopsis and the help text of the optional PATH.
 const pathArg = "PATH is the project's folder or its beeuni.yaml; without PATH, the " +
-	"nearest beeuni.yaml in the working folder or a folder above it (as git finds .git)."
+	"nearest beeuni.yaml in the working folder or a folder above it (as git finds .git: from the working folder with its symbolic links resolved)."
 
 const cannotRun = "it cannot run: a bad flag or argument, no beeuni.yaml, an unreadable folder (one line on stderr)"
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"golang.org/x/term"
@@ -52,8 +53,22 @@ func main() {
 		fmt.Fprintf(os.Stderr, "beeuni-lsp: %v\n", err)
 		os.Exit(2)
 	}
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: wd, terminal: isTerminal(os.Stdin)}
+	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: physicalDir(wd), terminal: isTerminal(os.Stdin)}
 	os.Exit(run(ctx, e, os.Args[1:]))
+}
+
+// physicalDir returns the working folder wd with its symbolic links
+// resolved, as the kernel sees it. os.Getwd returns $PWD, the path the shell
+// took through links: searched upward, it misses a project whose
+// beeuni.yaml is above the link's target, which git finds (it climbs
+// getcwd(3)'s path), and a relative PATH's ".." would be read lexically from
+// the link, not from where the kernel resolves it. wd is kept when it
+// cannot be resolved.
+func physicalDir(wd string) string {
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		return real
+	}
+	return wd
 }
 
 // isTerminal reports whether f is a terminal: not a pipe, a socket, a file,

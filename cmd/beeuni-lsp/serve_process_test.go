@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -159,5 +160,39 @@ func TestServeFromDevNullPrintsNoTerminalNotice(t *testing.T) {
 	}
 	if strings.Contains(stderr.String(), terminalNotice) {
 		t.Errorf("the terminal notice was printed with stdin /dev/null:\n%s", stderr)
+	}
+}
+
+// From a working folder reached through a symbolic link, `validate` finds
+// the project above the link's target, as git finds .git from there (git
+// climbs the physical path, not the shell's $PWD), and names its files
+// relative to the physical working folder.
+func TestValidateFromASymlinkedWorkingFolderFindsTheProject(t *testing.T) {
+	tmp := t.TempDir()
+	repo := filepath.Join(tmp, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, "agents", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "beeuni.yaml"), []byte("tools:\n  web_search: beeuni:web_serch\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, "link")
+	if err := os.Symlink(filepath.Join(repo, "agents", "sub"), link); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "validate")
+	cmd.Dir = link
+	cmd.Env = append(os.Environ(), asMainEnv+"=1", "PWD="+link)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exitErr, ok := err.(*exec.ExitError); ok {
+		code = exitErr.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || !strings.HasPrefix(stdout.String(), "../../beeuni.yaml:2:") {
+		t.Fatalf("exit %d, want 1 with the finding in ../../beeuni.yaml\nstdout:\n%s\nstderr:\n%s", code, stdout.String(), stderr.String())
 	}
 }
