@@ -104,7 +104,9 @@ func (s *Server) beginProgress(ctx context.Context, ci clientInfo, title string)
 	if !ci.workDoneProgress {
 		return progress{}
 	}
-	token := protocol.NewProgressToken("beeuni-scan")
+	// One token per progress: scans of folders added one after another
+	// run at once, and a client refuses a token that is in use.
+	token := protocol.NewProgressToken(fmt.Sprintf("beeuni-scan-%d", s.progressTokens.Add(1)))
 	if err := s.call(ctx, protocol.MethodWorkDoneProgressCreate, &protocol.WorkDoneProgressCreateParams{Token: *token}, nil); err != nil {
 		return progress{}
 	}

@@ -564,3 +564,49 @@ func TestUnopenedFileRanges(t *testing.T) {
 		}
 	}
 }
+
+// Folders added one after another start scans that run at once; each has a
+// progress token of its own (VS Code refuses to create a token that is in
+// use, and other clients end a shared bar at the first scan's end).
+func TestConcurrentScansHaveTokensOfTheirOwn(t *testing.T) {
+	fsys := vfs.MemFromTxtar("/ws", []byte("-- a/beeuni.yaml --\ntools: {}\n-- b/beeuni.yaml --\ntools: {}\n-- c/beeuni.yaml --\ntools: {}\n"))
+	s := editorSession(t, fsys, UTF16, "/ws/a")
+	s.idle()
+	for _, folder := range []string{"/ws/b", "/ws/c"} {
+		s.notify(protocol.MethodWorkspaceDidChangeWorkspaceFolders, map[string]any{"event": map[string]any{
+			"added":   []any{map[string]any{"uri": string(pathToURI(folder)), "name": folder}},
+			"removed": []any{},
+		}})
+	}
+	s.idle()
+	ends := map[string]int{}
+	for from, seen := 0, 0; seen < 3; seen++ {
+		var n *wireMsg
+		n, from = s.waitNote(from, func(m *wireMsg) bool {
+			return m.Method == protocol.MethodProgress && strings.Contains(string(m.Params), `"end"`)
+		})
+		var p struct {
+			Token json.RawMessage `json:"token"`
+		}
+		if err := json.Unmarshal(n.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		ends[string(p.Token)]++
+	}
+	var created []string
+	s.mu.Lock()
+	for _, r := range s.requests {
+		if r.Method == protocol.MethodWorkDoneProgressCreate {
+			created = append(created, string(r.Params))
+		}
+	}
+	s.mu.Unlock()
+	if len(created) != 3 || created[0] == created[1] || created[1] == created[2] || created[0] == created[2] {
+		t.Errorf("progress tokens created: %v, want 3 different ones", created)
+	}
+	for token, n := range ends {
+		if n != 1 {
+			t.Errorf("token %s ended %d times", token, n)
+		}
+	}
+}

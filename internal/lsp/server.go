@@ -14,6 +14,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -111,6 +112,10 @@ type Server struct {
 	// completionDocs holds the documentation of the last completion list's
 	// items by label, for completionItem/resolve.
 	completionDocs map[string]string
+
+	// progressTokens numbers the work-done progress tokens the server
+	// creates, each progress its own (scan.go).
+	progressTokens atomic.Uint64
 
 	// changing is held by the command carrying out a change (one at a
 	// time: see planAndCarryOut).
