@@ -69,7 +69,7 @@ func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules
 	}
 	rootUnit := l.addUnit(manifest, manifest, cache.parse(manifest, content), false)
 	l.visitImports(rootUnit, []chainStep{{unit: rootUnit}})
-	p := &Project{Root: root}
+	p := &Project{Root: root, Unread: l.unread}
 	for _, u := range l.units {
 		p.Files = append(p.Files, u.file)
 		l.findings = append(l.findings, u.parsed.findings...)
@@ -123,6 +123,7 @@ type loader struct {
 	units    []*unit
 	byReal   map[string]*unit
 	findings []diag.Finding
+	unread   []string // imports named but not read (Project.Unread)
 	// dirs memoizes directory listings for module checks.
 	dirs      map[string]*dirInfo
 	realDirs  map[string]realDir

@@ -22,6 +22,10 @@ type Project struct {
 	// is separate: see InspectModules.
 	Findings []diag.Finding
 	Model    *Model
+	// Unread holds the absolute paths of the imports the files name but
+	// could not be read (I4: missing, not a file, unreadable): once a file
+	// is there, on disk or as an editor's buffer, the project reads it.
+	Unread []string
 }
 
 // File is one parsed YAML file of the project (the root or an import).

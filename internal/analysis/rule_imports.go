@@ -198,6 +198,7 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 		}
 		content, err := vfs.ReadText(l.fsys, abs)
 		if err != nil {
+			l.unread = append(l.unread, abs)
 			switch {
 			case isNotExist(err):
 				l.report(ruleImportMissing, u, item, msgImportMissing(raw), data)

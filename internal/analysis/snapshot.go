@@ -111,6 +111,12 @@ func (s *Snapshot) Holds(path string) bool {
 	return false
 }
 
+// Awaits reports whether path is an import the project names but could
+// not read (Project.Unread): a file appearing there changes the project.
+func (s *Snapshot) Awaits(path string) bool {
+	return slices.Contains(s.Project.Unread, filepath.Clean(path))
+}
+
 // withModules returns a copy of s completed by a module pass (insp nil:
 // inspection is off).
 func (s *Snapshot) withModules(insp *Inspection) *Snapshot {

@@ -30,7 +30,7 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 		}
 		marked := false
 		for _, p := range w.allProjects() {
-			concerned := w.owns(p, path)
+			concerned := w.owns(p, path) || w.awaits(p, path)
 			if !concerned && kind >= changeCreated && vfs.Within(p.root, path) {
 				// A file created or deleted inside a project may be a
 				// missing module or import, or a package a module needs.

@@ -610,3 +610,33 @@ func TestConcurrentScansHaveTokensOfTheirOwn(t *testing.T) {
 		}
 	}
 }
+
+// An imported file the user creates in the editor (`:e more.yaml`), not on
+// disk yet, counts at once: the root's I4 goes and the new file's own
+// findings appear, without an edit of the root or a save.
+func TestImportOpenedBeforeItExistsOnDisk(t *testing.T) {
+	for _, tt := range []struct{ name, imp string }{
+		{"beside the manifest", "more.yaml"},
+		{"in a folder not on disk", "conf/more.yaml"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			root := "imports: [" + tt.imp + "]\ntools:\n  web_search: beeuni:web_search\n"
+			s := editorSession(t, vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+root)), UTF16, "/ws")
+			s.open("/ws/beeuni.yaml", root)
+			s.idle()
+			if got := codes(s.lastDiagnostics(), "/ws/beeuni.yaml"); !slices.Contains(got, "I4") {
+				t.Fatalf("root codes %v before the import exists, want I4", got)
+			}
+			imported := "/ws/" + tt.imp
+			s.open(imported, "tools:\n  web_search: beeuni:web_serch\n")
+			s.idle()
+			ds := s.lastDiagnostics()
+			if got := codes(ds, "/ws/beeuni.yaml"); slices.Contains(got, "I4") {
+				t.Errorf("root codes %v after the import was opened, want no I4", got)
+			}
+			if got := codes(ds, imported); len(got) == 0 {
+				t.Errorf("no findings on the opened import %s, want its own", imported)
+			}
+		})
+	}
+}

@@ -35,6 +35,14 @@ func (w *workspace) owns(p *project, path string) bool {
 	return latest != nil && latest.Holds(path)
 }
 
+// awaits reports whether path is an import p names but could not read,
+// as its newest snapshot has it: a buffer opened there, or a file created
+// there (even outside p's folder), changes p.
+func (w *workspace) awaits(p *project, path string) bool {
+	latest := w.eng.Latest(p.root)
+	return latest != nil && latest.Awaits(path)
+}
+
 // workspace is the registry of projects and the diagnostics pipeline: it
 // tells the engine every change (changes.go), schedules the engine's work
 // and publishes what it returns.
