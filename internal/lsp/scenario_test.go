@@ -640,3 +640,45 @@ func TestImportOpenedBeforeItExistsOnDisk(t *testing.T) {
 		})
 	}
 }
+
+// A change the file watchers missed (another program wrote the file, the
+// watcher dropped the event) is seen once the file is opened, saved or
+// closed in the editor: closing it reads the disk again, not what the
+// server remembered of it.
+func TestMissedDiskChangeSeenAfterOpenSaveOrClose(t *testing.T) {
+	const root = "imports: [more.yaml]\ntools:\n  web_search: beeuni:web_search\n"
+	const bad, good = "tools:\n  image_search: beeuni:image_serch\n", "tools:\n  image_search: beeuni:image_search\n"
+	for _, tt := range []struct {
+		name string
+		save bool
+	}{{"opened and closed", false}, {"edited, saved and closed", true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\n"+root+"-- more.yaml --\n"+bad))
+			s := editorSession(t, fsys, UTF16, "/ws")
+			s.open("/ws/beeuni.yaml", root)
+			s.idle()
+			if got := codes(s.lastDiagnostics(), "/ws/more.yaml"); len(got) == 0 {
+				t.Fatal("no finding on more.yaml before the change")
+			}
+			uri := string(pathToURI("/ws/more.yaml"))
+			if tt.save {
+				s.open("/ws/more.yaml", bad)
+				s.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+					"textDocument":   map[string]any{"uri": uri, "version": 2},
+					"contentChanges": []any{map[string]any{"text": good}},
+				})
+				fsys.WriteFile("/ws/more.yaml", []byte(good)) // saved; the watcher's event is lost
+				s.notify(protocol.MethodTextDocumentDidSave, map[string]any{"textDocument": map[string]any{"uri": uri}})
+			} else {
+				fsys.WriteFile("/ws/more.yaml", []byte(good)) // no watcher event
+				s.open("/ws/more.yaml", good)
+			}
+			s.idle()
+			s.notify(protocol.MethodTextDocumentDidClose, map[string]any{"textDocument": map[string]any{"uri": uri}})
+			s.idle()
+			if got := codes(s.lastDiagnostics(), "/ws/more.yaml"); len(got) != 0 {
+				t.Errorf("more.yaml codes %v after it was closed, want none: the disk holds the fixed text", got)
+			}
+		})
+	}
+}

@@ -70,6 +70,10 @@ func didClose(ctx context.Context, s *Server, params json.RawMessage) error {
 	if err != nil {
 		return err
 	}
+	// The disk is read again after a close, not what the server remembers
+	// of it: a change the client's watchers missed while the file was open
+	// (or before) is seen then (docs/guarantees.md, "The disk cache").
+	s.disk.forget(path)
 	var closed *document
 	v := s.updateDocs(func(docs map[string]*document) {
 		closed = docs[path]
