@@ -8,7 +8,7 @@
 # file), nothing is fetched. Prints the binary's absolute path on stdout, the
 # rest on stderr:
 #
-#   export BEEUNI_BUN=$(bash scripts/install-bun.sh)
+#   export BEEUNI_BUN=$(bash scripts/install-bun.sh)   # the tests also find it in the cache
 set -euo pipefail
 cache=${BEEUNI_BUN_CACHE:-/var/cache/beeuni-bun}
 version=${BEEUNI_BUN_VERSION:-1.4.5}

@@ -333,7 +333,7 @@ func TestCorpusVerdicts(t *testing.T) {
 	var s score
 	for _, c := range cases {
 		if c.bun == nil {
-			t.Fatalf("%s: no `-- bun --` section: run scripts/install-bun.sh, then BEEUNI_BUN=<its output> go test -run TestBun -update ./internal/tsinspect/", c.name)
+			t.Fatalf("%s: no `-- bun --` section: run scripts/install-bun.sh, then go test -run TestBun -update ./internal/tsinspect/", c.name)
 		}
 		r := inspectFiles(workspace(c.ar), c.module)
 		s.add(c.name, c.runtimeOnly, r, *c.bun)
