@@ -17,7 +17,7 @@ import (
 // CPU on them at 10,000 tools. The bytes are made in *scratch (kept by
 // the caller between calls, grown as needed) and returned there, valid
 // until the next call: the publisher compares them with the last params
-// of the file and keeps those the frame sent holds (notifyJSON).
+// of the file and keeps those the frame sent holds (publisher.send).
 // What the server does not build (a code that is not a string, data that
 // is not a map of strings, a severity or a tag that is not a whole number)
 // goes to json.Marshal. TestMarshalPublishIsJSONMarshal and

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -370,7 +371,8 @@ func TestNotificationFrameMatchesJSONRPC(t *testing.T) {
 }
 
 // BenchmarkPublishFrame measures sending 200 diagnostics (about 60 KB of
-// JSON): through jsonrpc2 as notify does, or framed directly (notifyJSON).
+// JSON): through jsonrpc2 as notify does, or framed directly (the
+// publisher's send).
 func BenchmarkPublishFrame(b *testing.B) {
 	params := protocol.PublishDiagnosticsParams{URI: "file:///ws/beeuni.yaml", Version: 7, Diagnostics: []protocol.Diagnostic{}}
 	for i := range 200 {
@@ -403,15 +405,15 @@ func BenchmarkPublishFrame(b *testing.B) {
 	})
 }
 
-// TestWriteNotificationReturnsTheParamsSent: what writeNotification returns
-// (the publisher's last params of a file, compared with the next) is the
+// TestWritePublishReturnsTheParamsSent: what writePublish returns (the
+// publisher's last params of a file, compared with the next) is the
 // params, held by the frame sent, not by the caller's buffer.
-func TestWriteNotificationReturnsTheParamsSent(t *testing.T) {
+func TestWritePublishReturnsTheParamsSent(t *testing.T) {
 	out := &lockedBuffer{}
 	st := newStream(rwc{Reader: bytes.NewReader(nil), w: out})
-	defer st.Close()
+	defer st.closeFlushed(context.Background())
 	params := []byte(`{"uri":"file:///ws/beeuni.yaml","diagnostics":[]}`)
-	sent, err := st.writeNotification(protocol.MethodTextDocumentPublishDiagnostics, params)
+	sent, err := st.writePublish("file:///ws/beeuni.yaml", params)
 	if err != nil {
 		t.Fatal(err)
 	}

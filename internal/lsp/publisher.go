@@ -78,13 +78,17 @@ type publisher struct {
 	related map[string]relatedIndex
 	// scratch is where marshalPublish encodes (held with mu).
 	scratch []byte
+	// held are the files whose publish waits for room in the output
+	// queue (stream.publishRoom): publishHeld publishes each, with its
+	// newest findings, once the client has read enough.
+	held map[string]bool
 }
 
 // maxRelatedMappers bounds publisher.related.
 const maxRelatedMappers = 4096
 
 func newPublisher(s *Server) *publisher {
-	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}, related: map[string]relatedIndex{}}
+	return &publisher{s: s, files: map[string]*fileState{}, byKey: map[setKey]map[string]bool{}, related: map[string]relatedIndex{}, held: map[string]bool{}}
 }
 
 // fileIn returns proj's file at path, or nil.
@@ -293,7 +297,18 @@ func sortedKeys(m map[string]bool) []string {
 	return out
 }
 
-// publishLocked sends the merged diagnostics of each path.
+// publishHeld publishes the files held back while the output queue was
+// full, each with the findings it has now (the stream calls it once the
+// client has read enough).
+func (pb *publisher) publishHeld() {
+	pb.mu.Lock()
+	defer pb.mu.Unlock()
+	pb.publishLocked(sortedKeys(pb.held))
+}
+
+// publishLocked sends the merged diagnostics of each path; while the
+// output queue is over its budget (a client reading slower than the
+// server publishes), it holds the paths back instead, for publishHeld.
 func (pb *publisher) publishLocked(paths []string) {
 	enc := pb.s.encoding()
 	v := pb.s.currentView()
@@ -301,8 +316,14 @@ func (pb *publisher) publishLocked(paths []string) {
 	for _, path := range paths {
 		st := pb.files[path]
 		if st == nil {
+			delete(pb.held, path) // the publisher knows nothing of it: nothing to say
 			continue
 		}
+		if !pb.s.out.publishRoom() {
+			pb.held[path] = true
+			continue
+		}
+		delete(pb.held, path)
 		var newest *findingSet
 		for _, set := range st.sets {
 			if newest == nil || set.gen > newest.gen {
@@ -357,7 +378,7 @@ func (pb *publisher) publishLocked(paths []string) {
 		if bytes.Equal(data, st.last) {
 			continue
 		}
-		st.last = pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
+		st.last = pb.send(params.URI, data)
 		st.uri = params.URI
 		st.nonEmpty = len(params.Diagnostics) > 0
 		if newest != nil {
@@ -375,8 +396,22 @@ func (pb *publisher) clearLocked(st *fileState) {
 	if err != nil {
 		return
 	}
-	pb.s.notifyJSON(protocol.MethodTextDocumentPublishDiagnostics, data)
+	pb.send(st.uri, data)
 	st.last, st.nonEmpty = nil, false
+}
+
+// send queues a publishDiagnostics of uri whose params are data, JSON
+// already (encoding them again through jsonrpc2 would cost three more
+// passes over tens of kilobytes on each keystroke in a large manifest);
+// it may replace a publish of uri the client has not been sent yet. It
+// returns data as sent, in storage of its own (the frame's), so that data
+// may be the scratch buffer.
+func (pb *publisher) send(uri protocol.DocumentURI, data []byte) []byte {
+	sent, err := pb.s.out.writePublish(uri, data)
+	if err != nil {
+		pb.s.tracef("sending %s: %v", protocol.MethodTextDocumentPublishDiagnostics, err)
+	}
+	return sent
 }
 
 // relatedMapperLocked returns what s.mapperFor(v, path) returns. The

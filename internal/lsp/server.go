@@ -6,7 +6,6 @@
 package lsp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +14,7 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -40,6 +40,9 @@ type Options struct {
 	// reach a panic, a request that waits for its cancellation, and one
 	// that waits for the background work).
 	extraRequests map[string]requestRoute
+	// outputBudget replaces the output queue's byte budget when not 0
+	// (tests reach it with small workspaces).
+	outputBudget int
 }
 
 // lifecycle is where the server is between initialize and exit.
@@ -90,7 +93,7 @@ type Server struct {
 	base vfs.FS // the disk (or Options.FS) behind a cache
 	disk *diskCache
 	conn jsonrpc2.Conn
-	out  *stream // conn's stream, for notifyJSON
+	out  *stream // conn's stream: the publisher writes to it directly
 
 	mu       sync.Mutex
 	state    lifecycle
@@ -161,10 +164,18 @@ func New(opts Options) *Server {
 
 // Run serves the protocol on rwc until the client sends exit, the stream
 // ends or ctx is cancelled. It returns the process exit code the protocol
-// asks for: 0 after shutdown then exit, 1 otherwise.
+// asks for: 0 after shutdown then exit, 1 otherwise. What the server
+// queued for the client is written before rwc is closed, for at most
+// closeFlushTimeout.
 func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	st := newStream(rwc)
 	st.onProtocolError = func(err error) { s.tracef("protocol error answered: %v", err) }
+	st.onRoom = func() {
+		s.goBackground(protocol.MethodTextDocumentPublishDiagnostics, func(context.Context) { s.ws.pub.publishHeld() })
+	}
+	if s.opts.outputBudget != 0 {
+		st.budget = s.opts.outputBudget
+	}
 	s.conn = jsonrpc2.NewConn(st)
 	s.out = st
 	connCtx, cancel := context.WithCancel(ctx)
@@ -180,10 +191,15 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	s.mu.Unlock()
 	s.stopBg()
 	s.cancelInflight()
-	_ = s.conn.Close()
-	// The reading goroutine ends when the stream's read fails, which
-	// closing stdin does not always cause: do not wait for it.
+	// The requests still running answer (cancelled) before the output
+	// closes. The reading goroutine ends when the stream's read fails,
+	// which closing rwc does not always cause: do not wait for it.
 	s.bgTasks.Wait()
+	flushCtx, cancelFlush := context.WithTimeout(context.WithoutCancel(ctx), closeFlushTimeout)
+	defer cancelFlush()
+	if err := st.closeFlushed(flushCtx); err != nil {
+		s.tracef("closing the connection: %v", err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state == stateShutdown {
@@ -197,6 +213,11 @@ func (s *Server) Run(ctx context.Context, rwc io.ReadWriteCloser) int {
 	}
 	return 1
 }
+
+// closeFlushTimeout bounds how long Run waits, at the end, for the client
+// to read what is queued for it: a client that stopped reading cannot
+// keep the process alive.
+const closeFlushTimeout = time.Second
 
 // handle is the connection's handler: it runs on the reading goroutine, in
 // message order. It never returns an error (that would close the
@@ -386,25 +407,6 @@ func (s *Server) notify(method string, params any) {
 	if err := s.conn.Notify(context.Background(), method, params); err != nil {
 		s.tracef("sending %s: %v", method, err)
 	}
-}
-
-// notifyJSON sends a notification whose params are JSON already, as
-// encoding/json wrote them: the frame is what notify would send, built
-// without encoding and checking the params again (diagnostics of a large
-// manifest are tens of kilobytes per keystroke). It returns params as sent,
-// in storage of its own (the frame's), so that params may be a scratch
-// buffer the caller writes again.
-func (s *Server) notifyJSON(method string, params []byte) []byte {
-	if s.out == nil {
-		sent := bytes.Clone(params)
-		s.notify(method, json.RawMessage(sent))
-		return sent
-	}
-	sent, err := s.out.writeNotification(method, params)
-	if err != nil {
-		s.tracef("sending %s: %v", method, err)
-	}
-	return sent
 }
 
 // call sends a request to the client and decodes its result. It must not

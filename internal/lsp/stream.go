@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // maxMessageSize bounds one message body. A 10 MB document sent whole is
@@ -41,45 +42,129 @@ type stream struct {
 	// connection's reading goroutine never waits for the peer to read:
 	// on a synchronous pipe, a peer that is itself writing would otherwise
 	// wait for us, and both would stop.
-	outMu    sync.Mutex
-	outCond  *sync.Cond
-	queue    [][]byte
-	closed   bool
-	writeErr error
+	outMu   sync.Mutex
+	outCond *sync.Cond
+	queue   outQueue
+	writing int // the size of the frame being written
+	budget  int // outputBudget, or what Options.outputBudget says
+	// starved: a publish was held back for want of room (publishRoom);
+	// the writer calls onRoom once there is room again.
+	starved bool
+	// closing: closeFlushed began; nothing more is queued, and the
+	// writer ends once the queue is written. closed: the frames left
+	// are dropped.
+	closing, closed bool
+	writeErr        error
+	writerDone      chan struct{}
+	// onRoom has what was held back published (publisher.publishHeld);
+	// called on the writing goroutine, without outMu: it must be quick.
+	// May be nil.
+	onRoom func()
 	// onProtocolError is told about each message answered by the stream
 	// itself (for logging); may be nil.
 	onProtocolError func(error)
 }
 
+// outputBudget is the output queue's byte budget: while the frames not
+// yet written (the one being written included) make this much, no
+// publishDiagnostics is queued; the publisher holds them back and
+// publishes the newest diagnostics of each held file once the client has
+// read enough for the queue to be under the budget again. Answers and
+// other messages are always queued. A publish is at most a few MB (10,000
+// findings in one file), so the budget lets one through whole.
+const outputBudget = 4 << 20
+
+// outQueue is the frames not written yet, in order. A publishDiagnostics
+// may replace, in its place, the newest one for the same URI still
+// waiting: the client only ever wants a file's newest diagnostics, and one
+// that reads slower than the server publishes would otherwise be sent
+// (and the server hold) every one. Nothing else is replaced, dropped or
+// reordered.
+type outQueue struct {
+	frames []*outFrame
+	byURI  map[protocol.DocumentURI]*outFrame // the newest publish waiting, by URI
+	bytes  int
+}
+
+type outFrame struct {
+	data []byte
+	uri  protocol.DocumentURI // a publishDiagnostics' URI, else empty
+}
+
+// push queues data. A publish (uri not empty) replaces the newest one of
+// uri still waiting when replace is set, else it is queued after it.
+func (q *outQueue) push(data []byte, uri protocol.DocumentURI, replace bool) {
+	if f := q.byURI[uri]; replace && uri != "" && f != nil {
+		q.bytes += len(data) - len(f.data)
+		f.data = data
+		return
+	}
+	f := &outFrame{data: data, uri: uri}
+	q.frames = append(q.frames, f)
+	q.bytes += len(data)
+	if uri != "" {
+		if q.byURI == nil {
+			q.byURI = map[protocol.DocumentURI]*outFrame{}
+		}
+		q.byURI[uri] = f
+	}
+}
+
+// pop takes the first frame out (ok false: none).
+func (q *outQueue) pop() (data []byte, ok bool) {
+	if len(q.frames) == 0 {
+		return nil, false
+	}
+	f := q.frames[0]
+	q.frames[0] = nil
+	q.frames = q.frames[1:]
+	q.bytes -= len(f.data)
+	if q.byURI[f.uri] == f {
+		delete(q.byURI, f.uri)
+	}
+	return f.data, true
+}
+
 func newStream(rwc io.ReadWriteCloser) *stream {
-	s := &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10)}
+	s := &stream{rwc: rwc, in: bufio.NewReaderSize(rwc, 64<<10), budget: outputBudget, writerDone: make(chan struct{})}
 	s.outCond = sync.NewCond(&s.outMu)
 	go s.writeLoop()
 	return s
 }
 
-// writeLoop writes queued frames in order until the stream closes.
+// writeLoop writes queued frames in order, one at a time (a publish still
+// queued can be replaced), until the queue is written after closeFlushed
+// began, the stream is closed or a write fails.
 func (s *stream) writeLoop() {
+	defer close(s.writerDone)
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
 	for {
-		s.outMu.Lock()
-		for len(s.queue) == 0 && !s.closed {
+		for len(s.queue.frames) == 0 && !s.closing && !s.closed {
 			s.outCond.Wait()
 		}
 		if s.closed {
-			s.outMu.Unlock()
 			return
 		}
-		batch := s.queue
-		s.queue = nil
+		frame, ok := s.queue.pop()
+		if !ok {
+			return // closing, and everything is written
+		}
+		s.writing = len(frame)
 		s.outMu.Unlock()
-		for _, frame := range batch {
-			if _, err := s.rwc.Write(frame); err != nil {
-				s.outMu.Lock()
-				s.writeErr = fmt.Errorf("writing message: %w", err)
-				s.queue = nil
-				s.outMu.Unlock()
-				return
-			}
+		_, err := s.rwc.Write(frame)
+		s.outMu.Lock()
+		s.writing = 0
+		if err != nil {
+			s.writeErr = fmt.Errorf("writing message: %w", err)
+			s.queue = outQueue{}
+			return
+		}
+		if s.starved && s.hasRoomLocked() && !s.closing && s.onRoom != nil {
+			s.starved = false
+			s.outMu.Unlock()
+			s.onRoom()
+			s.outMu.Lock()
 		}
 	}
 }
@@ -453,16 +538,40 @@ func (s *stream) writeFrame(data []byte) error {
 	header := "Content-Length: " + strconv.Itoa(len(data)) + "\r\n\r\n"
 	buf := make([]byte, 0, len(header)+len(data))
 	buf = append(append(buf, header...), data...)
-	return s.enqueue(buf)
+	return s.enqueue(buf, "")
 }
 
-// writeNotification queues a notification whose params are JSON already
-// (compact, as encoding/json writes them), framed as jsonrpc2 frames it,
-// without encoding and checking the params again. It returns params as
-// the frame holds them (read-only: the frame is being written).
-func (s *stream) writeNotification(method string, params []byte) ([]byte, error) {
-	frame := notificationFrame(method, params)
-	return frame[len(frame)-1-len(params) : len(frame)-1 : len(frame)-1], s.enqueue(frame)
+// writePublish queues a textDocument/publishDiagnostics whose params are
+// JSON already (compact, as encoding/json writes them), framed as
+// jsonrpc2 frames a notification, without encoding and checking the
+// params again; it may replace a publish for uri still waiting (enqueue).
+// It returns params as the frame holds them (read-only: the frame is
+// being written).
+func (s *stream) writePublish(uri protocol.DocumentURI, params []byte) ([]byte, error) {
+	frame := notificationFrame(protocol.MethodTextDocumentPublishDiagnostics, params)
+	return frame[len(frame)-1-len(params) : len(frame)-1 : len(frame)-1], s.enqueue(frame, uri)
+}
+
+// publishRoom reports whether the output queue is under its budget, so
+// that a publish may be queued. When it is not, the writer calls onRoom
+// once it is again.
+func (s *stream) publishRoom() bool {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	if s.hasRoomLocked() {
+		return true
+	}
+	s.starved = true
+	return false
+}
+
+func (s *stream) hasRoomLocked() bool { return s.queue.bytes+s.writing < s.budget }
+
+// queuedBytes is the size of the frames not written yet.
+func (s *stream) queuedBytes() int {
+	s.outMu.Lock()
+	defer s.outMu.Unlock()
+	return s.queue.bytes + s.writing
 }
 
 // notificationFrame is the frame of a notification: header and body, the
@@ -481,28 +590,55 @@ func notificationFrame(method string, params []byte) []byte {
 	return append(buf, '}')
 }
 
-// enqueue queues one frame, header included.
-func (s *stream) enqueue(buf []byte) error {
+// enqueue queues one frame, header included; uri names a publish's file.
+// A publish replaces the one of its URI still waiting only while the
+// client is behind, that is while the writer is busy with an earlier
+// frame: a client that reads what it is sent gets every publish.
+func (s *stream) enqueue(buf []byte, uri protocol.DocumentURI) error {
 	s.outMu.Lock()
 	defer s.outMu.Unlock()
 	switch {
 	case s.writeErr != nil:
 		return s.writeErr
-	case s.closed:
+	case s.closing || s.closed:
 		return errors.New("writing message: the stream is closed")
 	}
-	s.queue = append(s.queue, buf)
+	s.queue.push(buf, uri, s.writing > 0)
 	s.outCond.Signal()
 	return nil
 }
 
-// Close implements jsonrpc2.Stream. Frames not written yet are dropped.
-func (s *stream) Close() error {
+// Close implements jsonrpc2.Stream: the connection calls it when reading
+// fails (the input ended). Writing goes on, so that the answers of the
+// requests still running reach the client; Server.Run ends it with
+// closeFlushed.
+func (s *stream) Close() error { return nil }
+
+// closeFlushed stops queueing, lets the writer write what is queued until
+// ctx is done (a client that does not read cannot keep the process
+// alive), drops what is left, and closes the connection.
+func (s *stream) closeFlushed(ctx context.Context) error {
 	s.outMu.Lock()
-	s.closed = true
+	s.closing = true
 	s.outCond.Broadcast()
 	s.outMu.Unlock()
-	return s.rwc.Close()
+	select {
+	case <-s.writerDone:
+	case <-ctx.Done():
+	}
+	s.outMu.Lock()
+	s.closed = true
+	dropped := s.queue.bytes + s.writing
+	s.queue = outQueue{}
+	s.outCond.Broadcast()
+	s.outMu.Unlock()
+	if err := s.rwc.Close(); err != nil {
+		return fmt.Errorf("closing the connection: %w", err)
+	}
+	if dropped > 0 {
+		return fmt.Errorf("dropped %d bytes the client did not read: %w", dropped, context.Cause(ctx))
+	}
+	return nil
 }
 
 // marshalMessage encodes a message: encoding/json around the message's

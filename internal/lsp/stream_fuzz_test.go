@@ -42,7 +42,9 @@ func BenchmarkReadLargeMessage(b *testing.B) {
 		if _, _, err := st.Read(context.Background()); err != nil {
 			b.Fatal(err)
 		}
-		st.Close()
+		if err := st.closeFlushed(context.Background()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -65,7 +67,6 @@ func FuzzStreamRead(f *testing.F) {
 	f.Fuzz(func(t *testing.T, input []byte) {
 		out := &lockedBuffer{}
 		st := newStream(rwc{Reader: bytes.NewReader(input), w: out})
-		defer st.Close()
 		for i := 0; ; i++ {
 			if i > len(input)+1 {
 				t.Fatalf("more messages than bytes: the stream loops on %q", input)
@@ -78,9 +79,10 @@ func FuzzStreamRead(f *testing.F) {
 				t.Fatalf("Read returned %v with size %d from %d input bytes", msg, n, len(input))
 			}
 		}
-		// Whatever the stream answered itself is well framed. (Its writes
-		// are queued to a goroutine, one frame per write: the buffer holds
-		// whole frames at any time.)
+		// Whatever the stream answered itself is well framed.
+		if err := st.closeFlushed(context.Background()); err != nil {
+			t.Fatal(err)
+		}
 		written := out.snapshot()
 		in := bufio.NewReader(bytes.NewReader(written))
 		for {
