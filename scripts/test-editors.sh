@@ -6,6 +6,9 @@
 #     the plugin's unit tests, its tests against the real server on a fixture,
 #     and on the example projects; on 0.11+ also beside yaml-language-server,
 #     and installed from a local clone as lazy.nvim and vim.pack do
+#   Emacs 28.2 (Debian, with elpa-eglot and elpa-yaml-mode): beeuni.el
+#     byte-compiled without a warning, and eglot against the real server on
+#     the Neovim tests' fixtures (ERT, headless)
 #   VS Code extension: type check, unit tests, the host's .vsix, then the
 #     end-to-end test in code-server + Chromium
 #
@@ -14,12 +17,12 @@
 # outputs that git ignores.
 #
 # Every part runs even when an earlier one fails; the exit code is non-zero
-# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "neovim vscode e2e".
+# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "neovim emacs vscode e2e".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 cache=${BEEUNI_EDITORS_CACHE:-/var/cache/beeuni-editors}
-parts=${BEEUNI_EDITOR_TESTS:-neovim vscode e2e}
+parts=${BEEUNI_EDITOR_TESTS:-neovim emacs vscode e2e}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
@@ -80,6 +83,29 @@ if [[ " $parts " == *" neovim "* ]]; then
       run "$version: installed with vim.pack" nvim_user "$nvim" managers.lua BEEUNI_MANAGER=pack
     fi
   done
+fi
+
+# emacs_batch ARGS...: Emacs as a user runs it (Debian's site-start activates
+# elpa-eglot and elpa-yaml-mode), with an empty HOME of its own, in $work.
+emacs_batch() {
+  local home
+  home=$(mktemp -d "$work/home.XXXX")
+  (cd "$work" && HOME=$home emacs --batch "$@")
+}
+if [[ " $parts " == *" emacs "* ]]; then
+  version=$(emacs --version 2>/dev/null | head -1)
+  if [[ -z $version ]]; then
+    echo "editor tests: emacs missing: run scripts/install-editor-deps.sh"
+    failed+=("emacs missing")
+  else
+    # A copy, so that the .elc lands in the temporary folder.
+    mkdir "$work/elisp"
+    cp editors/emacs/beeuni.el "$work/elisp/"
+    run "$version: beeuni.el byte-compiles without a warning" \
+      emacs_batch --eval '(setq byte-compile-error-on-warn t)' -f batch-byte-compile "$work/elisp/beeuni.el"
+    run "$version: eglot against the server" \
+      emacs_batch -l "$repo/editors/emacs/test/beeuni-test.el" -f ert-run-tests-batch-and-exit
+  fi
 fi
 
 if [[ " $parts " == *" vscode "* || " $parts " == *" e2e "* ]]; then
