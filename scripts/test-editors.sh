@@ -4,8 +4,9 @@
 #
 #   Neovim 0.7.2 (Debian), 0.10 and 0.12 (unpacked by install-editor-deps.sh):
 #     the plugin's unit tests, its tests against the real server on a fixture,
-#     and on the example projects; on 0.11+ also beside yaml-language-server,
-#     and installed from a local clone as lazy.nvim and vim.pack do
+#     and on the example projects; on 0.11+ also lsp/beeuni.lua alone (as
+#     nvim-lspconfig would ship it), beside yaml-language-server, and
+#     installed from a local clone as lazy.nvim and vim.pack do
 #   Emacs 28.2 (Debian, with elpa-eglot and elpa-yaml-mode): beeuni.el
 #     byte-compiled without a warning, and eglot against the real server on
 #     the Neovim tests' fixtures (ERT, headless)
@@ -78,6 +79,7 @@ if [[ " $parts " == *" neovim "* ]]; then
     run "$version: plugin against the server" nvim_test "$nvim" server.lua
     run "$version: the example projects" nvim_test "$nvim" examples.lua
     if [[ $("$nvim" --headless -u NONE -i NONE -n -c 'lua io.stdout:write(vim.fn.has("nvim-0.11"))' -c qa 2>/dev/null) == 1 ]]; then
+      run "$version: lsp/beeuni.lua alone, without the plugin" nvim_test "$nvim" standalone.lua
       run "$version: beside yaml-language-server" nvim_user "$nvim" coexist.lua
       run "$version: installed as lazy.nvim does" nvim_user "$nvim" managers.lua BEEUNI_MANAGER=lazy
       run "$version: installed with vim.pack" nvim_user "$nvim" managers.lua BEEUNI_MANAGER=pack
