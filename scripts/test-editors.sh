@@ -10,6 +10,10 @@
 #   Emacs 28.2 (Debian, with elpa-eglot and elpa-yaml-mode): beeuni.el
 #     byte-compiled without a warning, and eglot against the real server on
 #     the Neovim tests' fixtures (ERT, headless)
+#   configs: what no editor runs here, checked against each editor's
+#     documented format (scripts/check-editor-configs.py): the Helix, Sublime
+#     Text and Zed blocks of docs/editors.md, the LSP4IJ template
+#     (editors/jetbrains/), the mason entry's main-registry conventions
 #   VS Code extension: type check, unit tests, the host's .vsix, then the
 #     end-to-end test in code-server + Chromium
 #
@@ -18,12 +22,13 @@
 # outputs that git ignores.
 #
 # Every part runs even when an earlier one fails; the exit code is non-zero
-# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "neovim emacs vscode e2e".
+# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "neovim emacs configs
+# vscode e2e".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 cache=${BEEUNI_EDITORS_CACHE:-/var/cache/beeuni-editors}
-parts=${BEEUNI_EDITOR_TESTS:-neovim emacs vscode e2e}
+parts=${BEEUNI_EDITOR_TESTS:-neovim emacs configs vscode e2e}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
@@ -108,6 +113,10 @@ if [[ " $parts " == *" emacs "* ]]; then
     run "$version: eglot against the server" \
       emacs_batch -l "$repo/editors/emacs/test/beeuni-test.el" -f ert-run-tests-batch-and-exit
   fi
+fi
+
+if [[ " $parts " == *" configs "* ]]; then
+  run "Helix, Sublime Text, Zed, LSP4IJ and mason configurations" python3 scripts/check-editor-configs.py
 fi
 
 if [[ " $parts " == *" vscode "* || " $parts " == *" e2e "* ]]; then

@@ -139,6 +139,48 @@ the action whose title matches MATCH; that title."
   (and (file-exists-p file)
        (with-temp-buffer (insert-file-contents file) (buffer-string))))
 
+;; docs/editors.md's Emacs blocks, as a user copies them.
+(defconst beeuni-test--docs (expand-file-name "../../../docs/editors.md" beeuni-test--dir))
+
+(defun beeuni-test--doc-block (name)
+  "The text of the block of docs/editors.md marked `<!-- check: NAME -->'."
+  (with-temp-buffer
+    (insert-file-contents beeuni-test--docs)
+    (unless (re-search-forward (concat "^<!-- check: " (regexp-quote name) " -->\n+```elisp\n") nil t)
+      (error "docs/editors.md has no elisp block marked %s" name))
+    (buffer-substring-no-properties (point) (progn (re-search-forward "^```$") (match-beginning 0)))))
+
+(defun beeuni-test--read-all (text)
+  "The forms of TEXT."
+  (let ((pos 0) forms)
+    (while (string-match-p "[^ \t\n]" (substring text pos))
+      (let ((r (read-from-string text pos)))
+        (push (car r) forms)
+        (setq pos (cdr r))))
+    (nreverse forms)))
+
+(ert-deftest beeuni-00-docs ()
+  "The Emacs blocks of docs/editors.md do what the docs say, in a fresh Emacs
+with the clone at this repository."
+  (let* ((repo (expand-file-name "../../.." beeuni-test--dir))
+         (code (concat (beeuni-test--doc-block "emacs-init") (beeuni-test--doc-block "emacs-modules")))
+         (code (replace-regexp-in-string "~/src/beeuni-lsp" repo code t t))
+         (check `(progn
+                   ,@(beeuni-test--read-all code)
+                   (princ (format "%s %s %s %s" (featurep 'beeuni)
+                                  (and (memq 'beeuni-eglot-ensure beeuni-mode-hook) t)
+                                  (and (memq 'beeuni-eglot-ensure js-mode-hook) t)
+                                  (and (memq 'beeuni-eglot-ensure yaml-mode-hook) t)))))
+         (out (with-temp-buffer
+                (call-process (expand-file-name invocation-name invocation-directory) nil t nil
+                              "--batch" "--eval" (prin1-to-string check))
+                (buffer-string))))
+    (should (string-suffix-p "t t t t" out)))
+  ;; use-package is built into Emacs 29+ only: the form is read, not run.
+  (should (eq 'use-package (car (car (beeuni-test--read-all (beeuni-test--doc-block "emacs-use-package"))))))
+  (should (equal '((nil . ((eglot-workspace-configuration . (:beeuni (:inspectModules :json-false))))))
+                 (car (beeuni-test--read-all (beeuni-test--doc-block "emacs-dir-locals"))))))
+
 (ert-deftest beeuni-01-served-files ()
   "The files beeuni-lsp serves, as in the other clients."
   (let ((root beeuni-test--project))
@@ -306,7 +348,10 @@ the manifest its T11."
   (with-current-buffer (find-file-noselect (expand-file-name "beeuni.yaml" beeuni-test--inspect))
     (let ((server (eglot-current-server)))
       (beeuni-test--wait "T11" (lambda () (beeuni-test--diag "T11")))
-      (setq-default eglot-workspace-configuration '(:beeuni (:inspectModules :json-false)))
+      ;; The value docs/editors.md gives for .dir-locals.el.
+      (setq-default eglot-workspace-configuration
+                    (alist-get 'eglot-workspace-configuration
+                               (alist-get nil (car (beeuni-test--read-all (beeuni-test--doc-block "emacs-dir-locals"))))))
       (eglot-signal-didChangeConfiguration server)
       (beeuni-test--wait "T11 to go away" (lambda () (not (beeuni-test--diag "T11"))))
       (setq-default eglot-workspace-configuration '(:beeuni (:inspectModules t)))
