@@ -181,9 +181,12 @@ modules and imported files, the hooks of `beeuni-module-modes'."
       (user-error "No beeuni-lsp session in this buffer (see `beeuni-eglot-ensure')"))
     server))
 
-(defun beeuni--project-uri (server)
-  "The URI of SERVER's beeuni.yaml."
-  (eglot--path-to-uri (expand-file-name "beeuni.yaml" (project-root (eglot--project server)))))
+(defun beeuni--project-uri ()
+  "The URI of the current buffer's project manifest."
+  (let ((manifest (expand-file-name "beeuni.yaml" (beeuni-root (or buffer-file-name default-directory)))))
+    (if (fboundp 'eglot-path-to-uri)    ; eglot 1.16+
+        (eglot-path-to-uri manifest)
+      (with-no-warnings (eglot--path-to-uri manifest)))))
 
 (defun beeuni--command (server command &rest arguments)
   "Ask SERVER to run COMMAND with ARGUMENTS; its answer."
@@ -194,7 +197,7 @@ modules and imported files, the hooks of `beeuni-module-modes'."
   "The names of the Beeuni tools this buffer's project can eject now."
   (let ((server (beeuni--server)))
     (append (beeuni--command server "beeuni.ejectableTools"
-                             (list :uri (beeuni--project-uri server)))
+                             (list :uri (beeuni--project-uri)))
             nil)))
 
 ;;;###autoload
@@ -209,7 +212,7 @@ edits the files through eglot (`eglot-confirm-server-initiated-edits')."
          current-prefix-arg))
   (let ((server (beeuni--server)))
     (beeuni--command server "beeuni.eject"
-                     (list :uri (beeuni--project-uri server) :name name
+                     (list :uri (beeuni--project-uri) :name name
                            :force (if force t :json-false)))
     (message "beeuni: ejected %s into tools/%s.ts" name name)))
 
@@ -236,7 +239,7 @@ edits the files through eglot (`eglot-confirm-server-initiated-edits')."
   (interactive)
   (let* ((server (beeuni--server))
          (result (beeuni--command server "beeuni.sessionTools"
-                                  (list :uri (beeuni--project-uri server))))
+                                  (list :uri (beeuni--project-uri))))
          (buffer (get-buffer-create "*Beeuni session tools*")))
     (with-current-buffer buffer
       (let ((inhibit-read-only t))
