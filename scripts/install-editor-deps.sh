@@ -173,8 +173,11 @@ for tool in /usr/bin/nvim "$cache/nvim-trixie/bin/nvim" "$cache/nvim-forky/bin/n
 done
 # Debian's site-start activates the elpa-* packages (an empty HOME: no user
 # configuration).
-if ! HOME=$(mktemp -d) emacs --batch --eval "(progn (require 'eglot) (require 'yaml-mode))" >/dev/null 2>&1; then
+emacs_home=$(mktemp -d)
+if ! HOME=$emacs_home emacs --batch --eval "(progn (require 'eglot) (require 'yaml-mode))" >/dev/null 2>&1; then
+  rm -rf "$emacs_home"
   log "emacs does not load eglot and yaml-mode"
   exit 1
 fi
+rm -rf "$emacs_home"
 log "ready"
