@@ -2,7 +2,8 @@
 # Installs everything the editor tests (scripts/test-editors.sh) need on a
 # fresh Debian 12 machine, as root. Idempotent, and fast when already done:
 #
-#   Debian:  neovim (0.7.2), chromium (driven by playwright-core), and
+#   Debian:  neovim (0.7.2), chromium (driven by playwright-core),
+#            emacs-nox (28.2) with elpa-eglot and elpa-yaml-mode, and
 #            build-essential, python3, libkrb5-dev for the native modules
 #            code-server builds against Node 24
 #   Neovim:  0.10 (trixie) and 0.12 (forky) unpacked, not installed, under
@@ -17,7 +18,8 @@
 #            nothing, and nothing done in the work tree can empty the cache.
 #
 # It checks what it relies on by running it (tsc, vsce, ovsx, esbuild,
-# code-server, yaml-language-server, Node 24, Chromium, each Neovim), not by
+# code-server, yaml-language-server, Node 24, Chromium, each Neovim, Emacs
+# with eglot and yaml-mode), not by
 # a marker file, and installs again what fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,7 +30,7 @@ mkdir -p "$cache"
 log() { echo "install-editor-deps: $*"; }
 
 # --- Debian packages -------------------------------------------------------
-apt_packages=(neovim chromium build-essential python3 libkrb5-dev ca-certificates)
+apt_packages=(neovim chromium emacs-nox elpa-eglot elpa-yaml-mode build-essential python3 libkrb5-dev ca-certificates)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -169,4 +171,13 @@ for tool in /usr/bin/nvim "$cache/nvim-trixie/bin/nvim" "$cache/nvim-forky/bin/n
     exit 1
   fi
 done
+# Debian's site-start activates the elpa-* packages (an empty HOME: no user
+# configuration).
+emacs_home=$(mktemp -d)
+if ! HOME=$emacs_home emacs --batch --eval "(progn (require 'eglot) (require 'yaml-mode))" >/dev/null 2>&1; then
+  rm -rf "$emacs_home"
+  log "emacs does not load eglot and yaml-mode"
+  exit 1
+fi
+rm -rf "$emacs_home"
 log "ready"

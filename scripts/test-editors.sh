@@ -4,8 +4,16 @@
 #
 #   Neovim 0.7.2 (Debian), 0.10 and 0.12 (unpacked by install-editor-deps.sh):
 #     the plugin's unit tests, its tests against the real server on a fixture,
-#     and on the example projects; on 0.11+ also beside yaml-language-server,
-#     and installed from a local clone as lazy.nvim and vim.pack do
+#     and on the example projects; on 0.11+ also lsp/beeuni.lua alone (as
+#     nvim-lspconfig would ship it), beside yaml-language-server, and
+#     installed from a local clone as lazy.nvim and vim.pack do
+#   Emacs 28.2 (Debian, with elpa-eglot and elpa-yaml-mode): beeuni.el
+#     byte-compiled without a warning, and eglot against the real server on
+#     the Neovim tests' fixtures (ERT, headless)
+#   configs: what no editor runs here, checked against each editor's
+#     documented format (scripts/check-editor-configs.py): the Helix, Sublime
+#     Text and Zed blocks of docs/editors.md, the LSP4IJ template
+#     (editors/jetbrains/), the mason entry's main-registry conventions
 #   VS Code extension: type check, unit tests, the host's .vsix, then the
 #     end-to-end test in code-server + Chromium
 #
@@ -14,12 +22,13 @@
 # outputs that git ignores.
 #
 # Every part runs even when an earlier one fails; the exit code is non-zero
-# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "neovim vscode e2e".
+# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "neovim emacs configs
+# vscode e2e".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 cache=${BEEUNI_EDITORS_CACHE:-/var/cache/beeuni-editors}
-parts=${BEEUNI_EDITOR_TESTS:-neovim vscode e2e}
+parts=${BEEUNI_EDITOR_TESTS:-neovim emacs configs vscode e2e}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
@@ -75,11 +84,39 @@ if [[ " $parts " == *" neovim "* ]]; then
     run "$version: plugin against the server" nvim_test "$nvim" server.lua
     run "$version: the example projects" nvim_test "$nvim" examples.lua
     if [[ $("$nvim" --headless -u NONE -i NONE -n -c 'lua io.stdout:write(vim.fn.has("nvim-0.11"))' -c qa 2>/dev/null) == 1 ]]; then
+      run "$version: lsp/beeuni.lua alone, without the plugin" nvim_test "$nvim" standalone.lua
       run "$version: beside yaml-language-server" nvim_user "$nvim" coexist.lua
       run "$version: installed as lazy.nvim does" nvim_user "$nvim" managers.lua BEEUNI_MANAGER=lazy
       run "$version: installed with vim.pack" nvim_user "$nvim" managers.lua BEEUNI_MANAGER=pack
     fi
   done
+fi
+
+# emacs_batch ARGS...: Emacs as a user runs it (Debian's site-start activates
+# elpa-eglot and elpa-yaml-mode), with an empty HOME of its own, in $work.
+emacs_batch() {
+  local home
+  home=$(mktemp -d "$work/home.XXXX")
+  (cd "$work" && HOME=$home emacs --batch "$@")
+}
+if [[ " $parts " == *" emacs "* ]]; then
+  version=$(emacs --version 2>/dev/null | head -1)
+  if [[ -z $version ]]; then
+    echo "editor tests: emacs missing: run scripts/install-editor-deps.sh"
+    failed+=("emacs missing")
+  else
+    # A copy, so that the .elc lands in the temporary folder.
+    mkdir "$work/elisp"
+    cp editors/emacs/beeuni.el "$work/elisp/"
+    run "$version: beeuni.el byte-compiles without a warning" \
+      emacs_batch --eval '(setq byte-compile-error-on-warn t)' -f batch-byte-compile "$work/elisp/beeuni.el"
+    run "$version: eglot against the server" \
+      emacs_batch -l "$repo/editors/emacs/test/beeuni-test.el" -f ert-run-tests-batch-and-exit
+  fi
+fi
+
+if [[ " $parts " == *" configs "* ]]; then
+  run "Helix, Sublime Text, Zed, LSP4IJ and mason configurations" python3 scripts/check-editor-configs.py
 fi
 
 if [[ " $parts " == *" vscode "* || " $parts " == *" e2e "* ]]; then
