@@ -44,8 +44,8 @@ type toolSet struct {
 	toolDecls []*declaration
 	// findings are the set checks' findings.
 	findings []diag.Finding
-	// stop is the load's stopper: a declaration a set check reads is a
-	// unit of work.
+	// stop is the load's stopper while the set checks run: a declaration
+	// a set check reads is a unit of work.
 	stop *stopper
 	// buffers are the storage of declared, all and toolDecls, for the
 	// memo to hand to the next load once this one is over.
@@ -238,6 +238,7 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	for _, c := range l.rules.set {
 		c.check(st)
 	}
+	st.stop = nil // the memo keeps st: not the loader
 	l.findings = append(l.findings, st.findings...)
 	return m, st, outcomes
 }
