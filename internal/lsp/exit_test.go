@@ -82,6 +82,9 @@ const exitBound = 5 * time.Second
 // manifest and sends shutdown and exit while the server analyses it: Run
 // returns within exitBound, and no goroutine of the analysis outlives it
 // (tests run many servers in one process, an editor restarting runs two).
+// The stopped load is not taken for a manifest that cannot be read: the
+// project is not dropped (which would clear its diagnostics and warn the
+// user).
 func TestExitStopsTheAnalysisOfALargeDocument(t *testing.T) {
 	text := largeFlowManifest(10 << 20)
 	fsys := vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\ntools: {}\n"))
@@ -106,5 +109,8 @@ func TestExitStopsTheAnalysisOfALargeDocument(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Errorf("%d goroutines of the analysis outlived Run:\n%s", len(left), strings.Join(left, "\n\n"))
+	}
+	if s.srv.ws.project("/ws") == nil {
+		t.Error("the stopped load dropped the project, as if its manifest could not be read")
 	}
 }
