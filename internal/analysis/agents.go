@@ -11,6 +11,9 @@ import (
 func (l *loader) resolveAgents(m *Model, st *toolSet) []*Agent {
 	nHarness := len(certainHarnessTools) + len(opencodeHarnessTools)
 	universe, set := l.agentUniverse(m, st)
+	if l.stop.stoppedErr() != nil {
+		return nil
+	}
 	setEpoch := set.number()
 	// index returns a name's position in the universe, without a map of
 	// every name: the declarations carry their position.
@@ -35,6 +38,9 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []*Agent {
 	agents := sharedSlice[*Agent]{prev: l.memo.lastAgents(), size: n, equal: sameAgent}
 	for _, u := range l.units {
 		for _, d := range u.parsed.tree.agents {
+			if l.stop.stopped() {
+				return nil
+			}
 			a, o := l.readAgentMemo(u, d)
 			if o != nil && o.dep != nil && (o.dep.setEpoch == setEpoch || set.carries(o.dep, &a)) {
 				// The same agent against the same tool set, or one whose
@@ -55,6 +61,9 @@ func (l *loader) resolveAgents(m *Model, st *toolSet) []*Agent {
 			}
 			before := len(l.findings)
 			for _, r := range a.Refs {
+				if l.stop.stopped() {
+					return nil
+				}
 				l.checkAgentRef(u, &a, r, m, st)
 			}
 			a.Sees = sees(&a, universe, index)

@@ -96,6 +96,9 @@ func (l *loader) agentUniverse(m *Model, st *toolSet) ([]string, *agentToolSet) 
 	buf = append(buf, certainHarnessTools[:]...)
 	buf = append(buf, opencodeHarnessTools[:]...)
 	for i, t := range m.Tools {
+		if l.stop.stopped() {
+			return nil, nil
+		}
 		if known, _ := HarnessTool(t.Name); !known {
 			if i < len(st.toolDecls) {
 				st.toolDecls[i].universe = len(buf)

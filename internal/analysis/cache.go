@@ -85,15 +85,22 @@ func (c *Cache) putMemo(root string, m *resolveMemo) {
 	c.memos[root] = m
 }
 
-func (c *Cache) parse(p string, content *diag.Text) *parsed {
+// parse returns the parse of the file at p with content: the cached one
+// when the content is the same, else a new one (by chunks from the cached
+// one), which it caches. The error is stop's: a parse stopped is neither
+// cached nor returned, and the scratch it had is not given back.
+func (c *Cache) parse(stop *stopper, p string, content *diag.Text) (*parsed, error) {
 	if c == nil {
-		return parseFile(p, content)
+		if pr := parseFile(stop, p, content); pr != nil {
+			return pr, nil
+		}
+		return nil, stop.stoppedErr()
 	}
 	c.mu.Lock()
 	old := c.files[p]
 	c.mu.Unlock()
 	if old != nil && old.text.Equal(content) {
-		return old
+		return old, nil
 	}
 	prev := old
 	if prev == nil {
@@ -110,14 +117,17 @@ func (c *Cache) parse(p string, content *diag.Text) *parsed {
 	if s == nil {
 		s = &parseScratch{}
 	}
-	np := parseFileAfter(p, content, prev, target, s)
+	np := parseFileAfter(stop, p, content, prev, target, s)
+	if np == nil {
+		return nil, stop.stoppedErr()
+	}
 	c.mu.Lock()
 	c.scratch = s
 	c.parses++
 	np.id = c.parses
 	c.files[p] = np
 	c.mu.Unlock()
-	return np
+	return np, nil
 }
 
 // Forget drops the cached parse of path (for example when its file is

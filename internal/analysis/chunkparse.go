@@ -37,11 +37,18 @@ const chunkTarget = 32
 // those of prev, the previous parse of the file, and its duplicate-key
 // findings for unchanged subtrees too; s, if not nil, is the storage to
 // work in (parseScratch). A parse it cannot make by chunks is made whole.
-func parseFileAfter(path string, content *diag.Text, prev *parsed, target int, s *parseScratch) *parsed {
+// It returns nil when stop stops; s is then the stopped parse's.
+func parseFileAfter(stop *stopper, path string, content *diag.Text, prev *parsed, target int, s *parseScratch) *parsed {
 	defer s.forgetEdit() // it holds prev's content, which the Cache is about to drop
-	doc, chunks, fileLines, ok := chunkedTree(content, prev.chunks, target, s)
+	doc, chunks, fileLines, ok := chunkedTree(stop, content, prev.chunks, target, s)
+	if stop.stoppedErr() != nil {
+		return nil
+	}
 	if !ok {
-		p := parseFile(path, content)
+		p := parseFile(stop, path, content)
+		if p == nil {
+			return nil
+		}
 		p.chunks = prev.chunks.withoutContent()
 		return p
 	}
@@ -55,11 +62,14 @@ func parseFileAfter(path string, content *diag.Text, prev *parsed, target int, s
 	p := &parsed{path: path, text: content, lines: pos.lines, pos: pos, chunks: chunks, byChunks: true}
 	p.doc = doc
 	p.root = doc.Content[0]
-	p.tree = buildTree(p.root, pos, prev.tree, s)
+	p.tree = buildTree(stop, p.root, pos, prev.tree, s)
 	p.checkShape()
-	p.scratch = s
+	p.scratch, p.stop = s, stop
 	p.checkDuplicateKeys(prev.dups)
-	p.scratch = nil // the caller's again: the parse is kept, the scratch is not
+	p.scratch, p.stop = nil, nil // the caller's again: the parse is kept, the scratch is not
+	if stop.stoppedErr() != nil {
+		return nil
+	}
 	return p
 }
 
@@ -75,14 +85,14 @@ type lineInfo struct {
 }
 
 // chunkedTree builds the document by chunks, or reports !ok when the file
-// must be parsed whole. The lines it returns are in s's storage (when s is
-// not nil): valid until s is lent again.
-func chunkedTree(content *diag.Text, prev *chunkSet, target int, s *parseScratch) (*yaml.Node, *chunkSet, []lineInfo, bool) {
+// must be parsed whole, or stop stopped. The lines it returns are in s's
+// storage (when s is not nil): valid until s is lent again.
+func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, s *parseScratch) (*yaml.Node, *chunkSet, []lineInfo, bool) {
 	lines, ok := s.splitLines(content)
 	if !ok {
 		return nil, nil, nil, false
 	}
-	b := &chunkBuilder{text: content, lines: lines, prev: prev, next: nextChunkSet(prev, content), target: target}
+	b := &chunkBuilder{stop: stop, text: content, lines: lines, prev: prev, next: nextChunkSet(prev, content), target: target}
 	if prev != nil {
 		b.edit, b.edited = s.editFrom(prev.text)
 	}
@@ -251,6 +261,7 @@ func plainKeyStart(c byte) bool {
 }
 
 type chunkBuilder struct {
+	stop   *stopper // a chunk is a unit of work; yaml.v3 reads through it
 	text   *diag.Text
 	lines  []lineInfo
 	prev   *chunkSet
@@ -267,6 +278,9 @@ type chunkBuilder struct {
 // `? `) is refused unless it ends the file: yaml.v3 places an empty value at
 // the token that follows it, which lies outside the chunk.
 func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
+	if b.stop.stopped() {
+		return nil, false
+	}
 	off, end := b.lines[from].start, b.lines[to-1].end
 	start := from + 1
 	final := to == len(b.lines)
@@ -301,7 +315,7 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 		return reuse(cp)
 	}
 	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(text))
+	dec := yaml.NewDecoder(b.stop.reader(bytes.NewReader(text)))
 	if err := dec.Decode(&doc); err != nil {
 		return nil, false
 	}
@@ -494,7 +508,7 @@ func (f *File) ParseEdited(content []byte) (doc *yaml.Node, ok bool) {
 	if f == nil {
 		return nil, false
 	}
-	doc, _, _, ok = chunkedTree(diag.TextOf(content), f.chunks, chunkTarget, nil)
+	doc, _, _, ok = chunkedTree(nil, diag.TextOf(content), f.chunks, chunkTarget, nil)
 	return doc, ok
 }
 

@@ -63,14 +63,14 @@ func parseFileChunked(path string, content []byte, prev *chunkSet) *parsed {
 
 // parseBytes is parseFile of content in one piece.
 func parseBytes(path string, content []byte) *parsed {
-	return parseFile(path, diag.TextOf(content))
+	return parseFile(nil, path, diag.TextOf(content))
 }
 
 // parseAfterBytes is parseFileAfter of content made, as an editor makes
 // it, by one edit of prev's text (editedText): the pieces the edit did
 // not touch are prev's.
 func parseAfterBytes(path string, content []byte, prev *parsed, target int, s *parseScratch) *parsed {
-	return parseFileAfter(path, editedText(prev.text, content), prev, target, s)
+	return parseFileAfter(nil, path, editedText(prev.text, content), prev, target, s)
 }
 
 // editedText returns a text holding content: prev edited (Text.Edited)
@@ -313,7 +313,7 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 	versions, chunked := 0, 0
 	count := func(content []byte, target int) {
 		versions++
-		if _, _, _, ok := chunkedTree(diag.TextOf(content), nil, target, nil); ok {
+		if _, _, _, ok := chunkedTree(nil, diag.TextOf(content), nil, target, nil); ok {
 			chunked++
 		}
 	}

@@ -33,14 +33,17 @@ func FindRoot(fsys vfs.FS, p string) (root string, ok bool) {
 
 // Load reads root/beeuni.yaml and its imports through fsys, checks every rule
 // and resolves the model. The error is non-nil only when root/beeuni.yaml
-// cannot be read; every problem inside the files is a finding.
+// cannot be read, or ctx is done: a load stops soon after (stop.go) and
+// returns ctx's error, a load whose ctx is done before it starts reads
+// nothing. Every problem inside the files is a finding.
 func Load(ctx context.Context, fsys vfs.FS, root string) (*Project, error) {
 	return LoadCached(ctx, fsys, root, nil)
 }
 
 // LoadCached is Load with a parse cache (nil: no cache). Files whose path
 // and content match a cached entry are not parsed again; the rules, which
-// are cheap, run again on every load.
+// are cheap, run again on every load. A load that stops keeps nothing in
+// the cache.
 func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*Project, error) {
 	return loadWith(ctx, fsys, root, cache, defaultRules)
 }
@@ -48,6 +51,9 @@ func LoadCached(ctx context.Context, fsys vfs.FS, root string, cache *Cache) (*P
 // loadWith is LoadCached with the checks of rules (tests add their own).
 func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules *ruleSet) (*Project, error) {
 	root = filepath.Clean(root)
+	if err := ctx.Err(); err != nil {
+		return nil, stoppedLoading(root, err)
+	}
 	manifest := filepath.Join(root, ManifestName)
 	content, err := vfs.ReadText(fsys, manifest)
 	if err != nil {
@@ -58,27 +64,58 @@ func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules
 		realRoot = root
 	}
 	l := &loader{
-		ctx: ctx, fsys: fsys, root: root, realRoot: realRoot, cache: cache, rules: rules,
+		stop: stopper{ctx: ctx}, fsys: fsys, root: root, realRoot: realRoot, cache: cache, rules: rules,
 		byReal: map[string]*unit{}, dirs: map[string]*dirInfo{}, realDirs: map[string]realDir{},
 		memo: cache.takeMemo(root, rules),
 	}
 	l.files = entryFiles{repoPath: l.resolveRepoPath, fileState: l.fileState}
-	defer cache.putMemo(root, l.memo)
 	if l.memo != nil {
 		l.dirs, l.realDirs = l.memo.dirs, l.memo.realDirs
 	}
-	rootUnit := l.addUnit(manifest, manifest, cache.parse(manifest, content), false)
+	p := l.load(manifest, content)
+	if err := l.stop.stoppedErr(); err != nil {
+		// The memo holds what the stopped load left half done: the
+		// next load makes a new one.
+		return nil, stoppedLoading(root, err)
+	}
+	cache.putMemo(root, l.memo)
+	return p, nil
+}
+
+// load is loadWith's work, from the manifest's content on. Once l.stop
+// stops, it returns as soon as it can, with an incomplete project.
+func (l *loader) load(manifest string, content *diag.Text) *Project {
+	pr, err := l.cache.parse(&l.stop, manifest, content)
+	if err != nil {
+		return nil
+	}
+	rootUnit := l.addUnit(manifest, manifest, pr, false)
 	l.visitImports(rootUnit, []chainStep{{unit: rootUnit}})
-	p := &Project{Root: root, Unread: l.unread}
+	if l.stop.stopped() {
+		return nil
+	}
+	p := &Project{Root: l.root, Unread: l.unread}
 	for _, u := range l.units {
 		p.Files = append(p.Files, u.file)
 		l.findings = append(l.findings, u.parsed.findings...)
 	}
 	p.Model = l.resolve()
+	if l.stop.stopped() {
+		return nil
+	}
 	l.checkHarnessFolder(p.Model)
-	p.Findings = dedupe(l.findings)
+	p.Findings = dedupe(&l.stop, l.findings)
+	if l.stop.stopped() {
+		return nil
+	}
 	diag.Sort(p.Findings)
-	return p, nil
+	return p
+}
+
+// stoppedLoading is the error of a load of root that stopped because its
+// context is done (err: the context's error).
+func stoppedLoading(root string, err error) error {
+	return fmt.Errorf("loading %s stopped: %w", root, err)
 }
 
 // File returns the loaded YAML file with that absolute path, or nil.
@@ -114,7 +151,7 @@ type unit struct {
 }
 
 type loader struct {
-	ctx      context.Context
+	stop     stopper // the load's context, looked at as it works
 	fsys     vfs.FS
 	root     string
 	realRoot string
@@ -187,8 +224,10 @@ func oneLine(msg string) string {
 	return b.String()
 }
 
-// dedupe drops findings that are identical (an anchor merged twice).
-func dedupe(fs []diag.Finding) []diag.Finding {
+// dedupe drops findings that are identical (an anchor merged twice). A
+// finding is a unit of work of stop: once it stops, what dedupe returns
+// is incomplete.
+func dedupe(stop *stopper, fs []diag.Finding) []diag.Finding {
 	type key struct {
 		file       string
 		start, end int
@@ -197,6 +236,9 @@ func dedupe(fs []diag.Finding) []diag.Finding {
 	seen := make(map[key]bool, len(fs))
 	out := fs[:0]
 	for _, f := range fs {
+		if stop.stopped() {
+			break
+		}
 		f.Message = oneLine(f.Message)
 		k := key{f.File, f.Range.Start.Offset, f.Range.End.Offset, f.Code, f.Message}
 		if seen[k] {

@@ -173,8 +173,10 @@ func (f *File) Tree() *ManifestTree {
 // of the file's previous parse: an agent whose key and value are the same
 // nodes (a chunk whose bytes did not change, chunkparse.go) and whose
 // reading spent no budget is the same agent, shared instead of read again.
-// s, if not nil, lends the map the agents' names are told apart in.
-func buildTree(top *yaml.Node, pos *positions, prev *ManifestTree, s *parseScratch) *ManifestTree {
+// s, if not nil, lends the map the agents' names are told apart in. An
+// agent read is a unit of work of stop (stop.go): once it stops, the tree
+// is incomplete.
+func buildTree(stop *stopper, top *yaml.Node, pos *positions, prev *ManifestTree, s *parseScratch) *ManifestTree {
 	t := &ManifestTree{pos: pos, top: top}
 	if top == nil || top.Kind != yaml.MappingNode {
 		return t
@@ -200,7 +202,7 @@ func buildTree(top *yaml.Node, pos *positions, prev *ManifestTree, s *parseScrat
 				if prev != nil {
 					before = prev.agents
 				}
-				t.readAgents(k, v, b, before, s)
+				t.readAgents(stop, k, v, b, before, s)
 			}
 		case "imports":
 			if t.Imports.Key == nil {
@@ -225,7 +227,7 @@ func (t *ManifestTree) readTools(k, raw *yaml.Node, merged bool, b *expandBudget
 // readAgents reads the agents of the mapping raw resolves to, each name
 // once, sharing those of prev (the previous parse's, in order) it finds
 // again.
-func (t *ManifestTree) readAgents(k, raw *yaml.Node, b *expandBudget, prev []*AgentDecl, s *parseScratch) {
+func (t *ManifestTree) readAgents(stop *stopper, k, raw *yaml.Node, b *expandBudget, prev []*AgentDecl, s *parseScratch) {
 	t.Agents.Key, t.Agents.Value = k, raw
 	m := resolveAlias(raw)
 	if m == nil || m.Kind != yaml.MappingNode {
@@ -240,7 +242,7 @@ func (t *ManifestTree) readAgents(k, raw *yaml.Node, b *expandBudget, prev []*Ag
 	var refs refSlab     // and the names they write
 	w := writtenPairs{m: m, aliased: raw.Kind == yaml.AliasNode}
 	j := 0 // prev's next agent
-	for i := 0; i+1 < len(ps); i += 2 {
+	for i := 0; i+1 < len(ps) && !stop.stopped(); i += 2 {
 		key, val := ps[i], ps[i+1]
 		written := w.next(key)
 		if key.Kind != yaml.ScalarNode {

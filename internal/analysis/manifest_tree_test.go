@@ -187,7 +187,7 @@ func treeText(t *ManifestTree) string {
 func checkTree(t *testing.T, p, full *parsed) {
 	t.Helper()
 	got := treeText(p.tree)
-	if fresh := treeText(buildTree(p.root, p.pos, nil, nil)); got != fresh {
+	if fresh := treeText(buildTree(nil, p.root, p.pos, nil, nil)); got != fresh {
 		t.Fatalf("the tree differs from one built anew for %q:\ngot\n%s\nanew\n%s", p.text.Bytes(), got, fresh)
 	}
 	if want := treeText(full.tree); got != want {

@@ -39,6 +39,9 @@ type parsed struct {
 	// scratch is the storage the Cache lends the parse while it runs
 	// (nil when not lent, and once the parse is made).
 	scratch *parseScratch
+	// stop is the stopper of the load the parse runs in, while the checks
+	// of its tree run (nil once the parse is made).
+	stop *stopper
 	// byChunks is set when the file was parsed by chunks (not whole): it
 	// then holds exactly one document.
 	byChunks bool
@@ -52,20 +55,33 @@ type parsed struct {
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // parseFile parses content as a YAML manifest: the nodes, the tree the
-// rules read, and the findings of one file (Y1, Y2, T10).
-func parseFile(path string, text *diag.Text) *parsed {
-	p := decodeFile(path, text)
-	p.tree = buildTree(p.root, p.pos, nil, nil)
+// rules read, and the findings of one file (Y1, Y2, T10). It returns nil
+// when stop stops (stop.go).
+func parseFile(stop *stopper, path string, text *diag.Text) *parsed {
+	p := decodeFile(stop, path, text)
+	if p == nil {
+		return nil
+	}
+	p.tree = buildTree(stop, p.root, p.pos, nil, nil)
 	if p.root != nil {
 		p.checkShape()
+		p.stop = stop
 		p.checkDuplicateKeys(nil)
+		p.stop = nil
+	}
+	if stop.stoppedErr() != nil {
+		return nil
 	}
 	return p
 }
 
 // decodeFile decodes text's document, with Y1 for a syntax error or a
-// second document. It reads the content whole (Text.Bytes).
-func decodeFile(path string, text *diag.Text) *parsed {
+// second document. It reads the content whole (Text.Bytes). It returns nil
+// when stop stops: yaml.v3 reads the content through it.
+func decodeFile(stop *stopper, path string, text *diag.Text) *parsed {
+	if stop.stopped() {
+		return nil
+	}
 	content := text.Bytes()
 	lines := diag.NewTextLines(text, diag.EditorBreaks)
 	p := &parsed{path: path, text: text, lines: lines, pos: newPositions(text, lines)}
@@ -73,9 +89,12 @@ func decodeFile(path string, text *diag.Text) *parsed {
 		p.fail(0, 0, "the file is UTF-16: save it as UTF-8")
 		return p
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(ForYAMLv3(content)))
+	dec := yaml.NewDecoder(stop.reader(bytes.NewReader(ForYAMLv3(content))))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
+		if stop.stoppedErr() != nil {
+			return nil
+		}
 		if errors.Is(err, io.EOF) {
 			return p // empty or comments only: a valid manifest with no keys
 		}
@@ -88,7 +107,11 @@ func decodeFile(path string, text *diag.Text) *parsed {
 	}
 	// A second document: the manifest is one document.
 	var next yaml.Node
-	if err := dec.Decode(&next); err == nil {
+	err := dec.Decode(&next)
+	if stop.stoppedErr() != nil {
+		return nil
+	}
+	if err == nil {
 		// yaml.v3 marks a document after the first at its `---` marker
 		// (the first document may have one too: it is not the one to
 		// remove).

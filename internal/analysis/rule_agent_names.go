@@ -89,7 +89,7 @@ func (l *loader) checkAgentRef(u *unit, a *Agent, r AgentToolRef, m *Model, st *
 // memo, by updating the last set's index (suggest_keep.go).
 func (l *loader) closestTool(name string, st *toolSet) string {
 	if st.suggest == nil {
-		st.suggest = l.memo.suggestIndex(st)
+		st.suggest = l.memo.suggestIndex(&l.stop, st)
 	}
 	best, _ := st.suggest.closest(name, suggestMaxDistance(name))
 	return best

@@ -31,7 +31,8 @@ func msgFirstKey(key string) string { return fmt.Sprintf("the first `%s`", key) 
 // chunked parse shares the nodes of unchanged chunks, and a subtree found
 // again gives the same findings at the same lines, so they are taken from
 // prev, their offsets recomputed, without walking it. The findings of this
-// parse are kept the same way in p.dups.
+// parse are kept the same way in p.dups. A key compared, a node walked and
+// a child of a large collection are units of work of p.stop (stop.go).
 func (p *parsed) checkDuplicateKeys(prev *dupMemo) {
 	if prev == nil {
 		prev = &dupMemo{}
@@ -118,7 +119,7 @@ func (p *parsed) walkDuplicates(n *yaml.Node, depth int, prev *dupMemo) {
 		return
 	}
 	stack := []*yaml.Node{n}
-	for len(stack) > 0 {
+	for len(stack) > 0 && !p.stop.stopped() {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch n.Kind {
@@ -177,7 +178,7 @@ func (p *parsed) duplicatesByRun(content []*yaml.Node, prev *dupMemo) {
 			keep(old.found[j].at, old.found[j].findings)
 		}
 	}
-	for i := front; i < len(content)-back; i++ {
+	for i := front; i < len(content)-back && !p.stop.stopped(); i++ {
 		if c := content[i]; c.Kind == yaml.MappingNode || c.Kind == yaml.SequenceNode {
 			before := len(p.findings)
 			p.walkDuplicates(c, 2, prev)
@@ -224,6 +225,9 @@ func (p *parsed) duplicateKeysIn(n *yaml.Node) {
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
 	before := len(p.findings)
 	for i := 0; i+1 < len(n.Content); i += 2 {
+		if p.stop.stopped() {
+			return // an incomplete index: the parse is dropped
+		}
 		k := n.Content[i]
 		if !isDupKey(k) {
 			continue

@@ -62,6 +62,9 @@ func (l *loader) checkHarnessFolder(m *Model) {
 		return
 	}
 	for _, e := range entries {
+		if l.stop.stopped() {
+			return
+		}
 		if e.IsDir() {
 			continue
 		}

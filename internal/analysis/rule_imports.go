@@ -101,8 +101,10 @@ type chainStep struct {
 }
 
 // visitImports loads the imports of u, depth first, in the order written.
+// An import is a unit of work of l.stop: once it stops, the project is
+// incomplete.
 func (l *loader) visitImports(u *unit, chain []chainStep) {
-	if l.ctx.Err() != nil {
+	if l.stop.stopped() {
 		return
 	}
 	s := &u.parsed.tree.Imports
@@ -119,6 +121,9 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 	}
 	seen := map[string]*yaml.Node{}
 	for _, item := range s.list {
+		if l.stop.stopped() {
+			return
+		}
 		if item == nil || item.Kind != yaml.ScalarNode || item.Tag != "!!str" {
 			if item != nil {
 				l.report(ruleImportShape, u, item, msgImportItem(), nil)
@@ -215,7 +220,11 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 			}
 			continue
 		}
-		child := l.addUnit(abs, real, l.cache.parse(abs, content), true)
+		pr, err := l.cache.parse(&l.stop, abs, content)
+		if err != nil {
+			return
+		}
+		child := l.addUnit(abs, real, pr, true)
 		l.visitImports(child, append(chain[:len(chain):len(chain)], chainStep{unit: child, entry: item}))
 	}
 }

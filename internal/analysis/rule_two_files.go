@@ -36,6 +36,9 @@ func joinCode(names []string) string {
 // another file too (twice in one file is T10's, and counted once here).
 func checkTwoFiles(s *toolSet) {
 	for _, d := range s.all {
+		if s.stop.stopped() {
+			return
+		}
 		others := s.others[d.name]
 		if len(others) == 0 {
 			continue

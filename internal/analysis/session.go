@@ -137,11 +137,10 @@ type loadCall struct {
 // when no module can have changed since (else it is ModulesPending: see
 // InspectModules). A caller that only tells (a notification on the
 // reading goroutine: it must be quick) leaves c.Root empty and gets nil.
-// The error is the load's (the manifest cannot be read). ctx stops the
-// load only before an imported file: a caller sharing a load passes a
-// context that outlives its own request, since a load stopped there
-// misses the imported files' tools and leaves the memo a wrong tool set
-// (docs/server.md, "Diagnostics pipeline").
+// The error is the load's: the manifest cannot be read, or ctx is done
+// (the load stops soon after and keeps nothing: stop.go). Every caller
+// sharing a load gets its error, so a caller passes a context that
+// outlives its own request: the server's, done when the server stops.
 func (s *Session) Apply(ctx context.Context, c Changes) (*Snapshot, error) {
 	told := s.record(c.Files)
 	if c.Root == "" {

@@ -45,10 +45,14 @@ type rankedName struct {
 const rankGap = 1 << 20
 
 // newNameIndex indexes names, which it keeps; their order is the order of
-// preference between names at the same distance.
-func newNameIndex(names []string) *nameIndex {
+// preference between names at the same distance. A name indexed is a unit
+// of work of stop: once it stops, the index is incomplete.
+func newNameIndex(stop *stopper, names []string) *nameIndex {
 	ix := &nameIndex{nodes: make([]trieNode, 1, len(names)*4+1), names: names, ranks: make([]int, len(names))}
 	for i, name := range names {
+		if stop.stopped() {
+			break
+		}
 		ix.ranks[i] = i * rankGap
 		ix.insert(name, ix.ranks[i])
 	}

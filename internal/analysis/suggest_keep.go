@@ -74,8 +74,9 @@ func (ix *nameIndex) find(name string) int32 {
 
 // suggestIndex returns the index of the names A1 suggests from, for st:
 // the harness tools, the Beeuni tools, then the names st declares, in that
-// order. With a memo it is the memo's, brought to those names.
-func (m *resolveMemo) suggestIndex(st *toolSet) *nameIndex {
+// order. With a memo it is the memo's, brought to those names. Building it
+// is work of stop (newNameIndex).
+func (m *resolveMemo) suggestIndex(stop *stopper, st *toolSet) *nameIndex {
 	n := len(certainHarnessTools) + len(opencodeHarnessTools) + len(beeuniTools) + len(st.all)
 	var names []string
 	if m != nil {
@@ -92,11 +93,11 @@ func (m *resolveMemo) suggestIndex(st *toolSet) *nameIndex {
 		}
 	}
 	if m == nil {
-		return newNameIndex(names)
+		return newNameIndex(stop, names)
 	}
 	m.suggestNames = names
 	if m.suggest == nil || !m.suggest.update(names) {
-		m.suggest = newNameIndex(slices.Clone(names))
+		m.suggest = newNameIndex(stop, slices.Clone(names))
 	}
 	return m.suggest
 }

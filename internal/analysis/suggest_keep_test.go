@@ -19,7 +19,7 @@ func TestNameIndexUpdate(t *testing.T) {
 		for i := range names {
 			names[i] = randomName(r)
 		}
-		ix := newNameIndex(slices.Clone(names))
+		ix := newNameIndex(nil, slices.Clone(names))
 		for step := 0; step < 30; step++ {
 			next := slices.Clone(names)
 			at := r.IntN(len(next) + 1)
@@ -40,7 +40,7 @@ func TestNameIndexUpdate(t *testing.T) {
 			}
 			edits++
 			if !ix.update(next) {
-				ix = newNameIndex(slices.Clone(next)) // as suggestIndex does
+				ix = newNameIndex(nil, slices.Clone(next)) // as suggestIndex does
 				rebuilt++
 			}
 			names = next

@@ -15,24 +15,24 @@ func TestNameIndexDistance(t *testing.T) {
 		{"kitten", "sitting", 3}, {"", "abc", 3}, {"ツール", "ツーノ", 1}, {"abc", "", 3},
 		{"ca", "abc", 3}, {"abcd", "badc", 2}, {"ÉCRIRE", "écrire", 0}, {"a", "b", 1},
 	} {
-		name, got := newNameIndex([]string{c.b}).closest(c.a, 10)
+		name, got := newNameIndex(nil, []string{c.b}).closest(c.a, 10)
 		if got != c.want || name != c.b {
 			t.Errorf("closest(%q) in {%q} = %q at %d, want %q at %d", c.a, c.b, name, got, c.b, c.want)
 		}
 	}
-	if name, d := newNameIndex([]string{"abcdefgh"}).closest("zzzzzzzz", 2); name != "" || d != 3 {
+	if name, d := newNameIndex(nil, []string{"abcdefgh"}).closest("zzzzzzzz", 2); name != "" || d != 3 {
 		t.Errorf("a distance over the limit = %q at %d, want \"\" at 3", name, d)
 	}
 	// A name spelt exactly like the one looked up is skipped (the next
 	// best wins), one spelt in another case is not.
-	if name, d := newNameIndex([]string{"bash", "bask"}).closest("bash", 3); name != "bask" || d != 1 {
+	if name, d := newNameIndex(nil, []string{"bash", "bask"}).closest("bash", 3); name != "bask" || d != 1 {
 		t.Errorf("closest(bash) in {bash, bask} = %q at %d, want bask at 1", name, d)
 	}
-	if name, _ := newNameIndex([]string{"Bash", "bash"}).closest("bash", 3); name != "Bash" {
+	if name, _ := newNameIndex(nil, []string{"Bash", "bash"}).closest("bash", 3); name != "Bash" {
 		t.Errorf("closest(bash) in {Bash, bash} = %q, want Bash", name)
 	}
 	// Equals: the first in order wins, wherever it sits in the trie.
-	if name, _ := newNameIndex([]string{"zbc", "abd", "abc"}).closest("abx", 3); name != "abd" {
+	if name, _ := newNameIndex(nil, []string{"zbc", "abd", "abc"}).closest("abx", 3); name != "abd" {
 		t.Errorf("closest(abx) in {zbc, abd, abc} = %q, want abd (first at distance 1)", name)
 	}
 }
@@ -93,7 +93,7 @@ func randomName(r *rand.Rand) string {
 // against the pairwise reference, at every distance closestTool allows.
 func checkIndexMatchesPairwise(t *testing.T, names, queries []string) {
 	t.Helper()
-	ix := newNameIndex(names)
+	ix := newNameIndex(nil, names)
 	for _, q := range queries {
 		for maxDist := 1; maxDist <= 3; maxDist++ {
 			want := pairwiseClosest(q, names, maxDist)
@@ -151,7 +151,7 @@ func TestClosestToolAtScale(t *testing.T) {
 			queries = append(queries, u)
 		}
 	}
-	ix := newNameIndex(names)
+	ix := newNameIndex(nil, names)
 	for _, q := range queries {
 		want := pairwiseClosest(q, names, suggestMaxDistance(q))
 		if got, _ := ix.closest(q, suggestMaxDistance(q)); got != want {

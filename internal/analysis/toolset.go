@@ -44,6 +44,9 @@ type toolSet struct {
 	toolDecls []*declaration
 	// findings are the set checks' findings.
 	findings []diag.Finding
+	// stop is the load's stopper while the set checks run: a declaration
+	// a set check reads is a unit of work.
+	stop *stopper
 	// buffers are the storage of declared, all and toolDecls, for the
 	// memo to hand to the next load once this one is over.
 	buffers toolSetBuffers
@@ -106,13 +109,18 @@ func (s *toolSet) report(r *Rule, u *unit, n *yaml.Node, msg string, data map[st
 // resolve gathers the declarations of every loaded file from its tree
 // (ManifestTree: the tools mapping's entries, merges expanded), runs the tool
 // checks on each name's first declaration and the set checks on them all,
-// and builds the model.
+// and builds the model. A declaration, and an agent and each name it
+// writes, are units of work of l.stop: once it stops, the model is
+// incomplete.
 func (l *loader) resolve() *Model {
 	m, st := l.memo.keptToolSet(l)
 	if st == nil {
 		before := len(l.findings)
 		var outcomes []*toolOutcome
 		m, st, outcomes = l.resolveTools()
+		if l.stop.stoppedErr() != nil {
+			return m
+		}
 		l.memo.keepToolSet(l, st, l.findings[before:], outcomes)
 	}
 	l.tools = st
@@ -160,7 +168,7 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	others := st.others
 	for _, tm := range mappings {
 		u := tm.unit
-		for i := 0; i+1 < len(tm.pairs); i += 2 {
+		for i := 0; i+1 < len(tm.pairs) && !l.stop.stopped(); i += 2 {
 			k, v := tm.pairs[i], tm.pairs[i+1]
 			if k.Kind != yaml.ScalarNode {
 				// `? [a, b]` or an alias as a key: no name to check further.
@@ -193,6 +201,9 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	st.toolDecls = buf.toolDecls
 	outcomes := buf.outcomes
 	for _, d := range all {
+		if l.stop.stopped() {
+			return m, st, outcomes
+		}
 		if !d.first {
 			continue // T9 reported; the first declaration counts
 		}
@@ -223,9 +234,11 @@ func (l *loader) resolveTools() (*Model, *toolSet, []*toolOutcome) {
 	if m.Removed == nil {
 		m.Removed = []string{}
 	}
+	st.stop = &l.stop
 	for _, c := range l.rules.set {
 		c.check(st)
 	}
+	st.stop = nil // the memo keeps st: not the loader
 	l.findings = append(l.findings, st.findings...)
 	return m, st, outcomes
 }

@@ -61,11 +61,12 @@ func (w *workspace) projectModuleLoop(ctx context.Context, root string) {
 
 // runModuleJob completes a snapshot with its module findings (a module
 // pass, or the results of one that ended since it was queued) and
-// publishes them, unless a newer snapshot has its own already.
+// publishes them, unless a newer snapshot has its own already or the
+// server stops (ctx is done).
 func (w *workspace) runModuleJob(ctx context.Context, root string, job moduleJob) {
 	// The pass yields to this project's YAML passes (priority.go).
 	done := w.eng.InspectModules(withProject(ctx, root), job.snap)
-	if done == nil || w.project(root) == nil {
+	if done == nil || w.project(root) == nil || ctx.Err() != nil {
 		return
 	}
 	w.pub.setModules(job.v, done)

@@ -10,9 +10,9 @@ import (
 // snapshotAt returns p's snapshot of view v. The engine makes one load per view
 // however many callers ask at once (the YAML worker and the requests
 // arriving together after a keystroke), so the load runs under the
-// server's context, not one caller's: a load stopped early misses the
-// imported files' tools and leaves the rule memo a wrong tool set
-// (docs/server.md, "Diagnostics pipeline").
+// server's context, not one caller's: a load stops when its context is
+// done, for every caller sharing it (docs/server.md, "Diagnostics
+// pipeline").
 func (w *workspace) snapshotAt(v *view, p *project) (*analysis.Snapshot, error) {
 	versions := make(map[string]int32, len(v.docs))
 	for path, d := range v.docs {

@@ -56,10 +56,11 @@ func (w *workspace) yamlLoop(ctx context.Context) {
 // projectYAMLLoop is the YAML worker of one project: it loads the project
 // while it is dirty, then ends. An analysis that a change supersedes while
 // it runs is not cancelled: it runs to its end and publishes (the freshest
-// findings there are), then the latest text is analysed. The engine cannot
-// stop a load early, and a result thrown away leaves a burst of typing
-// with no diagnostics at all until it ends (docs/server.md, "Diagnostics
-// pipeline", with the figures).
+// findings there are), then the latest text is analysed; a result thrown
+// away leaves a burst of typing with no diagnostics at all until it ends
+// (docs/server.md, "Diagnostics pipeline", with the figures). Only the
+// server's stop ends a load early: ctx is the server's background context,
+// and the engine stops a load soon after its context is done.
 func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
 	// A user waits for this project's diagnostics: its module inspection
 	// steps aside until they are published (priority.go).
@@ -111,13 +112,18 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 }
 
 // analyze takes one project's snapshot of v, publishes its YAML findings
-// and queues its module pass when it needs one.
+// and queues its module pass when it needs one. Once ctx is done (the
+// server stops) it publishes nothing: the load stopped, or its findings
+// are for no one.
 func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 	p := w.project(root)
 	if p == nil {
 		return
 	}
 	snap, err := w.snapshotAt(v, p)
+	if ctx.Err() != nil {
+		return
+	}
 	if err != nil {
 		w.s.tracef("project %s: %v", root, err)
 		w.removeProject(root)
