@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/json"
 	"maps"
 	"slices"
 	"sort"
@@ -76,13 +77,15 @@ type publisher struct {
 	// into (T11's module), kept between publishes while their content is
 	// the same bytes.
 	related map[string]relatedIndex
-	// scratch is where marshalPublish encodes (held with mu).
-	scratch []byte
 	// held are the files whose publish waits for room in the output
 	// queue (stream.publishRoom): publishHeld publishes each, with its
 	// newest findings, once the client has read enough.
 	held map[string]bool
 }
+
+// stopCheckEvery is how many findings the publisher converts between two
+// looks at whether the server is stopping.
+const stopCheckEvery = 1024
 
 // maxRelatedMappers bounds publisher.related.
 const maxRelatedMappers = 4096
@@ -186,6 +189,9 @@ func (pb *publisher) replace(key setKey, v *view, snap *analysis.Snapshot, group
 	// this sees it gone or the clearing comes after.
 	if !pb.s.ws.isLive(key.root) {
 		return
+	}
+	if pb.s.bg.Err() != nil {
+		return // the server is stopping: exit waits for no publish
 	}
 	touched := map[string]bool{}
 	pb.replaceLocked(key, v, snap, groups, touched)
@@ -314,6 +320,9 @@ func (pb *publisher) publishLocked(paths []string) {
 	v := pb.s.currentView()
 	relatedMapper := func(path string) *Mapper { return pb.relatedMapperLocked(v, path, enc) }
 	for _, path := range paths {
+		if pb.s.bg.Err() != nil {
+			return // the server is stopping: exit waits for no publish
+		}
 		st := pb.files[path]
 		if st == nil {
 			delete(pb.held, path) // the publisher knows nothing of it: nothing to say
@@ -361,7 +370,10 @@ func (pb *publisher) publishLocked(paths []string) {
 				m = NewMapper(newest.content.Bytes(), enc)
 			}
 			params.Diagnostics = slices.Grow(params.Diagnostics, len(findings))
-			for _, f := range findings {
+			for i, f := range findings {
+				if i%stopCheckEvery == 0 && pb.s.bg.Err() != nil {
+					return // a file of 100,000s of findings: exit does not wait for it
+				}
 				params.Diagnostics = append(params.Diagnostics, pb.s.toDiagnosticWith(v, m, f, relatedMapper))
 			}
 		}
@@ -371,7 +383,7 @@ func (pb *publisher) publishLocked(paths []string) {
 			}
 			continue // nothing shown, nothing to confirm
 		}
-		data, err := marshalPublish(params, &pb.scratch)
+		data, err := json.Marshal(params)
 		if err != nil {
 			continue
 		}
@@ -392,7 +404,7 @@ func (pb *publisher) publishLocked(paths []string) {
 
 // clearLocked publishes no diagnostics under the URI of st's last publish.
 func (pb *publisher) clearLocked(st *fileState) {
-	data, err := marshalPublish(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}}, &pb.scratch)
+	data, err := json.Marshal(protocol.PublishDiagnosticsParams{URI: st.uri, Diagnostics: []protocol.Diagnostic{}})
 	if err != nil {
 		return
 	}
@@ -401,11 +413,9 @@ func (pb *publisher) clearLocked(st *fileState) {
 }
 
 // send queues a publishDiagnostics of uri whose params are data, JSON
-// already (encoding them again through jsonrpc2 would cost three more
-// passes over tens of kilobytes on each keystroke in a large manifest);
-// it may replace a publish of uri the client has not been sent yet. It
-// returns data as sent, in storage of its own (the frame's), so that data
-// may be the scratch buffer.
+// already (encoded once, compared with the file's last params before it
+// is sent); it may replace a publish of uri the client has not been sent
+// yet. It returns data as sent.
 func (pb *publisher) send(uri protocol.DocumentURI, data []byte) []byte {
 	sent, err := pb.s.out.writePublish(uri, data)
 	if err != nil {
