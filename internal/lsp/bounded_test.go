@@ -79,16 +79,21 @@ func TestFeatureRequestsStopWhenCancelled(t *testing.T) {
 	s := editorSession(t, fsys, UTF16, "/ws")
 	s.open("/ws/beeuni.yaml", text)
 	s.idle()
-	typoEdits(s, text, 2)
-	s.idle()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
+	// workspace/symbol reads the latest analysis, which must parse.
+	if res, err := s.srv.requests["workspace/symbol"].handler(ctx, s.srv, s.srv.currentView(), json.RawMessage(`{"query":"tool"}`)); err == nil {
+		t.Errorf("workspace/symbol with its context cancelled: answered %d symbols, want the context's error", len(res.([]protocol.SymbolInformation)))
+	}
+	typoEdits(s, text, 2)
+	s.idle()
 	at := strings.Index(text, "tool_1:")
-	for _, method := range []string{"textDocument/documentSymbol", "textDocument/documentLink", "textDocument/references", "textDocument/documentHighlight"} {
+	for _, method := range []string{"textDocument/documentSymbol", "textDocument/documentLink", "textDocument/references", "textDocument/documentHighlight", "textDocument/rename"} {
 		params, err := json.Marshal(map[string]any{
 			"textDocument": map[string]any{"uri": "file:///ws/beeuni.yaml"},
 			"position":     refPosition([]byte(text), at, UTF16),
 			"context":      map[string]any{"includeDeclaration": true},
+			"newName":      "renamed_tool",
 		})
 		if err != nil {
 			t.Fatal(err)

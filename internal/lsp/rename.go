@@ -52,6 +52,9 @@ func rename(ctx context.Context, s *Server, v *view, params json.RawMessage) (an
 	te := &textEdits{}
 	mappers := map[string]*Mapper{}
 	for _, e := range edits {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		m := mappers[e.File]
 		if m == nil {
 			m = s.mapperIn(v, a.proj, e.File)

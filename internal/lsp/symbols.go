@@ -107,6 +107,9 @@ func workspaceSymbol(ctx context.Context, s *Server, v *view, params json.RawMes
 		byRoot[proj.Root] = proj
 	}
 	for _, sym := range features.WorkspaceSymbols(projects, p.Query) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		m := mappers[sym.File]
 		if m == nil {
 			var owner *analysis.Project
