@@ -309,24 +309,21 @@ func (m *manifests) fixRemoveFromAgent(_ vfs.FS, f diag.Finding) (*Change, func(
 		Base:  map[string]string{y.path: y.sum()},
 	}
 	return c, checkOf(y, edits, func(doc map[string]any) bool {
-		var cur any = doc
-		for _, k := range keys {
-			mm, ok := cur.(map[string]any)
+		cur := doc
+		for _, k := range keys[:len(keys)-1] {
+			next, ok := child(cur, k, false)
 			if !ok {
 				return false
 			}
-			parent := mm
-			cur = mm[k]
-			if k == keys[len(keys)-1] {
-				list, ok := cur.([]any)
-				if !ok || idx >= len(list) {
-					return false
-				}
-				parent[k] = append(append([]any{}, list[:idx]...), list[idx+1:]...)
-				return true
-			}
+			cur = next
 		}
-		return false
+		last := keys[len(keys)-1]
+		list, ok := cur[last].([]any)
+		if !ok || idx >= len(list) {
+			return false
+		}
+		cur[last] = append(append([]any{}, list[:idx]...), list[idx+1:]...)
+		return true
 	})
 }
 

@@ -36,6 +36,8 @@ type yfile struct {
 	nodes *nodeIndex
 	// digest is the SHA-256 of content (sum), made on first use.
 	digest string
+	// means is what the file means (meaning), made on first use.
+	means *fileMeaning
 }
 
 // parseYFile parses content. A file that does not parse is not edited.
