@@ -23,7 +23,8 @@ import (
 // It stops at the first sign of its context ending. Not safe for
 // concurrent use.
 type QuickFixer struct {
-	m      *manifests
+	p      *analysis.Project
+	m      *manifests // p prepared, on the first finding that has fixes
 	fsys   vfs.FS
 	verify *verifier
 	// offered holds the titles of the fixes offered so far.
@@ -33,7 +34,7 @@ type QuickFixer struct {
 // NewQuickFixer returns a planner of the quick fixes of p's findings, p as
 // loaded from fsys.
 func NewQuickFixer(p *analysis.Project, fsys vfs.FS) *QuickFixer {
-	return &QuickFixer{m: prepare(p), fsys: fsys, verify: newVerifier(p, fsys), offered: map[string]bool{}}
+	return &QuickFixer{p: p, fsys: fsys, verify: newVerifier(p, fsys), offered: map[string]bool{}}
 }
 
 // QuickFixes returns the fixes of one finding (NewQuickFixer, Fixes).
@@ -63,6 +64,9 @@ func (q *QuickFixer) Fixes(ctx context.Context, f diag.Finding) ([]*Change, erro
 	rule, ok := analysis.RuleOf(f.Code)
 	if !ok || len(rule.Fixes) == 0 {
 		return nil, nil
+	}
+	if q.m == nil {
+		q.m = prepare(q.p)
 	}
 	var out []*Change
 	placed := false // the finding's obvious fix is offered, here or before
