@@ -49,7 +49,11 @@ func (s *Server) applyChange(ctx context.Context, v *view, raw json.RawMessage) 
 			return nil, nil, "", jsonrpc2.NewError(codeRequestFailed, fmt.Sprintf("%s belongs to no Beeuni project (no beeuni.yaml above it)", arg.URI))
 		}
 		start, end := a.mapper.Offsets(arg.Range)
-		for _, c := range s.changesAt(v, a, start, end) {
+		changes, err := s.changesAt(ctx, v, a, start, end)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		for _, c := range changes {
 			if c.Title != arg.Title {
 				continue
 			}

@@ -38,9 +38,13 @@ func codeAction(ctx context.Context, s *Server, v *view, params json.RawMessage)
 	// of milliseconds at 10,000 tools, on every cursor move over a beeuni:
 	// entry); codeAction/resolve plans the picked one again, checked.
 	lazy := ci.codeActionResolveEdit
-	for _, c := range s.changesAtChecked(v, a, start, end, !lazy) {
-		if !kindWanted(c.Kind, p.Context.Only) {
-			continue
+	changes, err := s.changesAtChecked(ctx, v, a, start, end, !lazy, p.Context.Only)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		ca := s.codeActionOf(v, a, c, ci, p.Range)
 		if c.Unverified && ca.Edit != nil {
@@ -119,7 +123,17 @@ func codeActionResolve(ctx context.Context, s *Server, v *view, params json.RawM
 	ci := s.client
 	s.mu.Unlock()
 	start, end := a.mapper.Offsets(arg.Range)
-	for _, c := range s.changesAt(v, a, start, end) {
+	// Only the actions of its kind are planned again: resolving an eject
+	// offered over a selection does not check the selection's quick fixes.
+	var only []protocol.CodeActionKind
+	if ca.Kind != "" {
+		only = []protocol.CodeActionKind{protocol.CodeActionKind(ca.Kind)}
+	}
+	changes, err := s.changesAtChecked(ctx, v, a, start, end, true, only)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
 		if c.Title == arg.Title {
 			return s.codeActionOf(v, a, c, ci, arg.Range), nil
 		}
@@ -208,30 +222,49 @@ func (s *Server) workspaceEdit(v *view, proj *analysis.Project, c *edit.Change, 
 // quick fixes of the findings the range touches, the refactors at start
 // (eject, return to beeuni:, legacy map to exclude:) and, in the root
 // manifest, the file's source actions (eject with no tools: key). Titles
-// are unique: beeuni.applyChange finds an action by its title.
-func (s *Server) changesAt(v *view, a *at, start, end int) []*edit.Change {
-	return s.changesAtChecked(v, a, start, end, true)
+// are unique: beeuni.applyChange finds an action by its title. The error
+// is ctx's, when it ends before the actions are planned.
+func (s *Server) changesAt(ctx context.Context, v *view, a *at, start, end int) ([]*edit.Change, error) {
+	return s.changesAtChecked(ctx, v, a, start, end, true, nil)
 }
 
-// changesAtChecked is changesAt; verify false leaves the ejects' edits
-// unchecked (edit.RefactorsUnverified), for a code action list whose edits
-// are resolved when picked.
-func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) []*edit.Change {
+// changesAtChecked is changesAt for the kinds only asks for (all when
+// empty, as the request's context.only): the others are not planned at
+// all. verify false leaves the ejects' edits unchecked
+// (edit.RefactorsUnverified), for a code action list whose edits are
+// resolved when picked.
+//
+// A selection over many findings costs what it offers: one
+// edit.QuickFixer plans the fixes of all of them, checking each distinct
+// fix once, and the planning stops at the first sign of ctx ending.
+func (s *Server) changesAtChecked(ctx context.Context, v *view, a *at, start, end int, verify bool, only []protocol.CodeActionKind) ([]*edit.Change, error) {
 	proj := a.proj
 	var changes []*edit.Change
-	// The findings of the snapshot the request was asked against, module
-	// ones included: what the user sees at this version.
-	for _, f := range a.snap.Findings(a.path) {
-		if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
-			changes = append(changes, edit.QuickFixes(proj, v.fs, f)...)
+	if kindWanted(edit.KindQuickFix, only) {
+		fixer := edit.NewQuickFixer(proj, v.fs)
+		// The findings of the snapshot the request was asked against,
+		// module ones included: what the user sees at this version.
+		for _, f := range a.snap.Findings(a.path) {
+			if f.Range.Start.Offset <= end && start <= f.Range.End.Offset {
+				fixes, err := fixer.Fixes(ctx, f)
+				if err != nil {
+					return nil, err
+				}
+				changes = append(changes, fixes...)
+			}
 		}
 	}
 	refactors, sourceActions := edit.Refactors, edit.SourceActions
 	if !verify {
 		refactors, sourceActions = edit.RefactorsUnverified, edit.SourceActionsUnverified
 	}
-	changes = append(changes, refactors(proj, v.fs, a.path, start)...)
-	if len(proj.Files) > 0 && proj.Files[0].Path == a.path {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if kindWanted(edit.KindRefactor, only) {
+		changes = append(changes, refactors(proj, v.fs, a.path, start)...)
+	}
+	if kindWanted(edit.KindSource, only) && len(proj.Files) > 0 && proj.Files[0].Path == a.path {
 		changes = append(changes, sourceActions(proj, v.fs)...)
 	}
 	seen := map[string]bool{}
@@ -241,6 +274,9 @@ func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) [
 			continue
 		}
 		seen[c.Title] = true
+		if !kindWanted(c.Kind, only) {
+			continue
+		}
 		if c.Disabled == "" {
 			// Never offered enabled: a client with resource operations
 			// would delete the buffer's unsaved text with the file, or
@@ -251,5 +287,5 @@ func (s *Server) changesAtChecked(v *view, a *at, start, end int, verify bool) [
 		}
 		out = append(out, c)
 	}
-	return out
+	return out, nil
 }

@@ -208,6 +208,6 @@ func (y *yfile) convertLegacy(agentName string, tools *yaml.Node, flow bool) (*C
 		Title: fmt.Sprintf("Convert the tools of agent %s to exclude: [...]", agentName),
 		Kind:  KindRefactor,
 		Edits: edits,
-		Base:  map[string]string{y.path: digest(y.content)},
+		Base:  map[string]string{y.path: y.sum()},
 	}, nil
 }

@@ -37,7 +37,11 @@ func BenchmarkQuickFixes(b *testing.B) {
 	for b.Loop() {
 		n = 0
 		for _, f := range p.Findings {
-			n += len(QuickFixes(p, m, f))
+			fixes, err := QuickFixes(b.Context(), p, m, f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			n += len(fixes)
 		}
 	}
 	if n < 4 {

@@ -26,7 +26,11 @@ func TestEditsUnderYAML12Directive(t *testing.T) {
 		if f.Code != analysis.CodeName {
 			continue
 		}
-		for _, c := range QuickFixes(p, m, f) {
+		fixes, err := QuickFixes(t.Context(), p, m, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range fixes {
 			if c.Disabled != "" {
 				t.Fatalf("%s: disabled: %s", c.Title, c.Disabled)
 			}

@@ -52,7 +52,11 @@ func FuzzFixesOnGeneratedManifests(f *testing.F) {
 			t.Logf("manifest:\n%s\nfindings: %d", manifest, len(p.Findings))
 		}
 		for _, fd := range p.Findings {
-			for _, c := range edit.QuickFixes(p, fsys, fd) {
+			fixes, err := edit.QuickFixes(t.Context(), p, fsys, fd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range fixes {
 				after := applyChange(t, p, fsys, c)
 				q := reload(t, p, after, root)
 				if n, m := countLike(p, fd), countLike(q, fd); m >= n {

@@ -196,7 +196,7 @@ func eject(p *analysis.Project, fsys vfs.FS, name string, force, verify bool) (*
 		Edits:      edits,
 		Create:     []NewFile{{Path: target, Content: src, Overwrite: force}},
 		Show:       target,
-		Base:       map[string]string{f.path: digest(f.content)},
+		Base:       map[string]string{f.path: f.sum()},
 		Unverified: !verify,
 	}, nil
 }
@@ -355,7 +355,7 @@ func ReturnToBeeuni(p *analysis.Project, fsys vfs.FS, name string) (*Change, err
 		Title: ReturnTitle(name),
 		Kind:  KindRefactor,
 		Edits: edits,
-		Base:  map[string]string{f.path: digest(f.content)},
+		Base:  map[string]string{f.path: f.sum()},
 	}
 	abs := repoPath(p.Root, module)
 	why := ""

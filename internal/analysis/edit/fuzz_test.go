@@ -91,7 +91,11 @@ func checkEveryAction(t *testing.T, m *vfs.Mem) {
 		}
 	}
 	for _, f := range p.Findings {
-		for _, c := range QuickFixes(p, m, f) {
+		fixes, err := QuickFixes(ctx, p, m, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range fixes {
 			check(fmt.Sprintf("%s (%s)", c.Title, f.Code), c)
 		}
 	}

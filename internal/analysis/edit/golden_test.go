@@ -179,7 +179,10 @@ func runAction(t *testing.T, p *analysis.Project, fsys vfs.FS, action string) *C
 			if f.Code != fields[1] || f.Data[analysis.DataName] != fields[2] {
 				continue
 			}
-			fixes := QuickFixes(p, fsys, f)
+			fixes, err := QuickFixes(t.Context(), p, fsys, f)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if index >= len(fixes) {
 				t.Fatalf("finding %s %q has %d fixes, want at least %d", f.Code, f.Message, len(fixes), index+1)
 			}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"reflect"
+	"maps"
 
 	"go.yaml.in/yaml/v3"
 
@@ -228,18 +228,38 @@ func checked(f *yfile, edits []TextEdit, intend func(doc map[string]any) bool) (
 	if intend == nil {
 		return out, nil
 	}
-	before, ok := meaningOf(f.doc, f.content)
-	if !ok {
+	before := f.meaning()
+	if !before.ok {
 		return out, nil // duplicate keys or another shape: the parse check stands
 	}
-	if !intend(before) {
+	intended := maps.Clone(before.doc) // intend changes it, and copies what it changes beneath (child)
+	if !intend(intended) {
 		return nil, errUnsupported
 	}
-	after, ok := meaningOf(afterDoc, out)
-	if !ok || !reflect.DeepEqual(before, after) {
+	after, ok := meaningOf(afterDoc, out, before.nodes, false)
+	if !ok || !sameMeaning(intended, after) {
 		return nil, fmt.Errorf("the edit of %s would not mean what it should: %w", f.path, errUnsupported)
 	}
 	return out, nil
+}
+
+// fileMeaning is what a file means (meaningOf), for every edit checked on
+// it, and what its collection nodes mean: an edited version's parse shares
+// the nodes of the chunks the edit left, and so its meaning shares theirs.
+type fileMeaning struct {
+	doc   map[string]any // never changed: intents change a copy
+	ok    bool
+	nodes nodeMeanings
+}
+
+// meaning returns what the file means, made on the first call.
+func (f *yfile) meaning() *fileMeaning {
+	if f.means == nil {
+		m := &fileMeaning{nodes: nodeMeanings{}}
+		m.doc, m.ok = meaningOf(f.doc, f.content, m.nodes, true)
+		f.means = m
+	}
+	return f.means
 }
 
 func countDocs(content []byte) int {
@@ -270,7 +290,9 @@ func decodeMap(content []byte) (map[string]any, bool) {
 	return m, ok
 }
 
-// child returns doc[key] as a map, creating it when create is set.
+// child returns doc[key] as a map the caller may change, creating it when
+// create is set: a copy put in doc in its place, as the map found there is
+// shared with the file's meaning (fileMeaning), which stays as it is.
 func child(doc map[string]any, key string, create bool) (map[string]any, bool) {
 	v, ok := doc[key]
 	if !ok || v == nil {
@@ -282,5 +304,10 @@ func child(doc map[string]any, key string, create bool) (map[string]any, bool) {
 		return m, true
 	}
 	m, ok := v.(map[string]any)
-	return m, ok
+	if !ok {
+		return nil, false
+	}
+	m = maps.Clone(m)
+	doc[key] = m
+	return m, true
 }

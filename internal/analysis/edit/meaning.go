@@ -3,6 +3,7 @@ package edit
 import (
 	"bytes"
 	"io"
+	"reflect"
 
 	"go.yaml.in/yaml/v3"
 
@@ -19,7 +20,14 @@ import (
 // mapping's keys go into a Go map, once. Documents this fast path does not
 // model exactly (aliases, merge keys, keys that are not plain strings) are
 // decoded by yaml.v3 itself, so the result is always decodeMap's.
-func meaningOf(doc *yaml.Node, content []byte) (map[string]any, bool) {
+//
+// known holds what the collection nodes of a parse mean (nil: nothing
+// known): a node found there means what it holds, the same maps and
+// slices, so that two documents whose parses share nodes (an edited
+// version of a file, File.ParseEdited) share their meaning there, which
+// sameMeaning compares by identity. With keep, what the nodes not found
+// mean is added to known.
+func meaningOf(doc *yaml.Node, content []byte, known nodeMeanings, keep bool) (map[string]any, bool) {
 	if doc == nil {
 		return map[string]any{}, true // empty or comments only
 	}
@@ -36,7 +44,8 @@ func meaningOf(doc *yaml.Node, content []byte) (map[string]any, bool) {
 	if top.Kind != yaml.MappingNode {
 		return decodeMap(content)
 	}
-	v, simple, dup := plainValue(top)
+	r := plainReader{known: known, keep: keep}
+	v, simple, dup := r.value(top)
 	if !simple {
 		return decodeMap(content)
 	}
@@ -46,10 +55,41 @@ func meaningOf(doc *yaml.Node, content []byte) (map[string]any, bool) {
 	return v.(map[string]any), true
 }
 
-// plainValue decodes n as yaml.Unmarshal into `any` would. simple is
-// false when n holds what it does not model (then v is meaningless); dup
-// is true when a mapping repeats a key (yaml.Unmarshal fails then).
-func plainValue(n *yaml.Node) (v any, simple, dup bool) {
+// plain is what plainReader.value makes of a node.
+type plain struct {
+	v           any
+	simple, dup bool
+}
+
+// nodeMeanings holds what the collection nodes of a parse mean, by node.
+type nodeMeanings map[*yaml.Node]plain
+
+// plainReader decodes nodes as yaml.Unmarshal into `any` would, looking
+// collection nodes up in known first (and, with keep, adding them).
+type plainReader struct {
+	known nodeMeanings
+	keep  bool
+}
+
+// value decodes n. simple is false when n holds what it does not model
+// (then v is meaningless); dup is true when a mapping repeats a key
+// (yaml.Unmarshal fails then).
+func (r plainReader) value(n *yaml.Node) (v any, simple, dup bool) {
+	if n.Kind != yaml.MappingNode && n.Kind != yaml.SequenceNode {
+		return plainValue(n, r)
+	}
+	if p, ok := r.known[n]; ok {
+		return p.v, p.simple, p.dup
+	}
+	v, simple, dup = plainValue(n, r)
+	if r.keep && r.known != nil {
+		r.known[n] = plain{v, simple, dup}
+	}
+	return v, simple, dup
+}
+
+// plainValue decodes n, its children through r.
+func plainValue(n *yaml.Node, r plainReader) (v any, simple, dup bool) {
 	switch n.Kind {
 	case yaml.MappingNode:
 		if n.Tag != "" && n.ShortTag() != "!!map" {
@@ -64,7 +104,7 @@ func plainValue(n *yaml.Node) (v any, simple, dup bool) {
 			if _, seen := m[k.Value]; seen {
 				dup = true
 			}
-			x, ok, d := plainValue(val)
+			x, ok, d := r.value(val)
 			if !ok {
 				return nil, false, false
 			}
@@ -78,7 +118,7 @@ func plainValue(n *yaml.Node) (v any, simple, dup bool) {
 		}
 		s := make([]any, 0, len(n.Content))
 		for _, c := range n.Content {
-			x, ok, d := plainValue(c)
+			x, ok, d := r.value(c)
 			if !ok {
 				return nil, false, false
 			}
@@ -120,4 +160,46 @@ func parseChecked(content []byte) (first *yaml.Node, docs int, err error) {
 		}
 	}
 	return first, docs, nil
+}
+
+// sameMeaning reports whether a and b, meanings as meaningOf and decodeMap
+// make them, are equal as reflect.DeepEqual says, without reflection for
+// the maps, slices and strings a manifest is made of, and at once for one
+// map or slice found on both sides (a meaning shared, see meaningOf).
+func sameMeaning(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		if reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer() {
+			return true
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !sameMeaning(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || (x == nil) != (y == nil) || len(x) != len(y) {
+			return false
+		}
+		if len(x) > 0 && &x[0] == &y[0] {
+			return true
+		}
+		for i := range x {
+			if !sameMeaning(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	}
+	return reflect.DeepEqual(a, b)
 }

@@ -1,10 +1,13 @@
 package edit
 
 import (
+	"errors"
+	"maps"
 	"reflect"
 	"testing"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // meaningInputs are documents of every shape checked meets: the fast path
@@ -60,8 +63,8 @@ func TestMeaningOf(t *testing.T) {
 			name string
 			got  func() (map[string]any, bool)
 		}{
-			{"parseYFile", func() (map[string]any, bool) { return meaningOf(yf.doc, content) }},
-			{"parseChecked", func() (map[string]any, bool) { return meaningOf(first, content) }},
+			{"parseYFile", func() (map[string]any, bool) { return meaningOf(yf.doc, content, nil, false) }},
+			{"parseChecked", func() (map[string]any, bool) { return meaningOf(first, content, nil, false) }},
 		} {
 			got, ok := tc.got()
 			if ok != wantOK || !reflect.DeepEqual(got, want) {
@@ -83,7 +86,7 @@ func FuzzMeaningOf(f *testing.F) {
 			return
 		}
 		want, wantOK := decodeMap(content)
-		got, ok := meaningOf(yf.doc, content)
+		got, ok := meaningOf(yf.doc, content, nil, false)
 		if ok != wantOK || !reflect.DeepEqual(got, want) {
 			t.Errorf("%q: meaningOf = %#v, %v; decodeMap = %#v, %v", in, got, ok, want, wantOK)
 		}
@@ -127,5 +130,155 @@ func TestPrepareReusesTheLoadersParse(t *testing.T) {
 	}
 	if reused < 10 {
 		t.Errorf("only %d files came with the loader's parse", reused)
+	}
+}
+
+// checkedByDecode is the reference check of an edit's meaning: the file
+// and the edited text decoded whole by yaml.v3 (decodeMap), intend applied
+// to the first, compared with the second by reflect.DeepEqual. It says
+// nothing of the parse and document checks (ok false: no verdict).
+func checkedByDecode(f *yfile, edits []TextEdit, intend func(map[string]any) bool) (refused, ok bool) {
+	out, err := ApplyText(f.content, edits)
+	if err != nil {
+		return false, false
+	}
+	before, bok := decodeMap(f.content)
+	if !bok {
+		return false, false
+	}
+	if !intend(before) {
+		return true, true
+	}
+	after, aok := decodeMap(out)
+	return !aok || !reflect.DeepEqual(before, after), true
+}
+
+// checked's meaning check, on the file's meaning made once and shared
+// with the edited version's where their parses share nodes, refuses
+// exactly the edits the reference refuses: the edits of every quick fix
+// planned on generated manifests and on manifests of many agents (parsed
+// in many chunks, which the edited versions share), with two intents
+// each, also on the files several checks share (one prepared project for
+// all).
+func TestCheckedMeaningMatchesADecode(t *testing.T) {
+	var projects []vfs.FS
+	for seed := uint64(0); seed < generatedSeeds; seed++ {
+		projects = append(projects, generate(seed))
+	}
+	for _, tool := range []string{"show", "shoe", "lookup_ordr"} {
+		projects = append(projects, agentsNaming(40, tool))
+	}
+	compared, shared := 0, 0
+	for i, fsys := range projects {
+		p := loadServerStyle(t, fsys)
+		m := prepare(p)
+		var cases []struct {
+			y      *yfile
+			edits  []TextEdit
+			intend func(map[string]any) bool
+		}
+		// Every fix's edits, with the intent its planner gives, through
+		// the same prepared files.
+		for _, f := range p.Findings {
+			rule, _ := analysis.RuleOf(f.Code)
+			for _, kind := range rule.Fixes {
+				c, _ := fixer(kind)(m, fsys, f)
+				if c == nil || len(c.Edits) == 0 {
+					continue
+				}
+				y := m.file(c.Edits[0].File)
+				for _, intend := range []func(map[string]any) bool{
+					func(map[string]any) bool { return true }, // means the same: refused unless the edit changes nothing
+					func(doc map[string]any) bool { // the tools entry set to what the edit may set
+						tools, ok := child(doc, "tools", true)
+						if ok {
+							tools["show"] = "beeuni:show"
+						}
+						return ok
+					},
+				} {
+					cases = append(cases, struct {
+						y      *yfile
+						edits  []TextEdit
+						intend func(map[string]any) bool
+					}{y, c.EditsOf(y.path), intend})
+				}
+			}
+		}
+		for _, c := range cases {
+			want, ok := checkedByDecode(c.y, c.edits, c.intend)
+			if !ok {
+				continue
+			}
+			_, err := checked(c.y, c.edits, c.intend)
+			if err != nil && !errors.Is(err, errUnsupported) {
+				continue // refused by the parse or the documents, before the meaning
+			}
+			if got := err != nil; got != want {
+				t.Fatalf("project %d: checked refuses %v (%v), the reference %v, edits %v", i, got, err, want, c.edits)
+			}
+			compared++
+		}
+		for _, c := range cases {
+			if sharesMeaning(c.y, c.edits) {
+				shared++
+			}
+		}
+	}
+	if compared == 0 || shared == 0 {
+		t.Fatalf("%d edits compared, %d accepted sharing the file's meaning: want some of each", compared, shared)
+	}
+}
+
+// sharesMeaning reports whether the meaning of y edited holds a map of
+// y's meaning itself, found by a node their parses share.
+func sharesMeaning(y *yfile, edits []TextEdit) bool {
+	out, err := ApplyText(y.content, edits)
+	if err != nil || y.src == nil {
+		return false
+	}
+	doc, ok := y.src.ParseEdited(out)
+	if !ok {
+		return false
+	}
+	before := y.meaning()
+	after, ok := meaningOf(doc, out, before.nodes, false)
+	if !ok || !before.ok {
+		return false
+	}
+	for k, v := range after {
+		am, aok := v.(map[string]any)
+		bm, bok := before.doc[k].(map[string]any)
+		if aok && bok && reflect.ValueOf(am).UnsafePointer() == reflect.ValueOf(bm).UnsafePointer() {
+			return true
+		}
+	}
+	return false
+}
+
+// sameMeaning agrees with reflect.DeepEqual on every pair of meanings of
+// the inputs, and on a meaning and its copy with one value changed.
+func TestSameMeaningIsDeepEqual(t *testing.T) {
+	var values []any
+	for _, in := range meaningInputs {
+		if v, ok := decodeMap([]byte(in)); ok {
+			values = append(values, v, maps.Clone(v))
+			if len(v) > 0 {
+				changed := maps.Clone(v)
+				for k := range changed {
+					changed[k] = []any{}
+					break
+				}
+				values = append(values, changed)
+			}
+		}
+	}
+	values = append(values, map[string]any(nil), []any(nil), []any{}, "", nil)
+	for _, a := range values {
+		for _, b := range values {
+			if got, want := sameMeaning(a, b), reflect.DeepEqual(a, b); got != want {
+				t.Errorf("sameMeaning(%#v, %#v) = %v, reflect.DeepEqual %v", a, b, got, want)
+			}
+		}
 	}
 }

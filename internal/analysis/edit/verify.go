@@ -48,19 +48,66 @@ func Preview(fsys vfs.FS, c *Change) (vfs.FS, error) {
 // every file still parses, that no finding appears that was not there
 // before, and, for a quick fix, that the finding it fixes is gone.
 func Verify(ctx context.Context, p *analysis.Project, fsys vfs.FS, c *Change) error {
-	after, err := Preview(fsys, c)
-	if err != nil {
+	return newVerifier(p, fsys).check(ctx, c)
+}
+
+// verifier checks changes planned on one loaded project as Verify does,
+// for a request that checks many. Its loads share one parse cache: the
+// first parses every file and runs every rule, each later one parses again
+// only the chunks its change edits and runs again only the rules of the
+// entries in them (analysis.Cache), as a keystroke's load does. A change
+// equal to one loaded already (the same edits, files created and deleted)
+// is not loaded again: it leaves the same project.
+type verifier struct {
+	p     *analysis.Project
+	fsys  vfs.FS
+	cache *analysis.Cache
+	// before counts p's findings (countFindings), made on the first check.
+	before map[findingKey]int
+	// after holds what each change loaded leaves, by changeKey.
+	after map[string]loaded
+	// movedFiles is set while the cache's last load saw files created or
+	// deleted: the cache keeps what the rules read of the files around
+	// the manifests (T5, T6, the folders' listings) until FilesChanged.
+	movedFiles bool
+}
+
+// loaded is what the project as a change leaves it gave: its findings
+// counted, or why it would not load.
+type loaded struct {
+	now map[findingKey]int
+	err error
+}
+
+func newVerifier(p *analysis.Project, fsys vfs.FS) *verifier {
+	return &verifier{p: p, fsys: fsys, cache: analysis.NewCache(), after: map[string]loaded{}}
+}
+
+// check is Verify for one change of v's project. The error is ctx's when
+// ctx ends, before the load or during it (a load that stopped may have
+// missed files: what it gave is not kept).
+func (v *verifier) check(ctx context.Context, c *Change) error {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
-	q, err := analysis.Load(ctx, after, p.Root)
-	if err != nil {
-		return fmt.Errorf("the project would not load: %w", err)
+	key := changeKey(c)
+	l, ok := v.after[key]
+	if !ok {
+		l = v.load(ctx, c)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		v.after[key] = l
 	}
-	before := countFindings(p)
-	now := countFindings(q)
-	for k, n := range now {
-		if n > before[k] {
-			return fmt.Errorf("the change would add a finding %s in %s", k.code, p.Rel(k.file))
+	if l.err != nil {
+		return l.err
+	}
+	if v.before == nil {
+		v.before = countFindings(v.p)
+	}
+	for k, n := range l.now {
+		if n > v.before[k] {
+			return fmt.Errorf("the change would add a finding %s in %s", k.code, v.p.Rel(k.file))
 		}
 	}
 	if c.Fixes != nil {
@@ -68,11 +115,53 @@ func Verify(ctx context.Context, p *analysis.Project, fsys vfs.FS, c *Change) er
 		if k.code == analysis.CodeShadow || k.code == analysis.CodeHarnessOnly {
 			k.file = ""
 		}
-		if now[k] >= before[k] {
+		if l.now[k] >= v.before[k] {
 			return fmt.Errorf("the change would not fix %s", c.Fixes.Code)
 		}
 	}
 	return nil
+}
+
+// load loads the project as c would leave it, through v's cache.
+func (v *verifier) load(ctx context.Context, c *Change) loaded {
+	after, err := Preview(v.fsys, c)
+	if err != nil {
+		return loaded{err: err}
+	}
+	moves := len(c.Create) > 0 || len(c.Delete) > 0
+	if moves || v.movedFiles {
+		v.cache.FilesChanged()
+	}
+	v.movedFiles = moves
+	q, err := analysis.LoadCached(ctx, after, v.p.Root, v.cache)
+	if err != nil {
+		return loaded{err: fmt.Errorf("the project would not load: %w", err)}
+	}
+	return loaded{now: countFindings(q)}
+}
+
+// changeKey identifies what a change does to the files: its edits, the
+// files it creates (with their content) and deletes. Two changes with one
+// key leave the same project.
+func changeKey(c *Change) string {
+	var b strings.Builder
+	field := func(s string) { fmt.Fprintf(&b, "%d:%s", len(s), s) }
+	for _, file := range c.Files() {
+		field(file)
+		for _, e := range c.EditsOf(file) {
+			fmt.Fprintf(&b, "%d-%d", e.Start, e.End)
+			field(e.NewText)
+		}
+	}
+	for _, nf := range c.Create {
+		field("create " + nf.Path)
+		field(fmt.Sprint(nf.Overwrite))
+		field(digest(nf.Content))
+	}
+	for _, d := range c.Delete {
+		field("delete " + d)
+	}
+	return b.String()
 }
 
 type findingKey struct{ file, code, name string }

@@ -32,6 +32,12 @@ type yfile struct {
 	// tree is the typed tree of the loader's file (prepare sets it; empty
 	// for a file the loader found empty).
 	tree *analysis.ManifestTree
+	// nodes finds scalars by offset (nodeAt), made on first use.
+	nodes *nodeIndex
+	// digest is the SHA-256 of content (sum), made on first use.
+	digest string
+	// means is what the file means (meaning), made on first use.
+	means *fileMeaning
 }
 
 // parseYFile parses content. A file that does not parse is not edited.
@@ -97,6 +103,15 @@ func nestedIndent(m *yaml.Node) int {
 		}
 	}
 	return 0
+}
+
+// sum returns the SHA-256 (hex) of the file's content, the Base of every
+// change planned on it: computed once, however many fixes a request plans.
+func (f *yfile) sum() string {
+	if f.digest == "" {
+		f.digest = digest(f.content)
+	}
+	return f.digest
 }
 
 // offset converts a yaml.v3 mark (1-based line, 1-based column counted in
