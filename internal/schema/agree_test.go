@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,8 +62,9 @@ func partly(f diag.Finding, imports []any) bool {
 }
 
 // TestSchemaAgreesWithTheEngine holds the schema to the engine on every
-// manifest of the engine's test corpus (internal/analysis/testdata/cases)
-// and of examples/: for every file that parses, the entries (a tool, an
+// manifest of the engine's test corpus (internal/analysis/testdata/cases),
+// of the shapes only a schema's patterns find hard (testdata/agree) and of
+// examples/: for every file that parses, the entries (a tool, an
 // agent, an import, a top-level key) the schema flags are exactly those
 // where the engine reports a rule the schema can express. So a manifest
 // the engine flags for such a rule fails the schema there, and one it
@@ -73,6 +75,11 @@ func TestSchemaAgreesWithTheEngine(t *testing.T) {
 	if err != nil || len(cases) == 0 {
 		t.Fatalf("no engine cases: %v", err)
 	}
+	own, err := filepath.Glob(filepath.Join("testdata", "agree", "*.txtar"))
+	if err != nil || len(own) == 0 {
+		t.Fatalf("no cases in testdata/agree: %v", err)
+	}
+	cases = append(cases, own...)
 	for _, c := range cases {
 		name := strings.TrimSuffix(filepath.Base(c), ".txtar")
 		t.Run(name, func(t *testing.T) {
@@ -159,7 +166,8 @@ func keys(m map[string][]string) []string {
 // an editor shows them: in an anyOf, the branches of another type than the
 // value are set aside; when one branch is left, its errors count, else the
 // anyOf counts as one error where it applies. A property name the names'
-// schema refuses is one error, in the entry of that name. The library
+// schema refuses is one error, in the entry of that name; a list item equal
+// to an earlier one, in the entry of the later item. The library
 // reuses the location of a property name's error, so it is taken from the
 // error around it (at, a copy).
 func failures(e *jsonschema.ValidationError, at []string) map[string][]string {
@@ -170,7 +178,7 @@ func failures(e *jsonschema.ValidationError, at []string) map[string][]string {
 		case *kind.AnyOf, *kind.OneOf:
 			var same []*jsonschema.ValidationError
 			for _, c := range e.Causes {
-				if !wrongType(c) {
+				if !wrongType(c, e.InstanceLocation) {
 					same = append(same, c)
 				}
 			}
@@ -180,6 +188,10 @@ func failures(e *jsonschema.ValidationError, at []string) map[string][]string {
 			}
 		case *kind.PropertyNames:
 			entry := entryOf(append(append([]string(nil), at...), k.Property))
+			out[entry] = append(out[entry], e.Error())
+			return
+		case *kind.UniqueItems:
+			entry := entryOf(append(append([]string(nil), e.InstanceLocation...), strconv.Itoa(k.Duplicates[1])))
 			out[entry] = append(out[entry], e.Error())
 			return
 		}
@@ -204,12 +216,18 @@ func isAnyOf(e *jsonschema.ValidationError) bool {
 	return false
 }
 
-// wrongType reports whether a branch failed only for the value's type.
-func wrongType(e *jsonschema.ValidationError) bool {
-	if _, ok := e.ErrorKind.(*kind.Type); ok {
+// wrongType reports whether a branch failed only for the value's type: a
+// `type` it is not, or the `not: {type: object}` of a branch for values
+// that are not mappings, at the value itself.
+func wrongType(e *jsonschema.ValidationError, at []string) bool {
+	if !slices.Equal(e.InstanceLocation, at) {
+		return false
+	}
+	switch e.ErrorKind.(type) {
+	case *kind.Type, *kind.Not:
 		return true
 	}
-	return len(e.Causes) == 1 && wrongType(e.Causes[0])
+	return len(e.Causes) == 1 && wrongType(e.Causes[0], at)
 }
 
 // entryOf is the entry of an instance location: cut after two steps

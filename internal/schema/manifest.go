@@ -80,9 +80,11 @@ func Manifest() (*Node, error) {
 		},
 	})
 	root.Add("agents", &Node{
-		Description:          "The project's agents, by name.\n" + docsURL + "rules.md#a3",
-		Type:                 "object",
-		AdditionalProperties: &Node{Ref: "#/definitions/agent"},
+		Description: "The project's agents, by name.\n" + docsURL + "rules.md#a3",
+		AnyOf: []*Node{
+			{Type: "object", Description: "Agents by name.", AdditionalProperties: &Node{Ref: "#/definitions/agent"}},
+			notChecked(),
+		},
 	})
 	return &Node{
 		Schema:               "http://json-schema.org/draft-07/schema#",
@@ -219,6 +221,13 @@ func agent() *Node {
 	})
 	return &Node{
 		Description: "An agent. Keys other than tools and secrets (permission, connectors, ...) are the product's.",
-		AnyOf:       []*Node{{Type: "null", Description: "An agent with every default."}, {Type: "object", Description: "The agent's settings.", Properties: props, AdditionalProperties: true}},
+		AnyOf:       []*Node{{Type: "object", Description: "The agent's settings.", Properties: props, AdditionalProperties: true}, notChecked()},
 	}
+}
+
+// notChecked accepts a value that is not a mapping where the engine reads
+// only mappings and reports nothing else (SPEC section 1: the rest of the
+// manifest's schema is the product's): the schema does not report it either.
+func notChecked() *Node {
+	return &Node{Description: "Not a mapping: beeuni-lsp reads nothing here and reports nothing.", Not: &Node{Type: "object"}}
 }

@@ -3,7 +3,8 @@
 // beeuni.yaml the way `yaml.schemas` does it: completion offers the Beeuni
 // tools and their `beeuni:` values, a wrong `beeuni:` value gets a
 // diagnostic, examples/shop gets none and examples/mistakes gets one on
-// each line whose mistake a schema can express (docs/schema.md).
+// each line whose mistake a schema can express (docs/schema.md), and agents
+// of shapes beeuni-lsp does not read get none.
 //
 //   PATH=<Node 22+>:$PATH node --test schema/test/yamlls.test.mjs
 import { test, before, after } from 'node:test';
@@ -126,4 +127,20 @@ test('examples/mistakes: a diagnostic on each mistake a schema expresses, and on
   const ds = client.notes.filter((m) => m.method === 'textDocument/publishDiagnostics' && m.params.uri === uri).at(-1).params.diagnostics;
   const got = [...new Set(ds.map((d) => d.range.start.line + 1))].sort((a, b) => a - b);
   assert.deepEqual(got, want, JSON.stringify(ds.map((d) => `${d.range.start.line + 1}: ${d.message}`), null, 1));
+});
+
+// manifestOf returns the beeuni.yaml of a txtar archive.
+function manifestOf(archive) {
+  const parts = readFileSync(archive, 'utf8').split(/^-- (.+) --\n/m);
+  return parts[parts.indexOf('beeuni.yaml') + 1];
+}
+
+test('agents of shapes beeuni-lsp does not read get no diagnostic; a wrong tools value beside them does', async () => {
+  const text = manifestOf(join(repo, 'internal/schema/testdata/agree/agent_values.txtar'));
+  const uri = open('agents', text);
+  const want = text.split('\n').findIndex((l) => l.includes('tools: [read, 7]'));
+  await diagnostics(uri);
+  await new Promise((r) => setTimeout(r, 1000));
+  const ds = client.notes.filter((m) => m.method === 'textDocument/publishDiagnostics' && m.params.uri === uri).at(-1).params.diagnostics;
+  assert.deepEqual([...new Set(ds.map((d) => d.range.start.line))], [want], JSON.stringify(ds));
 });
