@@ -64,7 +64,7 @@ func partly(f diag.Finding, imports []any) bool {
 // TestSchemaAgreesWithTheEngine holds the schema to the engine on every
 // manifest of the engine's test corpus (internal/analysis/testdata/cases),
 // of the shapes only a schema's patterns find hard (testdata/agree) and of
-// examples/: for every file that parses, the entries (a tool, an
+// every project of the repository (examples/, the editors' fixtures): for every file that parses, the entries (a tool, an
 // agent, an import, a top-level key) the schema flags are exactly those
 // where the engine reports a rule the schema can express. So a manifest
 // the engine flags for such a rule fails the schema there, and one it
@@ -91,15 +91,47 @@ func TestSchemaAgreesWithTheEngine(t *testing.T) {
 			agree(t, s, vfs.MemFromTxtar(root, data), root)
 		})
 	}
-	for _, ex := range []string{"shop", "mistakes"} {
-		t.Run("examples/"+ex, func(t *testing.T) {
-			root, err := filepath.Abs(filepath.Join("..", "..", "examples", ex))
+	projects := projectsIn(t, filepath.Join("..", ".."))
+	if len(projects) < 4 {
+		t.Fatalf("found %d projects in the repository, want examples/shop, examples/mistakes and the editor fixtures", len(projects))
+	}
+	for _, rel := range projects {
+		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
+			root, err := filepath.Abs(filepath.Join("..", "..", rel))
 			if err != nil {
 				t.Fatal(err)
 			}
 			agree(t, s, vfs.NewDisk(), root)
 		})
 	}
+}
+
+// projectsIn returns every folder of the repository that holds a
+// beeuni.yaml (examples/, the editors' fixtures), relative to repo,
+// outside node_modules and hidden folders.
+func projectsIn(t *testing.T, repo string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(repo, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != repo && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "beeuni.yaml" {
+			rel, err := filepath.Rel(repo, filepath.Dir(p))
+			if err != nil {
+				return err
+			}
+			out = append(out, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // agree compares, file by file, the entries the engine flags with an

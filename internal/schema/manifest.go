@@ -52,7 +52,7 @@ func Manifest() (*Node, error) {
 		tools.Add(name, &Node{
 			Description: fmt.Sprintf("The Beeuni tool %s. %s `%s` keeps the tool Beeuni maintains; a module path replaces it with the project's own module.\n%srules.md#t3", name, doc, value, docsURL),
 			AnyOf: []*Node{
-				{Type: "string", Const: &value, Description: "The tool Beeuni maintains, updated automatically."},
+				{Type: "string", Const: &value, Description: fmt.Sprintf("The Beeuni tool %s, maintained by Beeuni and updated automatically. %s", name, doc)},
 				{Ref: "#/definitions/modulePath"},
 			},
 		})

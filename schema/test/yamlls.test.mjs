@@ -94,6 +94,8 @@ test('completion offers the Beeuni tools as keys and beeuni:<name> as the value'
   for (const name of ['image_search', 'scrape_webpage', 'show']) {
     assert.ok(labels(key).includes(name), `key completion lacks ${name}: ${labels(key)}`);
   }
+  const hover = await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 4 } });
+  assert.match(JSON.stringify(hover?.contents ?? ''), /The Beeuni tool memory/, 'the hover shows the description');
 });
 
 test('completion offers all and none for an agent\'s tools', async () => {
