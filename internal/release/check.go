@@ -21,13 +21,15 @@ type CheckOptions struct {
 	ModTime       time.Time      // the commit's time: every archive entry's
 	VSCodeTargets []VSCodeTarget // one .vsix each
 	SBOM          bool           // an SBOM is expected
+	Schema        []byte         // the repository's schema/beeuni.schema.json, published as SchemaName
 }
 
 // CheckDist checks a dist/ folder as scripts/release.sh leaves it: exactly
 // the expected assets; each archive opens and holds, at its top level, the
 // binary of its platform (by its header) carrying the version, LICENSE and
 // README.md, with fixed modes and times; each .vsix holds its target's
-// binary, the same as the archive's; checksums.txt verifies. It returns
+// binary, the same as the archive's; the JSON Schema is the repository's;
+// checksums.txt verifies. It returns
 // every problem found, one sentence each; none means the folder is right.
 func CheckDist(dir string, o CheckOptions) []string {
 	if err := CheckVersion(o.Version); err != nil {
@@ -54,6 +56,10 @@ func CheckDist(dir string, o CheckOptions) []string {
 		for _, m := range checkVSIX(filepath.Join(dir, name), t, o, binaries[t.Platform()]) {
 			report(name, "%s", m)
 		}
+	}
+	want[SchemaName] = true
+	if data, err := os.ReadFile(filepath.Join(dir, SchemaName)); err == nil && !bytes.Equal(data, o.Schema) {
+		report(SchemaName, "differs from the repository's schema/beeuni.schema.json")
 	}
 	if o.SBOM {
 		name := SBOMName(o.Version)

@@ -55,6 +55,7 @@ func fakeBinary(t *testing.T, p Platform, version string) []byte {
 var (
 	fakeLicense = []byte("Apache License\nVersion 2.0, January 2004\n")
 	fakeReadme  = []byte("# beeuni-lsp\n")
+	fakeSchema  = []byte(`{"$schema":"http://json-schema.org/draft-07/schema#"}` + "\n")
 	fakeTime    = time.Date(2026, 11, 29, 19, 26, 15, 0, time.UTC)
 	fakeTargets = []VSCodeTarget{
 		{"linux-x64", "linux", "amd64", "beeuni-lsp"},
@@ -67,7 +68,7 @@ var (
 const fakeVersion = "0.2.0-snapshot+61c8dcea227d"
 
 func fakeOptions() CheckOptions {
-	return CheckOptions{Version: fakeVersion, License: fakeLicense, Readme: fakeReadme, ModTime: fakeTime, VSCodeTargets: fakeTargets, SBOM: true}
+	return CheckOptions{Version: fakeVersion, License: fakeLicense, Readme: fakeReadme, ModTime: fakeTime, VSCodeTargets: fakeTargets, SBOM: true, Schema: fakeSchema}
 }
 
 // fakeDist writes a dist folder as scripts/release.sh would (with fake
@@ -93,6 +94,7 @@ func fakeDist(t *testing.T, edit func(dir string, files map[string][]byte)) stri
 		files[VSIXName(fakeVersion, target)] = fakeVSIX(t, target, fakeBinary(t, target.Platform(), fakeVersion), 0o755)
 	}
 	files[MarkerName] = []byte("written by scripts/release.sh\n")
+	files[SchemaName] = fakeSchema
 	files[SBOMName(fakeVersion)] = []byte(`{"bomFormat":"CycloneDX","metadata":{"component":{"name":"github.com/beeuni/beeuni-lsp"}},"components":[{"name":"go.yaml.in/yaml/v3"}]}`)
 	dir := t.TempDir()
 	if edit != nil {

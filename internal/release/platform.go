@@ -52,6 +52,11 @@ func SBOMName(version string) string {
 	return fmt.Sprintf("beeuni-lsp_%s.sbom.cdx.json", version)
 }
 
+// SchemaName is the release asset holding the JSON Schema of beeuni.yaml
+// (schema/beeuni.schema.json). Its name carries no version, so that
+// releases/latest/download/beeuni.schema.json is always the newest.
+const SchemaName = "beeuni.schema.json"
+
 // ChecksumsName is the file of SHA-256 sums of every other asset, in the
 // format of sha256sum.
 const ChecksumsName = "checksums.txt"

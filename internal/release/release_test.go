@@ -106,6 +106,10 @@ func TestCheckDistFindsEachProblem(t *testing.T) {
 		want string
 	}{
 		{"an archive missing", func(t *testing.T, dir string, files map[string][]byte) { delete(files, winArchive) }, winArchive + ": missing"},
+		{"the schema missing", func(t *testing.T, dir string, files map[string][]byte) { delete(files, SchemaName) }, SchemaName + ": missing"},
+		{"another schema", func(t *testing.T, dir string, files map[string][]byte) {
+			files[SchemaName] = []byte(`{"title":"an older one"}`)
+		}, SchemaName + ": differs from the repository's schema/beeuni.schema.json"},
 		{"a stray file", func(t *testing.T, dir string, files map[string][]byte) {
 			files["beeuni-lsp_0.1.0_linux_amd64.tar.gz"] = []byte("old")
 		}, "beeuni-lsp_0.1.0_linux_amd64.tar.gz: not an asset"},

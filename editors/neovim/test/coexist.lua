@@ -5,10 +5,15 @@
 -- answer once, since beeuni.yaml is `yaml.beeuni`, which yamlls leaves
 -- alone; beeuni-lsp leaves a CI workflow alone; in an imported file, where
 -- both attach, what docs/editors.md says shows twice does, and the setting
--- it names stops it.
+-- it names stops it. yamlls has the JSON Schema of beeuni.yaml
+-- (schema/beeuni.schema.json) mapped to beeuni.yaml, as SchemaStore's
+-- catalog maps it, and to a probe file that shows the schema at work in
+-- yamlls: with the schema in use, no finding in beeuni.yaml shows twice.
 --   PATH=<yaml-language-server and Node 22+>:$PATH BEEUNI_LSP=/path/to/beeuni-lsp \
 --     nvim --headless -u NONE -i NONE -n -c 'luafile editors/neovim/test/coexist.lua'
-local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helpers.lua')
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local H = dofile(here .. '/helpers.lua')
+local SCHEMA = vim.uri_from_fname(vim.fn.fnamemodify(here .. '/../../../schema/beeuni.schema.json', ':p'))
 H.stop_on_failure = true
 
 local server = os.getenv('BEEUNI_LSP')
@@ -30,6 +35,7 @@ local MANIFEST = {
 }
 local SHARED = { 'tools:', '  show: beeuni:show', '  show: beeuni:show' } -- a duplicate key (line 3)
 local WORKFLOW = { 'name: ci', 'on: [push]', 'name: again' } -- a duplicate key yamlls reports
+local PROBE = { 'tools:', '  web_search: beeuni:web_serch' } -- the schema's T3 (line 2), in a file yamlls attaches to
 
 local project = vim.fn.resolve(vim.fn.tempname())
 local function write(rel, lines)
@@ -39,17 +45,21 @@ end
 write('beeuni.yaml', MANIFEST)
 write('shared.yaml', SHARED)
 write('.github/workflows/ci.yml', WORKFLOW)
+write('schema-probe.yaml', PROBE)
 vim.fn.system({ 'git', 'init', '-q', project }) -- yamlls's root marker
 
 vim.cmd('filetype plugin on')
 vim.o.hidden = true
 
--- nvim-lspconfig's lsp/yamlls.lua.
+-- nvim-lspconfig's lsp/yamlls.lua, with the schema of beeuni.yaml.
 vim.lsp.config('yamlls', {
   cmd = { 'yaml-language-server', '--stdio' },
   filetypes = { 'yaml', 'yaml.docker-compose', 'yaml.gitlab', 'yaml.helm-values' },
   root_markers = { '.git' },
-  settings = { redhat = { telemetry = { enabled = false } }, yaml = { format = { enable = true } } },
+  settings = {
+    redhat = { telemetry = { enabled = false } },
+    yaml = { format = { enable = true }, schemas = { [SCHEMA] = { 'beeuni.yaml', 'schema-probe.yaml' } } },
+  },
 })
 vim.lsp.enable('yamlls')
 -- docs/editors.md (cmd: the binary under test).
@@ -103,6 +113,14 @@ H.run({
     H.eq({ 'yamlls' }, names(bufnr), 'clients of ci.yml')
   end },
 
+  { "the schema is in use: yamlls reports the probe's wrong beeuni: value", function()
+    local bufnr = open('schema-probe.yaml')
+    H.wait_for(20000, function() return #on_line(bufnr, 1) > 0 end, "the schema's finding in schema-probe.yaml")
+    H.eq(1, #on_line(bufnr, 1), 'line 2: ' .. vim.inspect(on_line(bufnr, 1)))
+    H.contains(on_line(bufnr, 1)[1], 'yaml-schema: Beeuni project manifest', "the schema's finding")
+    H.contains(on_line(bufnr, 1)[1], 'beeuni:web_search', 'the value it wants')
+  end },
+
   { 'beeuni.yaml: yaml.beeuni, only beeuni-lsp attached', function()
     manifest = open('beeuni.yaml')
     H.eq('yaml.beeuni', vim.bo[manifest].filetype, 'filetype')
@@ -111,7 +129,7 @@ H.run({
     H.eq({ 'beeuni' }, names(manifest), 'clients of beeuni.yaml')
   end },
 
-  { 'beeuni.yaml: the duplicate key and the rule finding once each', function()
+  { 'beeuni.yaml, with the schema in use: the duplicate key and the rule finding once each', function()
     H.wait_for(20000, function() return #on_line(manifest, 3) > 0 and #on_line(manifest, 5) > 0 end, 'T3 and T10')
     vim.wait(1000) -- anything reported twice would be there by now
     local t3, t10 = on_line(manifest, 3), on_line(manifest, 5)

@@ -142,8 +142,12 @@ func check(dir, version, root string, sbom bool, same string, stdout io.Writer) 
 	if err != nil {
 		return err
 	}
+	schema, err := os.ReadFile(filepath.Join(root, "schema", release.SchemaName))
+	if err != nil {
+		return err
+	}
 	problems := release.CheckDist(dir, release.CheckOptions{
-		Version: version, License: license, Readme: readme, ModTime: mtime, VSCodeTargets: targets, SBOM: sbom,
+		Version: version, License: license, Readme: readme, ModTime: mtime, VSCodeTargets: targets, SBOM: sbom, Schema: schema,
 	})
 	if same != "" {
 		problems = append(problems, release.SameDist(dir, same)...)
