@@ -1,9 +1,13 @@
 package lsp
 
 import (
+	"io/fs"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
+
+	"go.lsp.dev/protocol"
 
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -63,4 +67,34 @@ func TestEachProjectHasItsWorkersUntilRemoved(t *testing.T) {
 	if n := projectWorkers(); n != 0 {
 		t.Fatalf("%d worker goroutines outlived the server", n)
 	}
+}
+
+// panicFS panics at the first read of path.
+type panicFS struct {
+	vfs.FS
+	path string
+	once sync.Once
+}
+
+func (p *panicFS) ReadFile(name string) ([]byte, error) {
+	if name == p.path {
+		p.once.Do(func() { panic("read of " + name) })
+	}
+	return p.FS.ReadFile(name)
+}
+
+func (p *panicFS) Stat(name string) (fs.FileInfo, error) { return p.FS.Stat(name) }
+
+// A panic in a load is recovered: the project's YAML worker goes on and
+// analyses the next change.
+func TestAPanicInALoadLeavesTheWorkerAtWork(t *testing.T) {
+	fsys := &panicFS{FS: vfs.MemFromTxtar("/ws", []byte("-- beeuni.yaml --\ntools: {}\n-- boom.yaml --\ntools: {}\n")), path: "/ws/boom.yaml"}
+	s := editorSession(t, fsys, UTF16, "/ws")
+	const manifest = "/ws/beeuni.yaml"
+	s.open(manifest, "imports: [boom.yaml]\ntools: {}\n")
+	s.waitNote(0, func(m *wireMsg) bool {
+		return m.Method == "window/logMessage" && strings.Contains(string(m.Params), "internal error in diagnostics")
+	})
+	s.change(manifest, 2, "tools:\n  Bad: tools/x.ts\n")
+	waitDiagnostics(t, s, manifest, func(p protocol.PublishDiagnosticsParams) bool { return p.Version == 2 && len(p.Diagnostics) > 0 })
 }
