@@ -19,7 +19,7 @@ const (
 )
 
 // changed tells the engine a change of files, routes it to the projects
-// it concerns and wakes the YAML worker.
+// it concerns and wakes their YAML workers, once every file is told.
 func (w *workspace) changed(paths []string, kind changeKind) {
 	v := w.s.currentView()
 	for _, path := range paths {
@@ -61,7 +61,7 @@ func (w *workspace) changed(paths []string, kind changeKind) {
 			}
 		}
 	}
-	kick(w.yamlKick)
+	w.wakeDirty()
 }
 
 // engineKind is what a change of path is to the engine. Changes on disk
@@ -94,14 +94,15 @@ func (w *workspace) tell(changes ...analysis.FileChange) {
 	_, _ = w.eng.Apply(w.s.bg, analysis.Changes{Files: changes})
 }
 
+// markDirty has the project at root analysed again (wakeDirty wakes its
+// YAML worker). A change that comes in while the worker is at work is part
+// of a burst: the worker may pause before its next load (yamlworker.go).
 func (w *workspace) markDirty(root string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.projects[root] != nil {
-		w.dirty[root] = true
-		if r := w.yamlRuns[root]; r != nil {
-			r.burst = true
-		}
+	if p := w.projects[root]; p != nil {
+		p.dirty = true
+		p.burst = p.burst || p.loading
 	}
 }
 
@@ -110,9 +111,29 @@ func (w *workspace) markDirty(root string) {
 func (w *workspace) markAllDirty() {
 	w.tell(analysis.FileChange{Kind: analysis.ChangeAnything})
 	w.mu.Lock()
-	for root := range w.projects {
-		w.dirty[root] = true
+	for _, p := range w.projects {
+		p.dirty = true
 	}
 	w.mu.Unlock()
-	kick(w.yamlKick)
+	w.wakeDirty()
+}
+
+// wakeDirty wakes the YAML worker of each dirty project.
+func (w *workspace) wakeDirty() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range w.projects {
+		if p.dirty {
+			kick(p.wake)
+		}
+	}
+}
+
+// kick wakes the worker waiting on ch, or leaves it a wake-up if it is at
+// work (ch has capacity 1: wake-ups coalesce).
+func kick(ch chan struct{}) {
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
 }

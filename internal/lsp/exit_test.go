@@ -45,8 +45,9 @@ func waitAnalysing(t *testing.T, s *Server, root string) {
 	deadline := time.Now().Add(time.Minute)
 	for {
 		w := s.ws
+		p := w.project(root)
 		w.mu.Lock()
-		taken := w.yamlRuns[root] != nil && !w.dirty[root]
+		taken := p != nil && p.loading && !p.dirty
 		w.mu.Unlock()
 		if taken {
 			return
@@ -65,7 +66,7 @@ func analysisGoroutines() []string {
 	buf = buf[:runtime.Stack(buf, true)]
 	var out []string
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "beeuni-lsp/internal/analysis.") || strings.Contains(g, "projectYAMLLoop") || strings.Contains(g, "projectModuleLoop") {
+		if strings.Contains(g, "beeuni-lsp/internal/analysis.") || strings.Contains(g, "yamlWorker") || strings.Contains(g, "moduleWorker") {
 			out = append(out, g)
 		}
 	}

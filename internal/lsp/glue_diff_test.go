@@ -163,10 +163,7 @@ func TestEditedPublishesMatchFreshServer(t *testing.T) {
 						job = *older
 					}
 					older = &moduleJob{v: v, snap: snap}
-					w.mu.Lock()
-					w.modJobs["/ws"] = job
-					w.mu.Unlock()
-					kick(w.modKick)
+					w.queueModules(w.project("/ws"), job)
 					s.idle()
 				}
 				got := publishedLast(s)

@@ -241,7 +241,6 @@ func (s *Server) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc
 		return nil
 	case method == protocol.MethodInitialize:
 		s.safeReply(ctx, reply, method, func() (any, error) { return s.initialize(ctx, req.Params()) })
-		s.ws.start()
 		return nil
 	case method == protocol.MethodShutdown:
 		s.mu.Lock()

@@ -52,10 +52,11 @@ func TestSupersededAnalysisIsStillPublished(t *testing.T) {
 	final := "imports: [slow.yaml]\ntools:\n  web_search: beeuni:web_search\n"
 	s.change(manifest, 3, final)
 	w := s.srv.ws
+	p := w.project("/ws")
 	eventually(t, "version 3 waits for the analysis of version 2", func() bool {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		return w.dirty["/ws"]
+		return p.dirty
 	})
 	openGate()
 	s.idle()

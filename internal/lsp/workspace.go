@@ -18,8 +18,23 @@ import (
 // project is one beeuni.yaml root registered with the workspace. Its
 // snapshots are the engine's (analysis.Session); the server keeps only the
 // scan of its files for completion.
+//
+// Each project has two workers of its own, started when it is registered
+// and stopped (stop) when it is removed or the server stops: its YAML
+// worker (yamlworker.go) and its module worker (moduleworker.go).
 type project struct {
 	root string
+	stop context.CancelFunc // ends its workers
+
+	wake    chan struct{} // capacity 1: it is dirty, for its YAML worker
+	modWake chan struct{} // capacity 1: a module job is queued, for its module worker
+
+	// The workers' state, guarded by workspace.mu.
+	dirty      bool       // changed since its YAML worker last took it
+	loading    bool       // its YAML worker is at work (pause included)
+	burst      bool       // a change came in while it was at work
+	modJob     *moduleJob // the snapshot waiting for its module pass
+	inspecting bool       // its module worker is at work
 
 	mu   sync.Mutex
 	repo *features.RepoFiles
@@ -47,9 +62,9 @@ func (w *workspace) awaits(p *project, path string) bool {
 // tells the engine every change (changes.go), schedules the engine's work
 // and publishes what it returns.
 //
-// Each project has workers of its own, started when it has work and ended
-// when it has none, so that a long analysis of one project never delays
-// another's diagnostics. The YAML worker takes the project's snapshot of
+// Each project has workers of its own, for as long as it is registered,
+// so that a long analysis of one project never delays another's
+// diagnostics. The YAML worker takes the project's snapshot of
 // the current view and publishes its findings at once; a burst of changes
 // arriving while it works is coalesced into one more snapshot of the latest
 // text. A snapshot whose module findings are pending goes to the module
@@ -63,19 +78,10 @@ type workspace struct {
 	pub  *publisher
 
 	mu       sync.Mutex
-	cond     *sync.Cond
+	cond     *sync.Cond // broadcast when a worker is done, for waitIdle
 	folders  []string
 	projects map[string]*project
-	dirty    map[string]bool
-	yamlRuns map[string]*yamlRun // the projects whose YAML worker runs
-	modJobs  map[string]moduleJob
-	modRuns  map[string]bool // the projects whose module worker runs
-	scans    int             // workspace scans that have not registered their projects yet
-
-	yamlKick    chan struct{}
-	yamlWorkers *parkedGoroutines // the goroutines the YAML workers run on
-	modKick     chan struct{}
-	started     bool
+	scans    int // workspace scans that have not registered their projects yet
 
 	// foldersSet: the client named workspace folders (or changed them);
 	// folders are then the projects' bounds (folders.go).
@@ -87,15 +93,8 @@ func newWorkspace(s *Server, disk *diskCache) *workspace {
 		s:        s,
 		disk:     disk,
 		projects: map[string]*project{},
-		dirty:    map[string]bool{},
-		yamlRuns: map[string]*yamlRun{},
-		modJobs:  map[string]moduleJob{},
-		modRuns:  map[string]bool{},
-		yamlKick: make(chan struct{}, 1),
-		modKick:  make(chan struct{}, 1),
 	}
 	w.cond = sync.NewCond(&w.mu)
-	w.yamlWorkers = newParkedGoroutines(s, "diagnostics")
 	// The result cache must hold every module of a large project (the
 	// default keeps 4,096): an evicted module is inspected again by esbuild
 	// whenever any module changes, seconds of work at 10,000 tools. A
@@ -122,26 +121,6 @@ func (l liveFS) Stat(p string) (fs.FileInfo, error)      { return l.fs().Stat(p)
 func (l liveFS) ReadDir(p string) ([]fs.DirEntry, error) { return l.fs().ReadDir(p) }
 func (l liveFS) EvalSymlinks(p string) (string, error)   { return l.fs().EvalSymlinks(p) }
 
-// start runs the workers; called once, at initialize.
-func (w *workspace) start() {
-	w.mu.Lock()
-	if w.started {
-		w.mu.Unlock()
-		return
-	}
-	w.started = true
-	w.mu.Unlock()
-	w.s.goBackground("diagnostics", w.yamlLoop)
-	w.s.goBackground("module inspection", w.moduleLoop)
-}
-
-func kick(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
-}
-
 // scanStarted and scanDone bracket a workspace scan, so that waitIdle
 // waits for the projects it finds.
 func (w *workspace) scanStarted() {
@@ -157,20 +136,26 @@ func (w *workspace) scanDone() {
 	w.mu.Unlock()
 }
 
-// addProject registers a root (idempotent) and marks it dirty.
-func (w *workspace) addProject(root string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.addProjectLocked(root)
-	kick(w.yamlKick)
-}
-
-func (w *workspace) addProjectLocked(root string) {
+// addProject registers a root (idempotent), starting its workers, and
+// has it analysed.
+func (w *workspace) addProject(root string) *project {
 	root = filepath.Clean(root)
-	if w.projects[root] == nil {
-		w.projects[root] = &project{root: root}
+	w.mu.Lock()
+	p := w.projects[root]
+	var ctx context.Context // the new workers', done once stop is called
+	if p == nil {
+		p = &project{root: root, wake: make(chan struct{}, 1), modWake: make(chan struct{}, 1)}
+		ctx, p.stop = context.WithCancel(w.s.bg)
+		w.projects[root] = p
 	}
-	w.dirty[root] = true
+	p.dirty = true
+	w.mu.Unlock()
+	if ctx != nil {
+		w.s.goBackground("diagnostics", func(context.Context) { w.yamlWorker(ctx, p) })
+		w.s.goBackground("module inspection", func(context.Context) { w.moduleWorker(ctx, p) })
+	}
+	kick(p.wake)
+	return p
 }
 
 // project returns the registered project of root, or nil.
@@ -215,15 +200,10 @@ func (w *workspace) ownerOf(v *view, path string) *project {
 	if !ok {
 		return nil
 	}
-	w.mu.Lock()
-	p := w.projects[root]
-	if p == nil {
-		w.addProjectLocked(root)
-		p = w.projects[root]
-		kick(w.yamlKick)
+	if p := w.project(root); p != nil {
+		return p
 	}
-	w.mu.Unlock()
-	return p
+	return w.addProject(root)
 }
 
 func isYAML(path string) bool {
@@ -231,14 +211,17 @@ func isYAML(path string) bool {
 	return ext == ".yaml" || ext == ".yml"
 }
 
-// removeProject forgets a project whose manifest is gone and clears its
-// diagnostics.
+// removeProject forgets a project whose manifest is gone, stops its
+// workers and clears its diagnostics.
 func (w *workspace) removeProject(root string) {
 	w.mu.Lock()
+	p := w.projects[root]
 	delete(w.projects, root)
-	delete(w.dirty, root)
-	delete(w.modJobs, root)
+	w.cond.Broadcast()
 	w.mu.Unlock()
+	if p != nil {
+		p.stop()
+	}
 	w.eng.Forget(root)
 	w.pub.dropRoot(root)
 }
@@ -254,11 +237,22 @@ func (w *workspace) waitIdle(ctx context.Context, withModules bool) error {
 	defer stop()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for w.scans > 0 || len(w.dirty) > 0 || len(w.yamlRuns) > 0 || withModules && (len(w.modJobs) > 0 || len(w.modRuns) > 0) {
+	for w.scans > 0 || w.busyLocked(withModules) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		w.cond.Wait()
 	}
 	return nil
+}
+
+// busyLocked reports whether a project has work pending or under way: its
+// YAML pass, or also its module pass when withModules is set.
+func (w *workspace) busyLocked(withModules bool) bool {
+	for _, p := range w.projects {
+		if p.dirty || p.loading || withModules && (p.modJob != nil || p.inspecting) {
+			return true
+		}
+	}
+	return false
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 )
 
-// The adaptive pause of a project's YAML worker (projectYAMLLoop), in one
+// The adaptive pause of a project's YAML worker (loadWhileDirty), in one
 // place.
 const (
 	// minBurstPause: a pause shorter than this is not taken. When loads
@@ -25,72 +25,62 @@ const (
 	maxBurstPause = 10 * time.Millisecond
 )
 
-// yamlRun is the state of one project's YAML worker.
-type yamlRun struct {
-	lastLoad time.Duration // its last load, for the adaptive pause
-	burst    bool          // a change came in while it loaded
-}
-
-// yamlLoop starts a YAML worker for each dirty project that has none
-// running (one that runs picks its project up again when done).
-func (w *workspace) yamlLoop(ctx context.Context) {
+// yamlWorker is the YAML worker of project p, from its registration until
+// ctx is done (p removed, or the server stopping): woken when p is dirty,
+// it loads p while it is dirty. One goroutine for the project's life: its
+// stack, grown for yaml.v3's recursion through the manifest's nesting, is
+// not grown again by copying at every keystroke (docs/performance.md,
+// "Stdin through the poller, parked YAML workers"). A panic in a load is
+// recovered and logged; the worker goes on.
+func (w *workspace) yamlWorker(ctx context.Context, p *project) {
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-w.yamlKick:
+		case <-p.wake:
 		}
-		w.mu.Lock()
-		for root := range w.dirty {
-			if w.yamlRuns[root] != nil {
-				continue
-			}
-			run := &yamlRun{}
-			w.yamlRuns[root] = run
-			w.yamlWorkers.run(func(ctx context.Context) { w.projectYAMLLoop(ctx, root, run) })
-		}
-		w.mu.Unlock()
+		_, _ = w.s.recovered("diagnostics", func() (any, error) { w.loadWhileDirty(ctx, p); return nil, nil })
 	}
 }
 
-// projectYAMLLoop is the YAML worker of one project: it loads the project
-// while it is dirty, then ends. An analysis that a change supersedes while
-// it runs is not cancelled: it runs to its end and publishes (the freshest
-// findings there are), then the latest text is analysed; a result thrown
-// away leaves a burst of typing with no diagnostics at all until it ends
-// (docs/server.md, "Diagnostics pipeline", with the figures). Only the
-// server's stop ends a load early: ctx is the server's background context,
-// and the engine stops a load soon after its context is done.
-func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlRun) {
+// loadWhileDirty loads p while it is dirty. An analysis that a change
+// supersedes while it runs is not cancelled: it runs to its end and
+// publishes (the freshest findings there are), then the latest text is
+// analysed; a result thrown away leaves a burst of typing with no
+// diagnostics at all until it ends (docs/server.md, "Diagnostics
+// pipeline", with the figures). Only ctx ends a load early (p removed, or
+// the server stopping): the engine stops a load soon after its context is
+// done.
+func (w *workspace) loadWhileDirty(ctx context.Context, p *project) {
 	// A user waits for this project's diagnostics: its module inspection
 	// steps aside until they are published (priority.go).
-	defer w.s.interactive.beginProject(root)()
+	defer w.s.interactive.beginProject(p.root)()
 	defer func() {
 		w.mu.Lock()
-		if w.yamlRuns[root] == run {
-			delete(w.yamlRuns, root)
-		}
-		if w.dirty[root] {
-			kick(w.yamlKick) // dirtied after the last look, or a panic
+		p.loading, p.burst = false, false
+		if p.dirty {
+			kick(p.wake) // dirtied after the last look, or a panic
 		}
 		w.cond.Broadcast()
 		w.mu.Unlock()
 	}()
+	var lastLoad time.Duration
 	for ctx.Err() == nil {
 		w.mu.Lock()
-		if !w.dirty[root] {
+		if !p.dirty {
 			w.mu.Unlock()
 			return
 		}
+		p.loading = true
 		// Adaptive pause: a change that arrived while the last load ran
 		// means a burst of keystrokes is coming in; when loads are slow,
 		// wait a little so that the rest of the burst costs one load. A
 		// change that finds the worker idle is analysed at once.
 		pause := time.Duration(0)
-		if run.burst {
-			pause = run.lastLoad / 2
+		if p.burst {
+			pause = lastLoad / 2
 		}
-		run.burst = false
+		p.burst = false
 		w.mu.Unlock()
 		if pause > minBurstPause {
 			select {
@@ -100,26 +90,20 @@ func (w *workspace) projectYAMLLoop(ctx context.Context, root string, run *yamlR
 			}
 		}
 		w.mu.Lock()
-		delete(w.dirty, root)
+		p.dirty = false
 		w.mu.Unlock()
 		start := time.Now()
-		w.analyze(ctx, w.s.currentView(), root)
-		w.mu.Lock()
-		run.lastLoad = time.Since(start)
-		w.cond.Broadcast()
-		w.mu.Unlock()
+		w.analyze(ctx, w.s.currentView(), p)
+		lastLoad = time.Since(start)
 	}
 }
 
-// analyze takes one project's snapshot of v, publishes its YAML findings
-// and queues its module pass when it needs one. Once ctx is done (the
-// server stops) it publishes nothing: the load stopped, or its findings
-// are for no one.
-func (w *workspace) analyze(ctx context.Context, v *view, root string) {
-	p := w.project(root)
-	if p == nil {
-		return
-	}
+// analyze takes p's snapshot of v, publishes its YAML findings and hands
+// its module pass to p's module worker when it needs one. Once ctx is done
+// (p removed, or the server stopping) it publishes nothing: the load
+// stopped, or its findings are for no one.
+func (w *workspace) analyze(ctx context.Context, v *view, p *project) {
+	root := p.root
 	snap, err := w.snapshotAt(v, p)
 	if ctx.Err() != nil {
 		return
@@ -141,14 +125,11 @@ func (w *workspace) analyze(ctx context.Context, v *view, root string) {
 		// flickers, and inspect nothing; a module pass queued for an older
 		// snapshot is superseded.
 		w.mu.Lock()
-		delete(w.modJobs, root)
+		p.modJob = nil
 		w.mu.Unlock()
 		w.pub.setYAMLAndModules(v, snap)
 		return
 	}
 	w.pub.setYAML(v, snap)
-	w.mu.Lock()
-	w.modJobs[root] = moduleJob{v: v, snap: snap}
-	w.mu.Unlock()
-	kick(w.modKick)
+	w.queueModules(p, moduleJob{v: v, snap: snap})
 }
