@@ -131,13 +131,6 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 	}
 }
 
-func whyOf(v *value) string {
-	if v.why != "" {
-		return v.why
-	}
-	return "computed when the module runs"
-}
-
 // isOldTool recognises `tool({ ... })` of the standard harness: the callee
 // is `tool` imported from a harness package, or a `tool` call whose object
 // has `args`.

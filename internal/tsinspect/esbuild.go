@@ -1,6 +1,7 @@
 package tsinspect
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 
@@ -50,54 +51,6 @@ type esbuildMessage struct {
 	error      bool
 }
 
-// esbuildFacts is what one esbuild transform and the syntax tree of its
-// output tell about a file's content.
-type esbuildFacts struct {
-	messages []esbuildMessage
-	imports  []esbuildImport // in source order
-	exports  []string        // the export names; nil when the file does not parse
-	built    bool            // the file parsed: imports, exports and load are known
-	// unparsed says why the parser refused esbuild's JavaScript (esbuild
-	// accepted the file): imports and load are then unknown
-	unparsed string
-	load     loadFacts
-	// named are the names the file imports from relative modules
-	// (links.go); commonJS and reexportsAll say its own names are known
-	// only when it runs
-	named                  []namedImport
-	commonJS, reexportsAll bool
-}
-
-// parseFile transforms the file's content to JavaScript with esbuild
-// (its syntax errors and warnings) and reads the facts off the syntax tree
-// of the output (jstree.go). The tree is nil when the file does not parse.
-func parseFile(file string, content []byte, loader api.Loader, tsconfig string) (esbuildFacts, *jsTree) {
-	r := transform(file, content, loader, tsconfig)
-	var f esbuildFacts
-	lines := diag.NewLinesFor(content, diag.JSBreaks)
-	for _, m := range r.Errors {
-		f.messages = append(f.messages, toMessage(lines, m, true))
-	}
-	for _, m := range r.Warnings {
-		f.messages = append(f.messages, toMessage(lines, m, false))
-	}
-	if len(r.Errors) > 0 {
-		return f, nil
-	}
-	t, err := newJSTree(file, content, r)
-	if err != nil {
-		f.unparsed = err.Error()
-		return f, nil
-	}
-	f.built = true
-	f.imports = importsOf(t)
-	f.exports, f.commonJS = exportsOf(t)
-	f.named = namedImportsOf(t)
-	f.reexportsAll = reexportsAll(t)
-	f.load = loadFactsOf(t, walkLoad(t))
-	return f, t
-}
-
 func toMessage(lines *diag.Lines, m api.Message, isErr bool) esbuildMessage {
 	out := esbuildMessage{text: m.Text, error: isErr}
 	if m.Location != nil {
@@ -118,4 +71,45 @@ func esbuildOffsetIn(lines *diag.Lines, line, col int) int {
 		return lines.Len()
 	}
 	return min(lines.LineStart(line-1)+col, lines.Len())
+}
+
+// jsxOptions are the JSX settings given to esbuild for .js, .jsx and .tsx.
+type jsxOptions struct {
+	Mode         string `json:"jsx,omitempty"`
+	Factory      string `json:"jsxFactory,omitempty"`
+	Fragment     string `json:"jsxFragmentFactory,omitempty"`
+	ImportSource string `json:"jsxImportSource,omitempty"`
+}
+
+// tsconfigRaw is esbuild's tsconfig for the options: Bun's default is the
+// automatic runtime in development mode (react/jsx-dev-runtime).
+func (o jsxOptions) tsconfigRaw() string {
+	if o.Mode == "" || o.Mode == "preserve" { // Bun transforms JSX even with preserve
+		o.Mode = "react-jsxdev"
+	}
+	b, _ := json.Marshal(struct {
+		CompilerOptions jsxOptions `json:"compilerOptions"`
+	}{o})
+	return string(b)
+}
+
+// buildOptions are the loader and tsconfig esbuild reads file with, as Bun
+// does: by its extension, with the repository's JSX options for JSX.
+func buildOptions(file string, jsx jsxOptions) (api.Loader, string) {
+	loader := loaderFor(file)
+	tsconfig := "{}"
+	if loader == api.LoaderJSX || loader == api.LoaderTSX {
+		tsconfig = jsx.tsconfigRaw()
+	}
+	return loader, tsconfig
+}
+
+// scriptFile reports whether a relative import names a script the runtime
+// parses (a JSON or text file is data).
+func scriptFile(p string) bool {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx":
+		return true
+	}
+	return false
 }

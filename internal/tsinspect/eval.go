@@ -193,3 +193,10 @@ func (e *evaluator) member(m *modFile, v *value, name string, start, end int) *v
 	}
 	return u
 }
+
+func whyOf(v *value) string {
+	if v.why != "" {
+		return v.why
+	}
+	return "computed when the module runs"
+}

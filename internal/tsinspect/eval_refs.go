@@ -15,15 +15,6 @@ import (
 // binding read before its declaration, an import the module does not
 // export).
 
-// loadError is an error a module throws while it loads, in Bun's words.
-type loadError struct {
-	file       string
-	start, end int
-	msg        string
-	hint       string // what to do, after msg
-	link       bool   // found when modules are linked, before any code runs
-}
-
 const maxEvalDepth = 64
 
 // ref follows an identifier read at load (at bytes start..end of m) to its
@@ -128,10 +119,6 @@ func (e *evaluator) imported(m *modFile, name string, b importBinding, start, en
 		return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
 	}
 	return e.export(other, b.name, m, start, end)
-}
-
-func isRelative(spec string) bool {
-	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
 }
 
 // load lexes a relative import of m; nil when it cannot be read or is not a

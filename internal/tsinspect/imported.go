@@ -20,16 +20,6 @@ type loadFailure struct {
 	where  string // repository-relative path:line:column of the cause
 }
 
-// scriptFile reports whether a relative import names a script the runtime
-// parses (a JSON or text file is data).
-func scriptFile(p string) bool {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx":
-		return true
-	}
-	return false
-}
-
 // checkImported checks a relative file the module imports, as the runtime
 // loads it with the module: its syntax and the imports that run at load,
 // transitively. Its findings are in that file. It returns why it would not

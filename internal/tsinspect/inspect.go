@@ -18,9 +18,6 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
-
-	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
@@ -294,32 +291,6 @@ func (in *Inspector) unreadable(module string, err error) *Result {
 	}
 }
 
-// textLike reports whether content is UTF-8 text without NUL bytes.
-func textLike(content []byte) bool {
-	return binaryAt(content) < 0
-}
-
-// binaryAt returns the offset of the first NUL byte or invalid UTF-8
-// sequence, or -1.
-func binaryAt(content []byte) int {
-	for i := 0; i < len(content); {
-		c := content[i]
-		if c == 0 {
-			return i
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(content[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
-}
-
 // IsFile reports whether module exists as a file (not a folder) on the
 // inspector's file system. Callers skip missing modules, which are rule T6's.
 func (in *Inspector) IsFile(module string) bool {
@@ -351,15 +322,4 @@ func (in *Inspector) parse(file string, content []byte, jsx jsxOptions) (esbuild
 	f, t := parseFile(file, content, loader, tsconfig)
 	in.facts.put(factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}, f)
 	return f, t
-}
-
-// buildOptions are the loader and tsconfig esbuild reads file with, as Bun
-// does: by its extension, with the repository's JSX options for JSX.
-func buildOptions(file string, jsx jsxOptions) (api.Loader, string) {
-	loader := loaderFor(file)
-	tsconfig := "{}"
-	if loader == api.LoaderJSX || loader == api.LoaderTSX {
-		tsconfig = jsx.tsconfigRaw()
-	}
-	return loader, tsconfig
 }

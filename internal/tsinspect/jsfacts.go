@@ -171,3 +171,84 @@ func (f nodeVisitor) Exit(js.INode) {}
 func isJSXRuntime(spec string) bool {
 	return strings.HasSuffix(spec, "/jsx-dev-runtime") || strings.HasSuffix(spec, "/jsx-runtime")
 }
+
+// boundVars appends the names a binding pattern declares.
+func boundVars(b js.IBinding, out []*js.Var) []*js.Var {
+	switch n := b.(type) {
+	case *js.Var:
+		out = append(out, n)
+	case *js.BindingArray:
+		for _, e := range n.List {
+			out = boundVars(e.Binding, out)
+		}
+		out = boundVars(n.Rest, out)
+	case *js.BindingObject:
+		for _, it := range n.List {
+			out = boundVars(it.Value.Binding, out)
+		}
+		if n.Rest != nil {
+			out = append(out, n.Rest)
+		}
+	}
+	return out
+}
+
+// namedImport is a name a file imports from another (`import { name }`,
+// `import { name as alias }`, `export { name } from`), at the name in the
+// import statement.
+type namedImport struct {
+	spec, name string
+	start, end int
+}
+
+// namedImportsOf lists a file's named imports of relative modules (a
+// default or namespace import links whatever the module exports).
+func namedImportsOf(t *jsTree) []namedImport {
+	var out []namedImport
+	add := func(module []byte, list []js.Alias) {
+		spec, ok := quoted(module)
+		if !ok {
+			return
+		}
+		for _, al := range list {
+			name := al.Name
+			if name == nil {
+				name = al.Binding
+			}
+			if n := string(name); n == "" || n == "*" || n == "default" {
+				continue
+			}
+			start, end, ok := t.span(name)
+			if !ok {
+				continue
+			}
+			out = append(out, namedImport{spec: spec, name: string(name), start: start, end: end})
+		}
+	}
+	for _, s := range t.ast.List {
+		switch n := s.(type) {
+		case *js.ImportStmt:
+			add(n.Module, n.List)
+		case *js.ExportStmt:
+			if n.Module != nil {
+				add(n.Module, n.List)
+			}
+		}
+	}
+	return out
+}
+
+// reexportsAll reports whether a file has `export * from`: its names are
+// another module's, not listed here.
+func reexportsAll(t *jsTree) bool {
+	for _, s := range t.ast.List {
+		if n, ok := s.(*js.ExportStmt); ok && n.Module != nil {
+			for _, al := range n.List {
+				if al.Name == nil && string(al.Binding) == "*" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

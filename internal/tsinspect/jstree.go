@@ -222,3 +222,14 @@ func root(v *js.Var) *js.Var {
 	}
 	return v
 }
+
+// keywordBefore finds the keyword kw shortly before offset at of the
+// file's text (the tree has no position for a keyword).
+func (t *jsTree) keywordBefore(at int, kw string) (int, bool) {
+	from := max(at-256, 0)
+	i := bytes.LastIndex(t.src[from:at], []byte(kw))
+	if i < 0 || !wordAt(t.src, from+i, len(kw)) {
+		return 0, false
+	}
+	return from + i, true
+}

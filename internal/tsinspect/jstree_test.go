@@ -130,21 +130,6 @@ func containsWord(src, name []byte) bool {
 	return false
 }
 
-// TestLoadWalkFollowsABodyOnce: a function called at load many times is
-// walked once (its reads are the same at every call), so the walk stays
-// linear in the file.
-func TestLoadWalkFollowsABodyOnce(t *testing.T) {
-	src := "function g(n: number) { const m = n + 1; return m }\n" + strings.Repeat("g(1);\n", 2000) + "export default {}\n"
-	tree := parseTree(t, "m.ts", []byte(src))
-	w := walkLoad(tree)
-	if w.follows != 1 {
-		t.Errorf("%d bodies walked, want 1", w.follows)
-	}
-	if len(w.calls) != 2000 {
-		t.Errorf("%d calls at load, want 2000", len(w.calls))
-	}
-}
-
 // TestStringsPastASCII: esbuild writes characters past ASCII in a string
 // as `\xE9` or `\u{1F600}`; an import path and a thrown message are read
 // with JavaScript's escapes (Go's would make \xE9 a lone byte and refuse

@@ -227,27 +227,6 @@ func skipFieldType(toks []token, i int) int {
 	}})
 }
 
-// endsOperand reports whether t can end an operand (so that a `/` after it
-// divides and a line break after it may end a statement).
-func endsOperand(t token) bool {
-	switch t.kind {
-	case tokNumber, tokString, tokTemplate, tokRegex, tokPrivate:
-		return true
-	case tokIdent:
-		switch t.text {
-		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
-			return false
-		}
-		return true
-	case tokPunct:
-		if t.text == ")" {
-			return !t.ctrl
-		}
-		return t.text == "]" || t.text == "}"
-	}
-	return false
-}
-
 // arrowBody is an arrow function whose body starts at token i, from byte
 // start of m.
 func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {

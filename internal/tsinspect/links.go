@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/tdewolff/parse/v2/js"
 )
 
 // links.go checks what Bun checks when it links a file to the ES modules it
@@ -14,66 +12,6 @@ import (
 // relative module is one that module exports. Only the imports esbuild
 // keeps count (TypeScript's type-only and unused ones are dropped, as Bun
 // drops them), whether the name is read at load or only in `execute`.
-
-// namedImport is a name a file imports from another (`import { name }`,
-// `import { name as alias }`, `export { name } from`), at the name in the
-// import statement.
-type namedImport struct {
-	spec, name string
-	start, end int
-}
-
-// namedImportsOf lists a file's named imports of relative modules (a
-// default or namespace import links whatever the module exports).
-func namedImportsOf(t *jsTree) []namedImport {
-	var out []namedImport
-	add := func(module []byte, list []js.Alias) {
-		spec, ok := quoted(module)
-		if !ok {
-			return
-		}
-		for _, al := range list {
-			name := al.Name
-			if name == nil {
-				name = al.Binding
-			}
-			if n := string(name); n == "" || n == "*" || n == "default" {
-				continue
-			}
-			start, end, ok := t.span(name)
-			if !ok {
-				continue
-			}
-			out = append(out, namedImport{spec: spec, name: string(name), start: start, end: end})
-		}
-	}
-	for _, s := range t.ast.List {
-		switch n := s.(type) {
-		case *js.ImportStmt:
-			add(n.Module, n.List)
-		case *js.ExportStmt:
-			if n.Module != nil {
-				add(n.Module, n.List)
-			}
-		}
-	}
-	return out
-}
-
-// reexportsAll reports whether a file has `export * from`: its names are
-// another module's, not listed here.
-func reexportsAll(t *jsTree) bool {
-	for _, s := range t.ast.List {
-		if n, ok := s.(*js.ExportStmt); ok && n.Module != nil {
-			for _, al := range n.List {
-				if al.Name == nil && string(al.Binding) == "*" {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
 
 // checkLinks finds the first named import of file (facts f) that the
 // relative ES module it names does not export, as Bun says it. A module

@@ -2,14 +2,9 @@ package tsinspect
 
 import (
 	"bytes"
-	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
-
-	"github.com/beeuni/beeuni-lsp/internal/diag"
-	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // loadtime.go reads, on the syntax tree, what a file surely does when it
@@ -123,41 +118,6 @@ func (f *loadFacts) stopError(file string) *loadError {
 	return &e
 }
 
-// checkLoadTimeCalls reports the require() calls through createRequire and
-// the reads of missing files that run when file loads; it returns the
-// first as the error that stops it.
-func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, file string, f *loadFacts) *loadError {
-	var first *loadError
-	note := func(e *loadError) {
-		if first == nil || e.start < first.start {
-			first = e
-		}
-	}
-	dir := filepath.Dir(file)
-	for _, call := range f.requires {
-		rs := res.resolve(call.spec, dir)
-		if rs.outcome != resolveMissing && rs.outcome != resolveOutside {
-			continue
-		}
-		msg := strings.Replace(rs.message, "Cannot find package", "Cannot find module", 1)
-		c.add(file, call.start, call.end, diag.Error, CodeImport, msg+
-			" (a require() through createRequire that runs when the module loads)"+importHint(call.spec, rs))
-		note(&loadError{file: file, start: call.start, end: call.end, msg: msg})
-	}
-	for _, call := range f.reads {
-		p := filepath.Join(append([]string{dir}, call.parts...)...)
-		if !vfs.Within(res.repoRoot, p) || res.t.isFile(p) || res.t.isDir(p) {
-			continue
-		}
-		rel := filepath.ToSlash(res.rel(p))
-		msg := fmt.Sprintf("ENOENT: no such file or directory, open '%s'", rel)
-		c.add(file, call.start, call.end, diag.Error, CodeThrowsAtLoad, msg+
-			" (read when the module loads: the daemon skips it); add the file to the repository, or read it in `execute`")
-		note(&loadError{file: file, start: call.start, end: call.end, msg: msg})
-	}
-	return first
-}
-
 // throwSpan is the `throw` keyword of a throw statement in the file's
 // text: before the start of the thrown expression.
 func throwSpan(t *jsTree, n *js.ThrowStmt) (start, end int, ok bool) {
@@ -171,17 +131,6 @@ func throwSpan(t *jsTree, n *js.ThrowStmt) (start, end int, ok bool) {
 	}
 	start, ok = t.keywordBefore(at, "throw")
 	return start, start + len("throw"), ok
-}
-
-// keywordBefore finds the keyword kw shortly before offset at of the
-// file's text (the tree has no position for a keyword).
-func (t *jsTree) keywordBefore(at int, kw string) (int, bool) {
-	from := max(at-256, 0)
-	i := bytes.LastIndex(t.src[from:at], []byte(kw))
-	if i < 0 || !wordAt(t.src, from+i, len(kw)) {
-		return 0, false
-	}
-	return from + i, true
 }
 
 // leftmost is the first name or literal of an expression, in source order.
@@ -395,4 +344,13 @@ func importMetaField(e js.IExpr, field string) bool {
 	_, meta := d.X.(*js.ImportMetaExpr)
 	lit, ok := d.Y.(js.LiteralExpr)
 	return meta && ok && string(lit.Data) == field
+}
+
+// loadError is an error a module throws while it loads, in Bun's words.
+type loadError struct {
+	file       string
+	start, end int
+	msg        string
+	hint       string // what to do, after msg
+	link       bool   // found when modules are linked, before any code runs
 }

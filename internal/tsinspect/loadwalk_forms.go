@@ -60,27 +60,6 @@ func numberLiteral(lit *js.LiteralExpr) bool {
 	return false
 }
 
-// boundVars appends the names a binding pattern declares.
-func boundVars(b js.IBinding, out []*js.Var) []*js.Var {
-	switch n := b.(type) {
-	case *js.Var:
-		out = append(out, n)
-	case *js.BindingArray:
-		for _, e := range n.List {
-			out = boundVars(e.Binding, out)
-		}
-		out = boundVars(n.Rest, out)
-	case *js.BindingObject:
-		for _, it := range n.List {
-			out = boundVars(it.Value.Binding, out)
-		}
-		if n.Rest != nil {
-			out = append(out, n.Rest)
-		}
-	}
-	return out
-}
-
 // mayLeave reports whether a statement may end its function early
 // (`return`, `throw` or `break` inside it, outside nested functions).
 func mayLeave(s js.IStmt) bool {

@@ -383,3 +383,7 @@ func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
 	}
 	return "", false
 }
+
+func isRelative(spec string) bool {
+	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
+}

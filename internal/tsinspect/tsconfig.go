@@ -47,26 +47,6 @@ type tsPath struct {
 	dir     string // the folder of the tsconfig that defines it
 }
 
-// jsxOptions are the JSX settings given to esbuild for .js, .jsx and .tsx.
-type jsxOptions struct {
-	Mode         string `json:"jsx,omitempty"`
-	Factory      string `json:"jsxFactory,omitempty"`
-	Fragment     string `json:"jsxFragmentFactory,omitempty"`
-	ImportSource string `json:"jsxImportSource,omitempty"`
-}
-
-// tsconfigRaw is esbuild's tsconfig for the options: Bun's default is the
-// automatic runtime in development mode (react/jsx-dev-runtime).
-func (o jsxOptions) tsconfigRaw() string {
-	if o.Mode == "" || o.Mode == "preserve" { // Bun transforms JSX even with preserve
-		o.Mode = "react-jsxdev"
-	}
-	b, _ := json.Marshal(struct {
-		CompilerOptions jsxOptions `json:"compilerOptions"`
-	}{o})
-	return string(b)
-}
-
 type tsconfigJSON struct {
 	Extends         json.RawMessage `json:"extends"`
 	CompilerOptions struct {

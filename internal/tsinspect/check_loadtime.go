@@ -1,0 +1,48 @@
+package tsinspect
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/vfs"
+)
+
+// check_loadtime.go reports, as findings, the calls that run at load and
+// that esbuild does not report as imports (loadtime.go finds them).
+
+// checkLoadTimeCalls reports the require() calls through createRequire and
+// the reads of missing files that run when file loads; it returns the
+// first as the error that stops it.
+func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, file string, f *loadFacts) *loadError {
+	var first *loadError
+	note := func(e *loadError) {
+		if first == nil || e.start < first.start {
+			first = e
+		}
+	}
+	dir := filepath.Dir(file)
+	for _, call := range f.requires {
+		rs := res.resolve(call.spec, dir)
+		if rs.outcome != resolveMissing && rs.outcome != resolveOutside {
+			continue
+		}
+		msg := strings.Replace(rs.message, "Cannot find package", "Cannot find module", 1)
+		c.add(file, call.start, call.end, diag.Error, CodeImport, msg+
+			" (a require() through createRequire that runs when the module loads)"+importHint(call.spec, rs))
+		note(&loadError{file: file, start: call.start, end: call.end, msg: msg})
+	}
+	for _, call := range f.reads {
+		p := filepath.Join(append([]string{dir}, call.parts...)...)
+		if !vfs.Within(res.repoRoot, p) || res.t.isFile(p) || res.t.isDir(p) {
+			continue
+		}
+		rel := filepath.ToSlash(res.rel(p))
+		msg := fmt.Sprintf("ENOENT: no such file or directory, open '%s'", rel)
+		c.add(file, call.start, call.end, diag.Error, CodeThrowsAtLoad, msg+
+			" (read when the module loads: the daemon skips it); add the file to the repository, or read it in `execute`")
+		note(&loadError{file: file, start: call.start, end: call.end, msg: msg})
+	}
+	return first
+}
