@@ -9,6 +9,7 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // Finding codes of module findings (Finding.File is the module, or a file
@@ -47,8 +48,8 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
-	load   *loadFacts // what the module surely does when it loads
-	tree   *jsTree    // the module's syntax tree; nil when it does not parse
+	load   *loadFacts    // what the module surely does when it loads
+	tree   *jsfront.Tree // the module's syntax tree; nil when it does not parse
 	res    *resolver
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
@@ -105,7 +106,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.add(module, 0, 0, diag.Warning, CodeNotInspected, tooLargeMessage(int64(len(content)), in.opts.MaxBytes))
 		return r
 	}
-	if at := binaryAt(content); at >= 0 {
+	if at := jsfront.BinaryAt(content); at >= 0 {
 		what := "a NUL byte"
 		if content[at] != 0 {
 			what = "bytes that are not UTF-8"
@@ -115,15 +116,15 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.fail(module, at, at+1, msg)
 		return r
 	}
-	toks, lexErr := lex(content)
-	var lexFailure *lexError
+	toks, lexErr := jsfront.Lex(content)
+	var lexFailure *jsfront.LexError
 	if lexErr != nil {
 		errors.As(lexErr, &lexFailure)
 	}
-	if lexFailure != nil && lexFailure.limit {
+	if lexFailure != nil && lexFailure.Limit {
 		// esbuild's work grows faster than such input: it is not given to
 		// it (a pathological module must not stall the server).
-		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.msg)
+		c.add(module, lexFailure.Offset, lexFailure.Offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.Msg)
 		return r
 	}
 	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
@@ -133,15 +134,15 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 
 	syntax := 0
 	for _, m := range facts.messages {
-		if !m.error {
+		if !m.Error {
 			continue
 		}
 		syntax++
 		if syntax > maxSyntaxErrors {
 			break
 		}
-		start, end := m.start, m.end
-		msg := "syntax error: " + m.text
+		start, end := m.Start, m.End
+		msg := "syntax error: " + m.Text
 		c.add(module, start, end, diag.Error, CodeSyntax, msg)
 		c.fail(module, start, end, msg)
 	}
@@ -200,10 +201,10 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 	loadErr := in.checkLoadTimeCalls(c, res, module, c.load)
 	ev := in.evaluateAtLoad(c, res, mod)
 	v := ev.defaultValue(mod)
-	start := mod.tok(mod.defaultTok).start
+	start := mod.tok(mod.defaultTok).Start
 	end := v.end
 	if v.file != module || end < start {
-		end = mod.tok(mod.defaultTok).end
+		end = mod.tok(mod.defaultTok).End
 	}
 	r.DefaultExport = lines.Range(start, end)
 	thrown := c.reportLoadErrors(in.checkLinks(res, module, &facts), loadErr)
@@ -219,7 +220,7 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 // let initializers, in source order (the default export's value is the
 // caller's to follow after them).
 func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *evaluator {
-	ev := newEvaluator(res, m, func(file string, src []byte) *jsTree {
+	ev := newEvaluator(res, m, func(file string, src []byte) *jsfront.Tree {
 		_, t := in.parse(file, src, res.rootJSX())
 		return t
 	})
@@ -234,7 +235,7 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *eval
 	for _, v := range vars {
 		b := m.binds[v]
 		t := m.tok(b.at)
-		ev.declared(m, v, b, t.start, t.end)
+		ev.declared(m, v, b, t.Start, t.End)
 	}
 	return ev
 }
@@ -280,18 +281,18 @@ func (c *checker) dropNotStaticAt(file string, start, end int) {
 	c.r.Findings = kept
 }
 
-func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImport) {
+func (in *Inspector) checkImports(c *checker, res *resolver, imps []jsfront.Import) {
 	lines := c.r.Lines
 	dir := filepath.Dir(c.module)
 	for _, imp := range imps {
-		start, end := imp.start, imp.end
-		rs := res.resolve(imp.path, dir)
-		jsx := isJSXRuntime(imp.path) && end == start
+		start, end := imp.Start, imp.End
+		rs := res.resolve(imp.Path, dir)
+		jsx := jsfront.IsJSXRuntime(imp.Path) && end == start
 		if jsx {
 			end = jsxTagEnd(lines.Content(), start)
 		}
-		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
-		atLoad := imp.kind == importStatic || c.load.atLoad[start]
+		out := Import{Path: imp.Path, Range: lines.Range(start, end), Resolved: rs.file}
+		atLoad := imp.Kind == jsfront.ImportStatic || c.load.atLoad[start]
 		when := ""
 		if !atLoad {
 			when = " when this call runs"
@@ -302,7 +303,7 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 		case resolvedFile:
 			out.OK = true
 			if f := in.checkImported(c, res, rs.file); f != nil {
-				msg := fmt.Sprintf("'%s' will not load: %s (%s)", imp.path, f.reason, f.where)
+				msg := fmt.Sprintf("'%s' will not load: %s (%s)", imp.Path, f.reason, f.where)
 				if atLoad {
 					out.OK = false
 					c.add(c.module, start, end, diag.Error, CodeImport, msg)
@@ -313,26 +314,26 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 			}
 		case resolvedPackage:
 			out.OK = true
-			in.checkIgnored(c, res, c.module, start, end, imp.path, rs)
+			in.checkIgnored(c, res, c.module, start, end, imp.Path, rs)
 		case resolveHarness:
 			sev := diag.Error
 			if !atLoad {
 				sev = diag.Warning
 			}
-			msg := fmt.Sprintf("'%s' is a harness package: a tool module never imports one (the daemon runs the module for both harnesses); use `node:*` modules, Bun APIs and `fetch` instead", imp.path)
+			msg := fmt.Sprintf("'%s' is a harness package: a tool module never imports one (the daemon runs the module for both harnesses); use `node:*` modules, Bun APIs and `fetch` instead", imp.Path)
 			c.add(c.module, start, end, sev, CodeHarnessImport, msg)
 			if atLoad {
-				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.path))
+				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.Path))
 			}
 		case resolveMissing, resolveOutside:
 			if atLoad && jsx {
-				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+jsxHint(imp.path))
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+jsxHint(imp.Path))
 				c.fail(c.module, start, end, rs.message)
 			} else if atLoad {
-				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+importHint(imp.path, rs))
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+importHint(imp.Path, rs))
 				c.fail(c.module, start, end, rs.message)
 			} else {
-				c.add(c.module, start, end, diag.Warning, CodeImport, rs.message+when+importHint(imp.path, rs))
+				c.add(c.module, start, end, diag.Warning, CodeImport, rs.message+when+importHint(imp.Path, rs))
 			}
 		case resolveUnknown:
 			if atLoad {
@@ -340,7 +341,7 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 			}
 			msg := rs.message
 			if msg == "" {
-				msg = fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path)
+				msg = fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.Path)
 			}
 			c.add(c.module, start, end, diag.Information, CodeNotStatic, msg)
 		}

@@ -39,7 +39,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 	default:
 		start, end := v.start, v.end
 		if v.file == module && end <= start {
-			start, end = mod.tok(mod.defaultTok).start, mod.tok(mod.defaultTok).end
+			start, end = mod.tok(mod.defaultTok).Start, mod.tok(mod.defaultTok).End
 		}
 		c.add(v.file, start, end, diag.Error, CodeDefaultExport, fmt.Sprintf(
 			"the default export is %s, not a plain object `{ description, parameters, execute }`: the daemon skips the module", v.kind.name()))

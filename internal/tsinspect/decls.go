@@ -3,6 +3,7 @@ package tsinspect
 import (
 	"sort"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -67,8 +68,8 @@ type binding struct {
 type modFile struct {
 	path   string
 	src    []byte
-	toks   []token
-	tree   *jsTree
+	toks   []jsfront.Token
+	tree   *jsfront.Tree
 	module map[string]*js.Var // the module scope's names
 	binds  map[*js.Var]*binding
 	reads  map[int]*js.Var // the declaration a read at an offset of src means
@@ -113,7 +114,7 @@ type modFile struct {
 
 // newModFile reads the declarations of a module from its tree t and the
 // tokens of its text.
-func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
+func newModFile(path string, src []byte, toks []jsfront.Token, t *jsfront.Tree) *modFile {
 	m := &modFile{
 		path: path, src: src, toks: toks, tree: t,
 		module: map[string]*js.Var{}, binds: map[*js.Var]*binding{}, reads: map[int]*js.Var{},
@@ -122,20 +123,20 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 		written: map[*js.Var]int{}, writtenFree: map[string]int{},
 		writes: map[*js.Var]int{}, sets: map[*js.Var][]*js.BinaryExpr{}, follows: map[*js.Var]bool{},
 	}
-	for _, v := range t.ast.Scope.Declared {
+	for _, v := range t.AST.Scope.Declared {
 		m.module[string(v.Data)] = v
 	}
 	assigned, initialized := map[*js.Var]bool{}, map[*js.Var]bool{}
 	cjsAt := -1
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		m.noteWrite(n)
 		switch n := n.(type) {
 		case *js.Var:
 			if n.Link == nil {
 				return
 			}
-			if at, ok := t.pos(n.Data); ok {
-				m.reads[at] = root(n)
+			if at, ok := t.Pos(n.Data); ok {
+				m.reads[at] = jsfront.Root(n)
 			}
 		case *js.DotExpr:
 			cjsAt = max(cjsAt, exportsMemberAt(t, n.X))
@@ -168,21 +169,21 @@ func newModFile(path string, src []byte, toks []token, t *jsTree) *modFile {
 			}
 		case *js.VarDecl:
 			for _, el := range n.List {
-				for _, v := range boundVars(el.Binding, nil) {
+				for _, v := range jsfront.BoundVars(el.Binding, nil) {
 					if m.binds[v] == nil {
 						m.binds[v] = &binding{kind: bBlock, at: -1}
 					}
 					if el.Default != nil {
 						// a second `var x = ...` assigns x again
-						r := root(v)
+						r := jsfront.Root(v)
 						assigned[r] = assigned[r] || initialized[r]
 						initialized[r] = true
 					}
 				}
 			}
 		}
-	}), t.ast)
-	m.statements(t.ast.List, assigned)
+	}), t.AST)
+	m.statements(t.AST.List, assigned)
 	m.topSets()
 	if cjsAt >= 0 {
 		m.cjsPartial = m.tokenAt(cjsAt)
@@ -211,14 +212,14 @@ func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 	for _, el := range n.List {
 		v, ok := el.Binding.(*js.Var)
 		if !ok {
-			for _, p := range boundVars(el.Binding, nil) {
+			for _, p := range jsfront.BoundVars(el.Binding, nil) {
 				m.binds[p] = &binding{kind: bPattern, at: -1}
 			}
 			continue
 		}
 		b := &binding{kind: bMutable, at: -1}
 		switch {
-		case el.Default != nil && isEnum(v, el.Default) && assigned[root(v)]:
+		case el.Default != nil && isEnum(v, el.Default) && assigned[jsfront.Root(v)]:
 			b = &binding{kind: bMerged, at: -1} // `E = ((E2) => ...)(E || {})`: another block
 		case el.Default != nil && isEnum(v, el.Default):
 			fn := el.Default.(*js.CallExpr).X.(*js.GroupExpr).X.(*js.ArrowFunc)
@@ -249,7 +250,7 @@ func isEnum(v *js.Var, init js.IExpr) bool {
 	}
 	x, ok := or.X.(*js.Var)
 	_, empty := or.Y.(*js.ObjectExpr)
-	return ok && root(x) == v && empty
+	return ok && jsfront.Root(x) == v && empty
 }
 
 func isIIFEArrow(x js.IExpr) bool {
@@ -274,7 +275,7 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 			return
 		}
 		if v, ok := or.X.(*js.Var); ok {
-			r := root(v)
+			r := jsfront.Root(v)
 			if b := m.binds[r]; b != nil && (b.kind == bEnum || b.kind == bNamespace) {
 				m.binds[r] = &binding{kind: bMerged, at: -1} // a second block of the same name
 				return
@@ -291,7 +292,7 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 			return
 		}
 		mod := d.X.(*js.Var)
-		at, ok := m.tree.mapped(mod.Data)
+		at, ok := m.tree.Mapped(mod.Data)
 		if !ok {
 			return
 		}
@@ -308,11 +309,11 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 func isModuleExports(d *js.DotExpr) bool {
 	v, ok := d.X.(*js.Var)
 	y, isLit := d.Y.(js.LiteralExpr)
-	return ok && isLit && freeName(v, "module") && string(y.Data) == "exports"
+	return ok && isLit && jsfront.FreeName(v, "module") && string(y.Data) == "exports"
 }
 
 func (m *modFile) importStmt(n *js.ImportStmt) {
-	spec, ok := quoted(n.Module)
+	spec, ok := jsfront.Quoted(n.Module)
 	if !ok {
 		return
 	}
@@ -335,7 +336,7 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 	spec := ""
 	if n.Module != nil {
 		var ok bool
-		if spec, ok = quoted(n.Module); !ok {
+		if spec, ok = jsfront.Quoted(n.Module); !ok {
 			return
 		}
 	}
@@ -353,7 +354,7 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 		case *js.VarDecl:
 			m.varDecl(d, assigned)
 			for _, el := range d.List {
-				for _, v := range boundVars(el.Binding, nil) {
+				for _, v := range jsfront.BoundVars(el.Binding, nil) {
 					m.exports[string(v.Data)] = exportRef{local: string(v.Data)}
 				}
 			}
@@ -397,15 +398,15 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 // nameTok is the token index of the declared name v in the module's text,
 // -1 when its declaration has no position.
 func (m *modFile) nameTok(v *js.Var) int {
-	site := m.tree.declAt[v]
+	site := m.tree.DeclAt[v]
 	if site == nil {
 		return -1
 	}
-	at, ok := m.tree.pos(site)
+	at, ok := m.tree.Pos(site)
 	if !ok {
 		return -1
 	}
-	if i := m.tokenAt(at); m.tok(i).kind == tokIdent && m.tok(i).start == at {
+	if i := m.tokenAt(at); m.tok(i).Kind == jsfront.TokIdent && m.tok(i).Start == at {
 		return i
 	}
 	return -1
@@ -450,7 +451,7 @@ func (m *modFile) before(v *js.Var, kw string) int {
 
 // tokenAt is the index of the first token that starts at or after offset.
 func (m *modFile) tokenAt(offset int) int {
-	return sort.Search(len(m.toks), func(i int) bool { return m.toks[i].start >= offset })
+	return sort.Search(len(m.toks), func(i int) bool { return m.toks[i].Start >= offset })
 }
 
 // readAt is the declaration the read of name at offset means: the tree's.
@@ -466,7 +467,7 @@ func (m *modFile) readAt(offset int, name string) *js.Var {
 		m.bodies = [][2]int{}
 		for _, b := range m.binds {
 			if (b.kind == bNamespace || b.kind == bEnum) && b.at >= 0 {
-				m.bodies = append(m.bodies, [2]int{m.tok(b.at).start, m.tok(matching(m.toks, b.at)).end})
+				m.bodies = append(m.bodies, [2]int{m.tok(b.at).Start, m.tok(matching(m.toks, b.at)).End})
 			}
 		}
 	}
@@ -504,32 +505,32 @@ func assignedIn(x js.INode, out map[*js.Var]bool) {
 		return
 	}
 	if v, ok := x.(*js.Var); ok {
-		out[root(v)] = true
+		out[jsfront.Root(v)] = true
 		return
 	}
 	switch x.(type) {
 	case *js.ArrayExpr, *js.ObjectExpr:
-		js.Walk(nodeVisitor(func(n js.INode) {
+		js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 			if v, ok := n.(*js.Var); ok {
-				out[root(v)] = true
+				out[jsfront.Root(v)] = true
 			}
 		}), x)
 	}
 }
 
-func (m *modFile) tok(i int) token {
+func (m *modFile) tok(i int) jsfront.Token {
 	if i < 0 || i >= len(m.toks) {
-		return token{kind: tokEOF, start: len(m.src), end: len(m.src)}
+		return jsfront.Token{Kind: jsfront.TokEOF, Start: len(m.src), End: len(m.src)}
 	}
 	return m.toks[i]
 }
 
 func (m *modFile) isPunct(i int, p string) bool {
 	t := m.tok(i)
-	return t.kind == tokPunct && t.text == p
+	return t.Kind == jsfront.TokPunct && t.Text == p
 }
 
 func (m *modFile) isIdent(i int, s string) bool {
 	t := m.tok(i)
-	return t.kind == tokIdent && t.text == s
+	return t.Kind == jsfront.TokIdent && t.Text == s
 }

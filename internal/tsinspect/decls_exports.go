@@ -1,6 +1,9 @@
 package tsinspect
 
-import "github.com/tdewolff/parse/v2/js"
+import (
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/tdewolff/parse/v2/js"
+)
 
 // decls_exports.go finds where the export statements and the CommonJS
 // writes of a module are in its text, and the `export default` forms that
@@ -11,7 +14,7 @@ import "github.com/tdewolff/parse/v2/js"
 // n-th export statement, mapped back); -1 when not found.
 func (m *modFile) exportAt(n *js.ExportStmt) int {
 	k := 0
-	for _, s := range m.tree.ast.List {
+	for _, s := range m.tree.AST.List {
 		if s == n {
 			break
 		}
@@ -20,13 +23,13 @@ func (m *modFile) exportAt(n *js.ExportStmt) int {
 		}
 	}
 	if m.exportOffs == nil {
-		m.exportOffs = exportKeywords(m.tree.out)
+		m.exportOffs = exportKeywords(m.tree.Out)
 	}
 	if k >= len(m.exportOffs) {
 		return -1
 	}
 	off := m.exportOffs[k]
-	at, ok := m.tree.mapped(m.tree.out[off : off+1])
+	at, ok := m.tree.Mapped(m.tree.Out[off : off+1])
 	if i := m.tokenAt(at); ok && m.isIdent(i, "export") {
 		return i
 	}
@@ -39,20 +42,20 @@ func (m *modFile) exportAt(n *js.ExportStmt) int {
 // none). Empty, not nil, when out does not lex.
 func exportKeywords(out []byte) []int {
 	offs := []int{}
-	toks, err := lex(out)
+	toks, err := jsfront.Lex(out)
 	if err != nil {
 		return offs
 	}
 	depth := 0
 	for i, t := range toks {
 		switch {
-		case t.kind == tokPunct && (t.text == "{" || t.text == "(" || t.text == "["):
+		case t.Kind == jsfront.TokPunct && (t.Text == "{" || t.Text == "(" || t.Text == "["):
 			depth++
-		case t.kind == tokPunct && (t.text == "}" || t.text == ")" || t.text == "]"):
+		case t.Kind == jsfront.TokPunct && (t.Text == "}" || t.Text == ")" || t.Text == "]"):
 			depth--
-		case t.kind == tokIdent && t.text == "export" && depth == 0 &&
-			(i == 0 || toks[i-1].kind != tokPunct || toks[i-1].text != "." && toks[i-1].text != "?."):
-			offs = append(offs, t.start)
+		case t.Kind == jsfront.TokIdent && t.Text == "export" && depth == 0 &&
+			(i == 0 || toks[i-1].Kind != jsfront.TokPunct || toks[i-1].Text != "." && toks[i-1].Text != "?."):
+			offs = append(offs, t.Start)
 		}
 	}
 	return offs
@@ -61,14 +64,14 @@ func exportKeywords(out []byte) []int {
 // exportsMemberAt is the offset in the text of `exports` or `module` when x
 // is `exports` or `module.exports` whose member is taken (`exports.x`,
 // `module.exports[k]`); -1 otherwise.
-func exportsMemberAt(t *jsTree, x js.IExpr) int {
+func exportsMemberAt(t *jsfront.Tree, x js.IExpr) int {
 	if !isExportsRef(x) {
 		return -1
 	}
 	if d, ok := x.(*js.DotExpr); ok {
 		x = d.X
 	}
-	if at, ok := t.pos(x.(*js.Var).Data); ok {
+	if at, ok := t.Pos(x.(*js.Var).Data); ok {
 		return at
 	}
 	return -1
@@ -86,7 +89,7 @@ func (m *modFile) typeOnlyDefault() bool {
 		for m.isIdent(at, "abstract") || m.isIdent(at, "declare") {
 			at++
 		}
-		if m.isIdent(at, "interface") || m.isIdent(at, "type") && m.tok(at+1).kind == tokIdent && m.isPunct(at+2, "=") {
+		if m.isIdent(at, "interface") || m.isIdent(at, "type") && m.tok(at+1).Kind == jsfront.TokIdent && m.isPunct(at+2, "=") {
 			return true
 		}
 	}

@@ -1,6 +1,9 @@
 package tsinspect
 
-import "github.com/tdewolff/parse/v2/js"
+import (
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/tdewolff/parse/v2/js"
+)
 
 // eval.go holds the values the value reader follows statically (literals,
 // objects and arrays, functions and classes, `const` bindings of the same
@@ -119,7 +122,7 @@ type evaluator struct {
 	room int
 	// tree parses a file the values are followed into (nil when it does
 	// not parse)
-	tree func(file string, src []byte) *jsTree
+	tree func(file string, src []byte) *jsfront.Tree
 }
 
 // declKey names a declaration of a file.
@@ -128,7 +131,7 @@ type declKey struct {
 	v *js.Var
 }
 
-func newEvaluator(res *resolver, main *modFile, tree func(file string, src []byte) *jsTree) *evaluator {
+func newEvaluator(res *resolver, main *modFile, tree func(file string, src []byte) *jsfront.Tree) *evaluator {
 	return &evaluator{
 		res:     res,
 		files:   map[string]*modFile{main.path: main},

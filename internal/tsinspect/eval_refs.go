@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -64,7 +65,7 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	case bNamespace:
 		return e.namespaceValue(m, b)
 	case bConst, bLet:
-		if read && b.hoisted && start < m.tok(b.at).start {
+		if read && b.hoisted && start < m.tok(b.at).Start {
 			return unknown(m, start, end, fmt.Sprintf("`%s` is a var read above its declaration: undefined if the read runs before it, known only when the module runs", name))
 		}
 		return e.declared(m, v, b, start, end)
@@ -138,10 +139,10 @@ func (e *evaluator) load(m *modFile, spec string) *modFile {
 		return nil
 	}
 	src, err := e.res.t.readFile(r.file)
-	if err != nil || !textLike(src) {
+	if err != nil || !jsfront.TextLike(src) {
 		return nil
 	}
-	toks, lerr := lex(src)
+	toks, lerr := jsfront.Lex(src)
 	if lerr != nil {
 		return nil
 	}
@@ -170,7 +171,7 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 			if v := f.module[ref.local]; v != nil && f.nameTok(v) >= 0 {
 				t = f.tok(f.nameTok(v))
 			}
-			return e.binding(f, ref.local, t.start, t.end)
+			return e.binding(f, ref.local, t.Start, t.End)
 		}
 		if !isRelative(ref.spec) {
 			return unknown(from, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, ref.spec))
@@ -206,11 +207,11 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 	case f.defaultAt >= 0:
 		t := f.tok(f.defaultAt)
 		switch {
-		case t.kind == tokIdent && t.text == "function":
-			v, _ := e.functionExpr(f, f.defaultAt, t.start)
+		case t.Kind == jsfront.TokIdent && t.Text == "function":
+			v, _ := e.functionExpr(f, f.defaultAt, t.Start)
 			return v
-		case t.kind == tokIdent && t.text == "async" && f.isIdent(f.defaultAt+1, "function"):
-			v, _ := e.functionExpr(f, f.defaultAt+1, t.start)
+		case t.Kind == jsfront.TokIdent && t.Text == "async" && f.isIdent(f.defaultAt+1, "function"):
+			v, _ := e.functionExpr(f, f.defaultAt+1, t.Start)
 			return v
 		}
 		cjs := f.isIdent(f.defaultTok, "module") || f.isPunct(f.defaultTok+1, "=")
@@ -218,23 +219,23 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		if !cjs {
 			return v
 		}
-		if from := f.tok(f.defaultTok).start; slices.ContainsFunc(f.cjsWrites, func(at int) bool { return at > from }) {
+		if from := f.tok(f.defaultTok).Start; slices.ContainsFunc(f.cjsWrites, func(at int) bool { return at > from }) {
 			v = e.cjsAfter(f, v, from)
 		}
 		return esModuleDefault(f, v)
 	case f.defaultLocal != "":
 		t := f.tok(f.defaultTok)
-		return e.binding(f, f.defaultLocal, t.start, t.end)
+		return e.binding(f, f.defaultLocal, t.Start, t.End)
 	case f.defaultFrom != nil:
 		t := f.tok(f.defaultTok)
 		if !isRelative(f.defaultFrom.spec) {
-			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
+			return unknown(f, t.Start, t.End, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
 		}
 		other := e.load(f, f.defaultFrom.spec)
 		if other == nil {
-			return unknown(f, t.start, t.end, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
+			return unknown(f, t.Start, t.End, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
 		}
-		return e.export(other, f.defaultFrom.name, f, t.start, t.end)
+		return e.export(other, f.defaultFrom.name, f, t.Start, t.End)
 	case f.cjsPartial >= 0:
 		return esModuleDefault(f, e.cjsExports(f))
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -50,11 +51,11 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 		}
 	}
 	j := at + 1
-	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
+	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).Kind != jsfront.TokEOF {
 		j++
 	}
 	close := matching(m.toks, j)
-	v := &value{kind: vObject, file: m.path, start: m.tok(j).start, end: m.tok(close).end, complete: true}
+	v := &value{kind: vObject, file: m.path, start: m.tok(j).Start, end: m.tok(close).End, complete: true}
 	// the methods are the prototype's, the fields the instance's own:
 	// a field wins over a method of the same name, and only the fields
 	// are enumerated (Object.keys, a spread)
@@ -70,11 +71,11 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 				return cannot
 			}
 			key := m.tok(k)
-			val, _ := e.functionExpr(m, k, key.start)
+			val, _ := e.functionExpr(m, k, key.Start)
 			if el.Method.Get || el.Method.Set {
-				val = &value{kind: vUnknown, file: m.path, start: key.start, end: val.end, why: "a getter: computed when read", accessor: true}
+				val = &value{kind: vUnknown, file: m.path, start: key.Start, end: val.end, why: "a getter: computed when read", accessor: true}
 			}
-			methods = append(methods, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val, inherited: true})
+			methods = append(methods, &prop{key: key.Text, file: m.path, start: key.Start, end: key.End, val: val, inherited: true})
 		case el.Field.Static || el.Field.Name.Private != nil:
 		default:
 			k, ok := m.keyTok(el.Field.Name)
@@ -82,7 +83,7 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 				return cannot
 			}
 			key := m.tok(k)
-			val := &value{kind: vUndefined, file: m.path, start: key.start, end: key.end}
+			val := &value{kind: vUndefined, file: m.path, start: key.Start, end: key.End}
 			i := k + 1
 			if m.isPunct(i, "?") || m.isPunct(i, "!") {
 				i++
@@ -93,7 +94,7 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 			if el.Field.Init != nil && m.isPunct(i, "=") {
 				val, _ = e.expr(m, el.Field.Init, i+1)
 			}
-			v.props = append(v.props, &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val})
+			v.props = append(v.props, &prop{key: key.Text, file: m.path, start: key.Start, end: key.End, val: val})
 		}
 	}
 	v.props = append(methods, v.props...)
@@ -106,13 +107,13 @@ func (m *modFile) keyTok(n js.ClassElementName) (int, bool) {
 	if n.Computed != nil || len(n.Literal.Data) == 0 {
 		return 0, false
 	}
-	at, ok := m.tree.pos(n.Literal.Data)
+	at, ok := m.tree.Pos(n.Literal.Data)
 	if !ok {
 		return 0, false
 	}
 	k := m.tokenAt(at)
 	t := m.tok(k)
-	return k, t.start == at && (t.kind == tokIdent || t.kind == tokString)
+	return k, t.Start == at && (t.Kind == jsfront.TokIdent || t.Kind == jsfront.TokString)
 }
 
 // cjsExports is module.exports of a CommonJS module that sets it field by
@@ -123,16 +124,16 @@ func (m *modFile) keyTok(n js.ClassElementName) (int, bool) {
 // incomplete.
 func (e *evaluator) cjsExports(m *modFile) *value {
 	t := m.tok(m.cjsPartial)
-	v := &value{kind: vObject, file: m.path, start: t.start, end: t.end, complete: true}
+	v := &value{kind: vObject, file: m.path, start: t.Start, end: t.End, complete: true}
 	top := map[*js.BinaryExpr]bool{}
-	for _, s := range m.tree.ast.List {
+	for _, s := range m.tree.AST.List {
 		if es, ok := s.(*js.ExprStmt); ok {
 			if b, ok := es.Value.(*js.BinaryExpr); ok && b.Op == js.EqToken {
 				top[b] = true
 			}
 		}
 	}
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		switch n := n.(type) {
 		case *js.BinaryExpr:
 			if !isAssignment(n.Op) {
@@ -155,7 +156,7 @@ func (e *evaluator) cjsExports(m *modFile) *value {
 				}
 			}
 		}
-	}), m.tree.ast)
+	}), m.tree.AST)
 	return v
 }
 
@@ -166,21 +167,21 @@ func (e *evaluator) cjsMember(m *modFile, d *js.DotExpr, value js.IExpr, top boo
 	if !ok || !top {
 		return nil
 	}
-	at, ok := m.tree.pos(name.Data)
+	at, ok := m.tree.Pos(name.Data)
 	k := m.tokenAt(at)
-	if !ok || m.tok(k).start != at || !m.isPunct(k+1, "=") {
+	if !ok || m.tok(k).Start != at || !m.isPunct(k+1, "=") {
 		return nil
 	}
 	key := m.tok(k)
 	val, _ := e.expr(m, value, k+2)
-	return &prop{key: key.text, file: m.path, start: key.start, end: key.end, val: val}
+	return &prop{key: key.Text, file: m.path, start: key.Start, end: key.End, val: val}
 }
 
 // isExportsRef reports whether x is `exports` or `module.exports`.
 func isExportsRef(x js.IExpr) bool {
 	switch x := x.(type) {
 	case *js.Var:
-		return freeName(x, "exports")
+		return jsfront.FreeName(x, "exports")
 	case *js.DotExpr:
 		return isModuleExports(x)
 	}
@@ -192,8 +193,8 @@ var substRE = regexp.MustCompile(`^\s*([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\
 
 // templateValue is a template literal whose substitutions are known
 // strings, numbers or booleans; its text parts must be free of escapes.
-func (e *evaluator) templateValue(m *modFile, t token) *value {
-	raw := string(m.src[t.start+1 : t.end-1])
+func (e *evaluator) templateValue(m *modFile, t jsfront.Token) *value {
+	raw := string(m.src[t.Start+1 : t.End-1])
 	var b strings.Builder
 	for raw != "" {
 		i := strings.Index(raw, "${")
@@ -203,7 +204,7 @@ func (e *evaluator) templateValue(m *modFile, t token) *value {
 		}
 		cooked, ok := cookTemplate(lit)
 		if !ok {
-			return unknown(m, t.start, t.end, "a template literal with an escape this inspector does not read")
+			return unknown(m, t.Start, t.End, "a template literal with an escape this inspector does not read")
 		}
 		b.WriteString(cooked)
 		if i < 0 {
@@ -212,31 +213,31 @@ func (e *evaluator) templateValue(m *modFile, t token) *value {
 		rest := raw[i+2:]
 		close := strings.IndexByte(rest, '}')
 		if close < 0 {
-			return unknown(m, t.start, t.end, "a template literal with substitutions")
+			return unknown(m, t.Start, t.End, "a template literal with substitutions")
 		}
 		sm := substRE.FindStringSubmatch(rest[:close])
 		if sm == nil {
-			return unknown(m, t.start, t.end, "a template literal with substitutions computed when the module runs")
+			return unknown(m, t.Start, t.End, "a template literal with substitutions computed when the module runs")
 		}
-		at := t.start + 1 + i + 2 + strings.Index(rest[:close], sm[1])
+		at := t.Start + 1 + i + 2 + strings.Index(rest[:close], sm[1])
 		v := e.ref(m, sm[1], at, at+len(sm[1]))
 		for _, name := range strings.Split(sm[2], ".")[1:] {
 			v = e.member(m, v, strings.TrimSpace(name), at, at+len(rest[:close]))
 		}
 		s, ok := jsString(v)
 		if tooLargeAmong([]*value{v}) {
-			return unknown(m, t.start, t.end, tooLarge)
+			return unknown(m, t.Start, t.End, tooLarge)
 		}
 		if !ok {
-			return unknown(m, t.start, t.end, fmt.Sprintf("a template literal whose substitution `${%s}` is computed when the module runs", strings.TrimSpace(rest[:close])))
+			return unknown(m, t.Start, t.End, fmt.Sprintf("a template literal whose substitution `${%s}` is computed when the module runs", strings.TrimSpace(rest[:close])))
 		}
 		if !e.fits(len(s)) {
-			return unknown(m, t.start, t.end, tooLarge)
+			return unknown(m, t.Start, t.End, tooLarge)
 		}
 		b.WriteString(s)
 		raw = rest[close+1:]
 	}
-	return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: b.String()}
+	return &value{kind: vString, file: m.path, start: t.Start, end: t.End, str: b.String()}
 }
 
 // cookTemplate gives the value of a template's text part: line ends

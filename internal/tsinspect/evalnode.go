@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -48,7 +49,7 @@ func (e *evaluator) term(m *modFile, n js.IExpr, i int) (*value, int) {
 		if n == nil {
 			why = "computed by an expression"
 		}
-		return unknown(m, m.tok(i).start, m.tok(end-1).end, why), end
+		return unknown(m, m.tok(i).Start, m.tok(end-1).End, why), end
 	}
 	if _, arrow := n.(*js.ArrowFunc); !arrow {
 		i = m.skipCast(i)
@@ -75,10 +76,10 @@ func (m *modFile) skipTypeSuffix(j int) int {
 	for {
 		t := m.tok(j)
 		switch {
-		case t.kind == tokPunct && t.text == "!" && !t.nl:
+		case t.Kind == jsfront.TokPunct && t.Text == "!" && !t.NL:
 			j++
-		case t.kind == tokIdent && (t.text == "as" || t.text == "satisfies") && !t.nl:
-			if t.text == "as" && m.isIdent(j+1, "const") {
+		case t.Kind == jsfront.TokIdent && (t.Text == "as" || t.Text == "satisfies") && !t.NL:
+			if t.Text == "as" && m.isIdent(j+1, "const") {
 				j += 2
 				continue
 			}
@@ -96,7 +97,7 @@ func computed(m *modFile, i int, why string) (*value, int) {
 	if end == i {
 		end = i + 1
 	}
-	return unknown(m, m.tok(i).start, m.tok(end-1).end, why), end
+	return unknown(m, m.tok(i).Start, m.tok(end-1).End, why), end
 }
 
 // leftRecursive reports whether n starts with a subexpression (whose own
@@ -115,7 +116,7 @@ func leftRecursive(n js.IExpr) bool {
 
 func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 	t := m.tok(i)
-	if t.kind == tokPunct && t.text == "(" && !leftRecursive(n) {
+	if t.Kind == jsfront.TokPunct && t.Text == "(" && !leftRecursive(n) {
 		_, group := n.(*js.GroupExpr)
 		if _, arrow := n.(*js.ArrowFunc); arrow {
 			if v, j := e.arrow(m, i); v.kind == vFunction {
@@ -126,7 +127,7 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 			end := matching(m.toks, i)
 			v, j := e.expr(m, n, i+1)
 			if !m.isPunct(j, ")") {
-				return unknown(m, t.start, m.tok(end).end, "computed by an expression"), end + 1
+				return unknown(m, t.Start, m.tok(end).End, "computed by an expression"), end + 1
 			}
 			return v, j + 1
 		}
@@ -135,21 +136,21 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 	case *js.LiteralExpr:
 		return e.literal(m, n, i)
 	case *js.Var:
-		if t.kind != tokIdent {
+		if t.Kind != jsfront.TokIdent {
 			return computed(m, i, "computed by an expression")
 		}
-		return e.ref(m, t.text, t.start, t.end), i + 1
+		return e.ref(m, t.Text, t.Start, t.End), i + 1
 	case *js.TemplateExpr:
 		if n.Tag != nil {
 			return e.chain(m, n, i)
 		}
 		switch {
-		case t.kind != tokTemplate:
+		case t.Kind != jsfront.TokTemplate:
 			return e.folded(m, n, i)
-		case t.subst:
+		case t.Subst:
 			return e.templateValue(m, t), i + 1
 		}
-		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+		return &value{kind: vString, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
 	case *js.ObjectExpr:
 		if !m.isPunct(i, "{") {
 			return computed(m, i, "computed by an expression")
@@ -161,13 +162,13 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 		}
 		return e.array(m, n, i)
 	case *js.GroupExpr:
-		if t.kind != tokPunct || t.text != "(" {
+		if t.Kind != jsfront.TokPunct || t.Text != "(" {
 			return computed(m, i, "computed by an expression")
 		}
 		end := matching(m.toks, i)
 		v, j := e.expr(m, n.X, i+1)
 		if !m.isPunct(j, ")") {
-			return unknown(m, t.start, m.tok(end).end, "computed by an expression"), end + 1
+			return unknown(m, t.Start, m.tok(end).End, "computed by an expression"), end + 1
 		}
 		return v, j + 1
 	case *js.DotExpr, *js.IndexExpr, *js.CallExpr:
@@ -183,18 +184,18 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 	case *js.FuncDecl:
 		switch {
 		case m.isIdent(i, "function"):
-			return e.functionExpr(m, i, t.start)
+			return e.functionExpr(m, i, t.Start)
 		case m.isIdent(i, "async") && m.isIdent(i+1, "function"):
-			return e.functionExpr(m, i+1, t.start)
+			return e.functionExpr(m, i+1, t.Start)
 		}
 	case *js.ClassDecl:
 		if m.isIdent(i, "class") {
 			j := i + 1
-			for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).kind != tokEOF {
+			for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).Kind != jsfront.TokEOF {
 				j++
 			}
 			end := matching(m.toks, j)
-			return &value{kind: vClass, file: m.path, start: t.start, end: m.tok(end).end}, end + 1
+			return &value{kind: vClass, file: m.path, start: t.Start, end: m.tok(end).End}, end + 1
 		}
 	case *js.NewExpr:
 		if m.isIdent(i, "new") {
@@ -208,23 +209,23 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 // expression.
 func (e *evaluator) literal(m *modFile, n *js.LiteralExpr, i int) (*value, int) {
 	t := m.tok(i)
-	if t.kind == tokIdent && n.TokenType != js.ThisToken &&
+	if t.Kind == jsfront.TokIdent && n.TokenType != js.ThisToken &&
 		n.TokenType != js.TrueToken && n.TokenType != js.FalseToken && n.TokenType != js.NullToken {
 		return e.folded(m, n, i)
 	}
 	switch {
-	case n.TokenType == js.StringToken && t.kind == tokString:
-		return &value{kind: vString, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
-	case js.IsNumeric(n.TokenType) && t.kind == tokNumber:
-		return &value{kind: vNumber, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
-	case n.TokenType == js.RegExpToken && t.kind == tokRegex:
-		return &value{kind: vRegex, file: m.path, start: t.start, end: t.end}, i + 1
+	case n.TokenType == js.StringToken && t.Kind == jsfront.TokString:
+		return &value{kind: vString, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
+	case js.IsNumeric(n.TokenType) && t.Kind == jsfront.TokNumber:
+		return &value{kind: vNumber, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
+	case n.TokenType == js.RegExpToken && t.Kind == jsfront.TokRegex:
+		return &value{kind: vRegex, file: m.path, start: t.Start, end: t.End}, i + 1
 	case n.TokenType == js.TrueToken || n.TokenType == js.FalseToken:
-		return &value{kind: vBool, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+		return &value{kind: vBool, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
 	case n.TokenType == js.NullToken:
-		return &value{kind: vNull, file: m.path, start: t.start, end: t.end}, i + 1
+		return &value{kind: vNull, file: m.path, start: t.Start, end: t.End}, i + 1
 	case n.TokenType == js.ThisToken:
-		return e.ref(m, "this", t.start, t.end), i + 1
+		return e.ref(m, "this", t.Start, t.End), i + 1
 	}
 	return e.folded(m, n, i)
 }
@@ -239,7 +240,7 @@ func (e *evaluator) folded(m *modFile, n js.IExpr, i int) (*value, int) {
 	case *js.LiteralExpr:
 		switch {
 		case n.TokenType == js.StringToken:
-			if s, ok := quoted(n.Data); ok {
+			if s, ok := jsfront.Quoted(n.Data); ok {
 				v.kind, v.str = vString, s
 				return v, end
 			}
@@ -271,26 +272,26 @@ func (e *evaluator) unary(m *modFile, n *js.UnaryExpr, i int) (*value, int) {
 		return computed(m, i, "computed by an expression")
 	case js.VoidToken:
 		if m.isIdent(i, "undefined") { // esbuild writes undefined as void 0
-			return &value{kind: vUndefined, file: m.path, start: t.start, end: t.end}, i + 1
+			return &value{kind: vUndefined, file: m.path, start: t.Start, end: t.End}, i + 1
 		}
 	case js.NegToken, js.PosToken:
-		if num := m.tok(i + 1); num.kind == tokNumber && t.kind == tokPunct {
-			v := &value{kind: vNumber, file: m.path, start: t.start, end: num.end, str: t.text + num.text}
-			if t.text == "+" {
-				v.str = num.text
+		if num := m.tok(i + 1); num.Kind == jsfront.TokNumber && t.Kind == jsfront.TokPunct {
+			v := &value{kind: vNumber, file: m.path, start: t.Start, end: num.End, str: t.Text + num.Text}
+			if t.Text == "+" {
+				v.str = num.Text
 			}
 			return v, i + 2
 		}
-		if t.kind == tokIdent {
+		if t.Kind == jsfront.TokIdent {
 			return e.folded(m, n, i)
 		}
 	}
 	why := "computed by an expression"
-	if t.kind == tokIdent {
+	if t.Kind == jsfront.TokIdent {
 		why = "computed when the module runs" // typeof, void, delete, await
 	}
 	_, j := e.expr(m, n.X, i+1)
-	return unknown(m, t.start, m.tok(j-1).end, why), j
+	return unknown(m, t.Start, m.tok(j-1).End, why), j
 }
 
 // plus is `a + b + ...` of known strings and numbers. esbuild joins
@@ -302,7 +303,7 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 	var x js.IExpr = n
 	for {
 		b, ok := x.(*js.BinaryExpr)
-		if !ok || b.Op != js.AddToken || len(operands) >= maxPlusChain {
+		if !ok || b.Op != js.AddToken || len(operands) >= jsfront.MaxPlusChain {
 			break
 		}
 		if !isLiteral(b.Y) {
@@ -316,7 +317,7 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 	var vals []*value
 	j := i
 	for {
-		if t := m.tok(j); (t.kind == tokString || t.kind == tokNumber || t.kind == tokTemplate && !t.subst) && (m.isPunct(j+1, "+") || endsExpr(m.tok(j+1))) {
+		if t := m.tok(j); (t.Kind == jsfront.TokString || t.Kind == jsfront.TokNumber || t.Kind == jsfront.TokTemplate && !t.Subst) && (m.isPunct(j+1, "+") || endsExpr(m.tok(j+1))) {
 			v, _ := e.literalToken(m, j)
 			vals = append(vals, v)
 			j++
@@ -329,7 +330,7 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 			operands = operands[:len(operands)-1]
 			vals = append(vals, v)
 		}
-		if !m.isPunct(j, "+") || len(vals) >= maxPlusChain {
+		if !m.isPunct(j, "+") || len(vals) >= jsfront.MaxPlusChain {
 			break
 		}
 		j++
@@ -339,20 +340,20 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 		size += len(v.str)
 	}
 	if tooLargeAmong(vals) || !e.fits(size) {
-		return unknown(m, m.tok(i).start, m.tok(j-1).end, tooLarge), j
+		return unknown(m, m.tok(i).Start, m.tok(j-1).End, tooLarge), j
 	}
 	c, ok := concat(vals)
 	if !ok || len(operands) > 0 || !endsExpr(m.tok(j)) {
 		if len(operands) == 0 && endsExpr(m.tok(j)) {
 			for _, v := range vals {
 				if v.kind == vUnknown && v.why != "" { // the term's reason is the sum's
-					return unknown(m, m.tok(i).start, m.tok(j-1).end, v.why), j
+					return unknown(m, m.tok(i).Start, m.tok(j-1).End, v.why), j
 				}
 			}
 		}
 		return computed(m, i, "computed by an expression")
 	}
-	c.file, c.start, c.end = m.path, m.tok(i).start, m.tok(j-1).end
+	c.file, c.start, c.end = m.path, m.tok(i).Start, m.tok(j-1).End
 	return c, j
 }
 
@@ -360,35 +361,35 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 func (e *evaluator) literalToken(m *modFile, i int) (*value, int) {
 	t := m.tok(i)
 	kind := vString
-	if t.kind == tokNumber {
+	if t.Kind == jsfront.TokNumber {
 		kind = vNumber
 	}
-	return &value{kind: kind, file: m.path, start: t.start, end: t.end, str: t.text}, i + 1
+	return &value{kind: kind, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
 }
 
 // endsExpr reports whether t may follow a whole expression.
-func endsExpr(t token) bool {
-	if t.kind == tokPunct {
-		return !isBinaryOp(t.text) && t.text != "." && t.text != "?." && t.text != "[" && t.text != "("
+func endsExpr(t jsfront.Token) bool {
+	if t.Kind == jsfront.TokPunct {
+		return !isBinaryOp(t.Text) && t.Text != "." && t.Text != "?." && t.Text != "[" && t.Text != "("
 	}
-	return !(t.kind == tokIdent && (t.text == "instanceof" || t.text == "in") && !t.nl)
+	return !(t.Kind == jsfront.TokIdent && (t.Text == "instanceof" || t.Text == "in") && !t.NL)
 }
 
 // arrow is an arrow function: `async`, type parameters, the parameters
 // and a return type, then its body.
 func (e *evaluator) arrow(m *modFile, i int) (*value, int) {
-	start := m.tok(i).start
+	start := m.tok(i).Start
 	k := i
-	if m.isIdent(k, "async") && !m.tok(k+1).nl && !m.isPunct(k+1, "=>") {
+	if m.isIdent(k, "async") && !m.tok(k+1).NL && !m.isPunct(k+1, "=>") {
 		k++
 	}
 	if m.isPunct(k, "<") {
 		k = skipType(m.toks, k+1) + 1
 	}
 	switch t := m.tok(k); {
-	case t.kind == tokIdent && m.isPunct(k+1, "=>"):
+	case t.Kind == jsfront.TokIdent && m.isPunct(k+1, "=>"):
 		return e.arrowBody(m, start, k+2)
-	case t.kind == tokPunct && t.text == "(":
+	case t.Kind == jsfront.TokPunct && t.Text == "(":
 		if j, ok := arrowAfterParams(m, matching(m.toks, k)+1); ok {
 			return e.arrowBody(m, start, j)
 		}
@@ -401,17 +402,17 @@ func (e *evaluator) arrow(m *modFile, i int) (*value, int) {
 func (e *evaluator) newExpr(m *modFile, n *js.NewExpr, i int) (*value, int) {
 	t := m.tok(i)
 	j := skipNewTarget(m, i+1)
-	if c := m.tok(i + 1); c.kind == tokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
+	if c := m.tok(i + 1); c.Kind == jsfront.TokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
 		if _, isVar := n.X.(*js.Var); isVar {
-			if why := m.changedWhy(m.readAt(c.start, c.text)); why != "" {
-				return unknown(m, t.start, m.tok(j-1).end, why), j
+			if why := m.changedWhy(m.readAt(c.Start, c.Text)); why != "" {
+				return unknown(m, t.Start, m.tok(j-1).End, why), j
 			}
-			if b := m.binds[m.readAt(c.start, c.text)]; b != nil && b.kind == bClass && b.at >= 0 {
-				return e.classInstance(m, c.text, b.class, b.at, t.start, m.tok(j-1).end), j
+			if b := m.binds[m.readAt(c.Start, c.Text)]; b != nil && b.kind == bClass && b.at >= 0 {
+				return e.classInstance(m, c.Text, b.class, b.at, t.Start, m.tok(j-1).End), j
 			}
 		}
 	}
-	return unknown(m, t.start, m.tok(j-1).end, "an object constructed with new"), j
+	return unknown(m, t.Start, m.tok(j-1).End, "an object constructed with new"), j
 }
 
 // chain is a chain of member reads, calls and tagged templates, evaluated
@@ -437,7 +438,7 @@ func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
 		links = append(links, x)
 		x = next
 	}
-	start := m.tok(m.skipCast(i)).start
+	start := m.tok(m.skipCast(i)).Start
 	v, j := e.expr(m, x, i)
 	var recv *value // the object of a method about to be called
 	method := ""
@@ -450,12 +451,12 @@ func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
 		switch l := links[k].(type) {
 		case *js.DotExpr:
 			name := m.tok(j + 1)
-			if ok = (m.isPunct(j, ".") || m.isPunct(j, "?.")) && (name.kind == tokIdent || name.kind == tokPrivate); ok {
-				nextRecv, nextMethod = v, name.text
-				v, j = e.member(m, v, name.text, start, name.end), j+2
+			if ok = (m.isPunct(j, ".") || m.isPunct(j, "?.")) && (name.Kind == jsfront.TokIdent || name.Kind == jsfront.TokPrivate); ok {
+				nextRecv, nextMethod = v, name.Text
+				v, j = e.member(m, v, name.Text, start, name.End), j+2
 			}
 		case *js.IndexExpr:
-			if ok = m.isPunct(j, "[") && !m.tok(j).nl; ok {
+			if ok = m.isPunct(j, "[") && !m.tok(j).NL; ok {
 				v, j = e.index(m, v, start, j)
 			}
 		case *js.CallExpr:
@@ -468,8 +469,8 @@ func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
 				v, j = e.call(m, l, v, recv, method, start, j)
 			}
 		case *js.TemplateExpr:
-			if t := m.tok(j); t.kind == tokTemplate && !t.nl {
-				v, j, ok = unknown(m, start, t.end, "computed by a tagged template"), j+1, true
+			if t := m.tok(j); t.Kind == jsfront.TokTemplate && !t.NL {
+				v, j, ok = unknown(m, start, t.End, "computed by a tagged template"), j+1, true
 			}
 		}
 		if !ok {
@@ -487,15 +488,15 @@ func (e *evaluator) index(m *modFile, v *value, start, j int) (*value, int) {
 	end := matching(m.toks, j)
 	key := m.tok(j + 1)
 	switch {
-	case key.kind == tokString && end == j+2:
-		return e.member(m, v, key.text, start, m.tok(end).end), end + 1
-	case key.kind == tokNumber && end == j+2:
-		name, ok := jsonNumber(key.text) // the key is the number's string: 0x1 is "1"
+	case key.Kind == jsfront.TokString && end == j+2:
+		return e.member(m, v, key.Text, start, m.tok(end).End), end + 1
+	case key.Kind == jsfront.TokNumber && end == j+2:
+		name, ok := jsonNumber(key.Text) // the key is the number's string: 0x1 is "1"
 		if !ok {
 			break
 		}
 		if v.kind != vArray {
-			return e.member(m, v, name, start, m.tok(end).end), end + 1
+			return e.member(m, v, name, start, m.tok(end).End), end + 1
 		}
 		if !v.complete {
 			break
@@ -503,16 +504,16 @@ func (e *evaluator) index(m *modFile, v *value, start, j int) (*value, int) {
 		if n, err := strconv.Atoi(name); err == nil && n >= 0 && n < len(v.items) {
 			return v.items[n], end + 1
 		}
-		return &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).end}, end + 1
+		return &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).End}, end + 1
 	}
-	return unknown(m, start, m.tok(end).end, "a computed member"), end + 1
+	return unknown(m, start, m.tok(end).End, "a computed member"), end + 1
 }
 
 // call is the call n of v at token j (the `(`): a standard function on
 // known values, or a value computed by the call.
 func (e *evaluator) call(m *modFile, n *js.CallExpr, v, recv *value, method string, start, j int) (*value, int) {
 	end := matching(m.toks, j)
-	call := &value{kind: vCall, file: m.path, start: start, end: m.tok(end).end, callee: calleeText(m, start, m.tok(j).start)}
+	call := &value{kind: vCall, file: m.path, start: start, end: m.tok(end).End, callee: calleeText(m, start, m.tok(j).Start)}
 	if v.kind == vUnknown && v.calleeRef != nil {
 		call.calleeRef = v.calleeRef
 	}

@@ -1,6 +1,9 @@
 package tsinspect
 
-import "github.com/tdewolff/parse/v2/js"
+import (
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/tdewolff/parse/v2/js"
+)
 
 // evalobject.go evaluates object and array literals of the syntax tree,
 // each property and element at its place in your text.
@@ -9,7 +12,7 @@ import "github.com/tdewolff/parse/v2/js"
 // the tree has, read in order in your text.
 func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 	end := matching(m.toks, i)
-	v := &value{kind: vObject, file: m.path, start: m.tok(i).start, end: m.tok(end).end, complete: true}
+	v := &value{kind: vObject, file: m.path, start: m.tok(i).Start, end: m.tok(end).End, complete: true}
 	j := i + 1
 	for _, p := range n.List {
 		for m.isPunct(j, ",") {
@@ -40,7 +43,7 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 				v.complete = false // index keys; not a schema
 			default:
 				v.complete = false
-				v.props = append(v.props, &prop{key: "", file: m.path, start: t.start, end: m.tok(next - 1).end, val: s})
+				v.props = append(v.props, &prop{key: "", file: m.path, start: t.Start, end: m.tok(next - 1).End, val: s})
 			}
 			j = next
 			continue
@@ -50,15 +53,15 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		for {
 			k := m.tok(j)
 			n := m.tok(j + 1)
-			if k.kind == tokIdent && (k.text == "async" || k.text == "get" || k.text == "set" || k.text == "static") &&
-				!(n.kind == tokPunct && (n.text == "(" || n.text == ":" || n.text == "," || n.text == "}" || n.text == "<")) {
-				if k.text == "get" || k.text == "set" {
+			if k.Kind == jsfront.TokIdent && (k.Text == "async" || k.Text == "get" || k.Text == "set" || k.Text == "static") &&
+				!(n.Kind == jsfront.TokPunct && (n.Text == "(" || n.Text == ":" || n.Text == "," || n.Text == "}" || n.Text == "<")) {
+				if k.Text == "get" || k.Text == "set" {
 					accessor = true
 				}
 				j++
 				continue
 			}
-			if k.kind == tokPunct && k.text == "*" {
+			if k.Kind == jsfront.TokPunct && k.Text == "*" {
 				j++
 				continue
 			}
@@ -67,16 +70,16 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		k := m.tok(j)
 		var key string
 		keyKnown := true
-		keyStart, keyEnd := k.start, k.end
-		switch k.kind {
-		case tokIdent, tokString, tokPrivate:
-			key = k.text
+		keyStart, keyEnd := k.Start, k.End
+		switch k.Kind {
+		case jsfront.TokIdent, jsfront.TokString, jsfront.TokPrivate:
+			key = k.Text
 			j++
-		case tokNumber: // the key is the number's string: 0x10 is "16"
-			key, keyKnown = jsonNumber(k.text)
+		case jsfront.TokNumber: // the key is the number's string: 0x10 is "16"
+			key, keyKnown = jsonNumber(k.Text)
 			j++
-		case tokPunct:
-			if k.text == "[" {
+		case jsfront.TokPunct:
+			if k.Text == "[" {
 				kend := matching(m.toks, j)
 				var computedKey js.IExpr
 				if p.Name != nil {
@@ -91,7 +94,7 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 				default:
 					keyKnown = false
 				}
-				keyEnd = m.tok(kend).end
+				keyEnd = m.tok(kend).End
 				j = kend + 1
 				break
 			}
@@ -107,16 +110,16 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		colon := false // `key: value`
 		_, isMethod := p.Value.(*js.MethodDecl)
 		switch n := m.tok(j); {
-		case isMethod && n.kind == tokPunct && (n.text == "(" || n.text == "<"):
+		case isMethod && n.Kind == jsfront.TokPunct && (n.Text == "(" || n.Text == "<"):
 			fv, next := e.functionExpr(m, j-1, keyStart)
 			val, j = fv, next
 			if accessor {
 				val = &value{kind: vUnknown, file: m.path, start: keyStart, end: fv.end, why: "a getter: computed when read", accessor: true}
 			}
-		case n.kind == tokPunct && n.text == ":":
+		case n.Kind == jsfront.TokPunct && n.Text == ":":
 			colon = true
 			val, j = e.expr(m, p.Value, j+1)
-		case n.kind == tokPunct && (n.text == "," || n.text == "}"):
+		case n.Kind == jsfront.TokPunct && (n.Text == "," || n.Text == "}"):
 			val = e.ref(m, key, keyStart, keyEnd)
 		default:
 			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
@@ -124,7 +127,7 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		if j < end && !m.isPunct(j, ",") {
 			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
 		}
-		if !keyKnown || key == "__proto__" && (k.kind == tokIdent || k.kind == tokString) && colon {
+		if !keyKnown || key == "__proto__" && (k.Kind == jsfront.TokIdent || k.Kind == jsfront.TokString) && colon {
 			// `__proto__: x` sets the prototype: its keys are read through it
 			v.complete = false
 			continue
@@ -144,7 +147,7 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 // tree has, read in order in your text.
 func (e *evaluator) array(m *modFile, n *js.ArrayExpr, i int) (*value, int) {
 	end := matching(m.toks, i)
-	v := &value{kind: vArray, file: m.path, start: m.tok(i).start, end: m.tok(end).end, complete: true}
+	v := &value{kind: vArray, file: m.path, start: m.tok(i).Start, end: m.tok(end).End, complete: true}
 	j := i + 1
 	for _, el := range n.List {
 		if el.Value == nil {

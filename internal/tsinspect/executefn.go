@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -15,7 +16,7 @@ import (
 
 // executeFn is execute's function on its file's tree.
 type executeFn struct {
-	t      *jsTree
+	t      *jsfront.Tree
 	params *js.Params
 	block  *js.BlockStmt
 }
@@ -31,7 +32,7 @@ func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, 
 	}
 	var best executeFn
 	bestAt := -1
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		var x executeFn
 		switch f := n.(type) {
 		case *js.ArrowFunc:
@@ -47,11 +48,11 @@ func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, 
 		if first == nil {
 			return
 		}
-		at, ok := t.pos(first)
+		at, ok := t.Pos(first)
 		if ok && at >= v.start && at < v.end && (bestAt < 0 || at < bestAt) {
 			best, bestAt = x, at
 		}
-	}), t.ast)
+	}), t.AST)
 	if bestAt < 0 {
 		return functionNamedAt(t, v.start)
 	}
@@ -62,20 +63,20 @@ func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, 
 // file's text) is bound to: a function declaration (hoisted: `execute` in
 // `export default { execute }` above or below `function execute(...)`), or
 // a const bound to a function.
-func functionNamedAt(t *jsTree, at int) (executeFn, bool) {
+func functionNamedAt(t *jsfront.Tree, at int) (executeFn, bool) {
 	end := at
-	for end < len(t.src) && isNameByte(t.src[end]) {
+	for end < len(t.Src) && jsfront.IsNameByte(t.Src[end]) {
 		end++
 	}
-	name := string(t.src[at:end]) // only the reads of this name are placed
+	name := string(t.Src[at:end]) // only the reads of this name are placed
 	var target *js.Var
 	fns := map[*js.Var]executeFn{}
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		switch m := n.(type) {
 		case *js.Var:
 			if m.Link != nil && target == nil && string(m.Data) == name {
-				if p, ok := t.pos(m.Data); ok && p == at {
-					target = root(m)
+				if p, ok := t.Pos(m.Data); ok && p == at {
+					target = jsfront.Root(m)
 				}
 			}
 		case *js.FuncDecl:
@@ -99,14 +100,14 @@ func functionNamedAt(t *jsTree, at int) (executeFn, bool) {
 				}
 			}
 		}
-	}), t.ast)
+	}), t.AST)
 	x, ok := fns[target]
 	return x, ok && target != nil
 }
 
 // treeOf is the syntax tree of the module or of a file its values were
 // followed into (parsed once per inspection, when the file was loaded).
-func (c *checker) treeOf(file string) *jsTree {
+func (c *checker) treeOf(file string) *jsfront.Tree {
 	if f := c.ev.files[file]; f != nil {
 		return f.tree
 	}
@@ -171,7 +172,7 @@ func sortReads(rs []memberRead) {
 func isFree(name string) func(js.IExpr) bool {
 	return func(e js.IExpr) bool {
 		v, ok := e.(*js.Var)
-		return ok && freeName(v, name)
+		return ok && jsfront.FreeName(v, name)
 	}
 }
 
@@ -187,7 +188,7 @@ func isMember(x js.IExpr, base func(js.IExpr) bool, field string) bool {
 
 // memberOf reads n as a member of base: `base.NAME` or `base['NAME']`, its
 // extent from base's start to the name's end (the `]` included).
-func memberOf(t *jsTree, n js.INode, base func(js.IExpr) bool) (memberRead, bool) {
+func memberOf(t *jsfront.Tree, n js.INode, base func(js.IExpr) bool) (memberRead, bool) {
 	var x js.IExpr
 	var name []byte
 	str := false
@@ -211,19 +212,19 @@ func memberOf(t *jsTree, n js.INode, base func(js.IExpr) bool) (memberRead, bool
 		return memberRead{}, false
 	}
 	first := leftmost(x)
-	start, ok := t.pos(first)
+	start, ok := t.Pos(first)
 	if !ok {
 		return memberRead{}, false
 	}
-	nameStart, end, ok := t.span(name)
+	nameStart, end, ok := t.Span(name)
 	if !ok {
 		return memberRead{}, false
 	}
 	r := memberRead{name: string(name), start: start, end: end, nameStart: nameStart, nameEnd: end}
 	if str {
-		s, _ := quoted(name)
+		s, _ := jsfront.Quoted(name)
 		r.name = s
-		close := bytes.IndexByte(t.src[end:], ']')
+		close := bytes.IndexByte(t.Src[end:], ']')
 		if close < 0 {
 			return memberRead{}, false
 		}
@@ -234,14 +235,14 @@ func memberOf(t *jsTree, n js.INode, base func(js.IExpr) bool) (memberRead, bool
 
 // patternReads are the top-level keys of an object pattern, each at its
 // own extent; rest reports a rest element at any depth.
-func patternReads(t *jsTree, b *js.BindingObject) (reads []memberRead, rest bool) {
+func patternReads(t *jsfront.Tree, b *js.BindingObject) (reads []memberRead, rest bool) {
 	for _, it := range b.List {
 		name := keyName(it)
 		if name == nil {
 			rest = true // a computed key: which names are read is not known
 			continue
 		}
-		if start, end, ok := t.span(name); ok {
+		if start, end, ok := t.Span(name); ok {
 			reads = append(reads, memberRead{name: string(name), start: start, end: end, nameStart: start, nameEnd: end})
 		}
 		if hasRest(it.Value.Binding) {
@@ -307,7 +308,7 @@ func (x executeFn) argReads() (reads []memberRead, whole bool) {
 	case *js.Var:
 		reads, whole = x.readsOf(func(e js.IExpr) bool {
 			v, ok := e.(*js.Var)
-			return ok && root(v) == b
+			return ok && jsfront.Root(v) == b
 		})
 		sortReads(reads)
 		return reads, whole
@@ -321,7 +322,7 @@ func (x executeFn) readsOf(base func(js.IExpr) bool) (reads []memberRead, whole 
 	consumed := map[js.IExpr]bool{}
 	methods := map[js.INode]bool{}
 	uses := 0
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		switch m := n.(type) {
 		case *js.CallExpr:
 			if d, ok := m.X.(*js.DotExpr); ok && base(d.X) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // maxImportedFiles bounds the relative files checked for one module.
@@ -32,17 +33,17 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		c.seen[file] = true
 		return in.checkJSON(c, res, file)
 	}
-	if !scriptFile(file) {
+	if !jsfront.ScriptFile(file) {
 		return nil
 	}
 	c.seen[file] = true
 	content, err := res.t.readFile(file)
-	if err != nil || len(content) > in.opts.MaxBytes || binaryAt(content) >= 0 {
+	if err != nil || len(content) > in.opts.MaxBytes || jsfront.BinaryAt(content) >= 0 {
 		return nil
 	}
-	_, lexErr := lex(content)
-	var lexFailure *lexError
-	if errors.As(lexErr, &lexFailure) && lexFailure.limit {
+	_, lexErr := jsfront.Lex(content)
+	var lexFailure *jsfront.LexError
+	if errors.As(lexErr, &lexFailure) && lexFailure.Limit {
 		return nil // not given to esbuild: unknown
 	}
 	lines := diag.NewLines(content)
@@ -56,14 +57,14 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	var first *loadFailure
 	syntax := 0
 	for _, m := range facts.messages {
-		if !m.error || syntax >= maxSyntaxErrors {
+		if !m.Error || syntax >= maxSyntaxErrors {
 			continue
 		}
 		syntax++
-		start := m.start
-		c.add(file, start, m.end, diag.Error, CodeSyntax, "syntax error: "+m.text)
+		start := m.Start
+		c.add(file, start, m.End, diag.Error, CodeSyntax, "syntax error: "+m.Text)
 		if first == nil {
-			first = &loadFailure{reason: "syntax error: " + m.text, where: where(start)}
+			first = &loadFailure{reason: "syntax error: " + m.Text, where: where(start)}
 		}
 	}
 	if syntax > 0 {
@@ -75,14 +76,14 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	}
 	load := &facts.load
 	for _, imp := range facts.imports {
-		start, end := imp.start, imp.end
-		atLoad := imp.kind == importStatic || load.atLoad[start]
-		rs := res.resolve(imp.path, dir)
+		start, end := imp.Start, imp.End
+		atLoad := imp.Kind == jsfront.ImportStatic || load.atLoad[start]
+		rs := res.resolve(imp.Path, dir)
 		var failure *loadFailure
 		switch rs.outcome {
 		case resolvedFile:
 			if f := in.checkImported(c, res, rs.file); f != nil {
-				sev, msg := diag.Error, fmt.Sprintf("'%s' will not load: %s (%s)", imp.path, f.reason, f.where)
+				sev, msg := diag.Error, fmt.Sprintf("'%s' will not load: %s (%s)", imp.Path, f.reason, f.where)
 				if !atLoad {
 					sev, msg = diag.Warning, msg+", when this call runs"
 				}
@@ -90,19 +91,19 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 				failure = f
 			}
 		case resolvedPackage:
-			in.checkIgnored(c, res, file, start, end, imp.path, rs)
+			in.checkIgnored(c, res, file, start, end, imp.Path, rs)
 		case resolveHarness:
 			sev := diag.Error
 			if !atLoad {
 				sev = diag.Warning
 			}
 			c.add(file, start, end, sev, CodeHarnessImport, fmt.Sprintf(
-				"'%s' is a harness package: a tool module never imports one, nor do the files it imports", imp.path))
-			failure = &loadFailure{reason: fmt.Sprintf("it imports the harness package '%s'", imp.path), where: where(start)}
+				"'%s' is a harness package: a tool module never imports one, nor do the files it imports", imp.Path))
+			failure = &loadFailure{reason: fmt.Sprintf("it imports the harness package '%s'", imp.Path), where: where(start)}
 		case resolveMissing, resolveOutside:
-			sev, msg := diag.Error, rs.message+importHint(imp.path, rs)
+			sev, msg := diag.Error, rs.message+importHint(imp.Path, rs)
 			if !atLoad {
-				sev, msg = diag.Warning, rs.message+" when this call runs"+importHint(imp.path, rs)
+				sev, msg = diag.Warning, rs.message+" when this call runs"+importHint(imp.Path, rs)
 			}
 			c.add(file, start, end, sev, CodeImport, msg)
 			failure = &loadFailure{reason: rs.message, where: where(start)}

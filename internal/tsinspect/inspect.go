@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -304,8 +305,8 @@ func tooLargeMessage(size int64, limit int) string {
 
 // esbuildFacts returns esbuild's facts about a file's content, from the
 // facts cache when the same content was parsed with the same loader.
-func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) esbuildFacts {
-	loader, tsconfig := buildOptions(file, jsx)
+func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsfront.JSXOptions) esbuildFacts {
+	loader, tsconfig := jsfront.BuildOptions(file, jsx)
 	k := factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}
 	if f, ok := in.facts.get(k); ok {
 		return f
@@ -317,8 +318,8 @@ func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) e
 
 // parse parses a file for its syntax tree (nil when it does not parse),
 // keeping its facts in the facts cache.
-func (in *Inspector) parse(file string, content []byte, jsx jsxOptions) (esbuildFacts, *jsTree) {
-	loader, tsconfig := buildOptions(file, jsx)
+func (in *Inspector) parse(file string, content []byte, jsx jsfront.JSXOptions) (esbuildFacts, *jsfront.Tree) {
+	loader, tsconfig := jsfront.BuildOptions(file, jsx)
 	f, t := parseFile(file, content, loader, tsconfig)
 	in.facts.put(factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}, f)
 	return f, t

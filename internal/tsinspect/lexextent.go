@@ -3,6 +3,8 @@ package tsinspect
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // lexextent.go is what the value reader takes from the tokens of your text
@@ -26,15 +28,15 @@ func isBinaryOp(p string) bool {
 // insertion: a name, a string or a number, not `in`, `instanceof`, `as`,
 // `satisfies`; a template continues it as a tag's), so that in a file
 // without semicolons the extent is the statement's, not the rest of the file.
-func skipExpr(toks []token, i int) int {
+func skipExpr(toks []jsfront.Token, i int) int {
 	return skipTo(toks, i, skipStops{newLine: true, lineStarts: startsStatement})
 }
 
-func startsStatement(t token) bool {
-	switch t.kind {
-	case tokIdent:
-		return t.text != "in" && t.text != "instanceof" && t.text != "as" && t.text != "satisfies"
-	case tokString, tokNumber, tokPrivate:
+func startsStatement(t jsfront.Token) bool {
+	switch t.Kind {
+	case jsfront.TokIdent:
+		return t.Text != "in" && t.Text != "instanceof" && t.Text != "as" && t.Text != "satisfies"
+	case jsfront.TokString, jsfront.TokNumber, jsfront.TokPrivate:
 		return true
 	}
 	return false
@@ -47,28 +49,28 @@ func startsStatement(t token) bool {
 type skipStops struct {
 	inType     bool
 	newLine    bool
-	lineStarts func(token) bool
+	lineStarts func(jsfront.Token) bool
 }
 
 // skipTo skips from token i to the first token that ends what starts
 // there, by stops.
-func skipTo(toks []token, i int, stops skipStops) int {
+func skipTo(toks []jsfront.Token, i int, stops skipStops) int {
 	depth := 0
 	start := i
-	for ; i < len(toks) && toks[i].kind != tokEOF; i++ {
+	for ; i < len(toks) && toks[i].Kind != jsfront.TokEOF; i++ {
 		t := toks[i]
-		if stops.newLine && depth == 0 && i > start && t.nl && stops.lineStarts(t) && endsOperand(toks[i-1]) {
+		if stops.newLine && depth == 0 && i > start && t.NL && stops.lineStarts(t) && jsfront.EndsOperand(toks[i-1]) {
 			return i
 		}
-		if t.kind != tokPunct {
+		if t.Kind != jsfront.TokPunct {
 			continue
 		}
-		switch t.text {
+		switch t.Text {
 		case "<", ">":
 			if !stops.inType {
 				continue
 			}
-			if t.text == "<" {
+			if t.Text == "<" {
 				depth++
 				continue
 			}
@@ -97,11 +99,11 @@ func skipTo(toks []token, i int, stops skipStops) int {
 }
 
 // matching returns the index of the bracket closing the one at i.
-func matching(toks []token, i int) int {
+func matching(toks []jsfront.Token, i int) int {
 	depth := 0
-	for j := i; j < len(toks) && toks[j].kind != tokEOF; j++ {
-		if t := toks[j]; t.kind == tokPunct {
-			if d := nesting(t.text); d != 0 {
+	for j := i; j < len(toks) && toks[j].Kind != jsfront.TokEOF; j++ {
+		if t := toks[j]; t.Kind == jsfront.TokPunct {
+			if d := jsfront.Nesting(t.Text); d != 0 {
 				if depth += d; depth == 0 {
 					return j
 				}
@@ -136,12 +138,12 @@ func arrowAfterParams(m *modFile, i int) (int, bool) {
 		// a return type; it ends at the `=>`
 		j := i + 1
 		depth := 0
-		for ; j < len(m.toks) && m.tok(j).kind != tokEOF; j++ {
+		for ; j < len(m.toks) && m.tok(j).Kind != jsfront.TokEOF; j++ {
 			t := m.tok(j)
-			if t.kind != tokPunct {
+			if t.Kind != jsfront.TokPunct {
 				continue
 			}
-			switch t.text {
+			switch t.Text {
 			case "(", "[", "{", "<":
 				depth++
 			case ")", "]", "}", ">":
@@ -217,13 +219,13 @@ func quoteSource(src []byte, limit int) string {
 // index of the first token after it: a `,`, `;`, `=`, `)`, `]` or `}` at
 // bracket depth 0 (angle brackets count as brackets in a type), or a token on
 // a new line that cannot continue a type.
-func skipType(toks []token, i int) int { return skipTo(toks, i, skipStops{inType: true}) }
+func skipType(toks []jsfront.Token, i int) int { return skipTo(toks, i, skipStops{inType: true}) }
 
 // skipFieldType is skipType for a class field's type, which also ends at
 // a name that starts a new line after a complete type (the next member).
-func skipFieldType(toks []token, i int) int {
-	return skipTo(toks, i, skipStops{inType: true, newLine: true, lineStarts: func(t token) bool {
-		return t.kind == tokIdent || t.kind == tokPrivate
+func skipFieldType(toks []jsfront.Token, i int) int {
+	return skipTo(toks, i, skipStops{inType: true, newLine: true, lineStarts: func(t jsfront.Token) bool {
+		return t.Kind == jsfront.TokIdent || t.Kind == jsfront.TokPrivate
 	}})
 }
 
@@ -232,35 +234,35 @@ func skipFieldType(toks []token, i int) int {
 func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {
 	if m.isPunct(i, "{") {
 		end := matching(m.toks, i)
-		return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
+		return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).End}, end + 1
 	}
 	// an expression body ends where the statement does (a new line that
 	// starts a statement, too): a file without semicolons is not rescanned
 	// to its end for every arrow
 	end := skipExpr(m.toks, i)
-	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).end}, end
+	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).End}, end
 }
 
 // functionExpr skips `function name<T>(params): type { body }` at i.
 func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
 	j := i + 1
-	for j < len(m.toks) && !m.isPunct(j, "(") && m.tok(j).kind != tokEOF {
+	for j < len(m.toks) && !m.isPunct(j, "(") && m.tok(j).Kind != jsfront.TokEOF {
 		j++
 	}
 	j = matching(m.toks, j) + 1
 	// an optional return type, which may hold object type literals: a `{`
 	// that follows `:`, `|`, `&`, `<`, `,`, `(`, `[` or `=>` opens a type
 	// literal; any other `{` opens the body.
-	for j < len(m.toks) && m.tok(j).kind != tokEOF {
+	for j < len(m.toks) && m.tok(j).Kind != jsfront.TokEOF {
 		t := m.tok(j)
-		if t.kind == tokPunct && (t.text == "(" || t.text == "[") {
+		if t.Kind == jsfront.TokPunct && (t.Text == "(" || t.Text == "[") {
 			j = matching(m.toks, j) + 1
 			continue
 		}
-		if t.kind == tokPunct && t.text == "{" {
+		if t.Kind == jsfront.TokPunct && t.Text == "{" {
 			prev := m.tok(j - 1)
-			if prev.kind == tokPunct {
-				switch prev.text {
+			if prev.Kind == jsfront.TokPunct {
+				switch prev.Text {
 				case ":", "|", "&", "<", ",", "(", "[", "=>":
 					j = matching(m.toks, j) + 1
 					continue
@@ -271,5 +273,5 @@ func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
 		j++
 	}
 	end := matching(m.toks, j)
-	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).end}, end + 1
+	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).End}, end + 1
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // links.go checks what Bun checks when it links a file to the ES modules it
@@ -20,8 +22,8 @@ import (
 func (in *Inspector) checkLinks(res *resolver, file string, f *esbuildFacts) *loadError {
 	dir := filepath.Dir(file)
 	for _, imp := range f.named {
-		rs := res.resolve(imp.spec, dir)
-		if rs.outcome != resolvedFile || !scriptFile(rs.file) {
+		rs := res.resolve(imp.Spec, dir)
+		if rs.outcome != resolvedFile || !jsfront.ScriptFile(rs.file) {
 			continue
 		}
 		switch strings.ToLower(filepath.Ext(rs.file)) {
@@ -29,7 +31,7 @@ func (in *Inspector) checkLinks(res *resolver, file string, f *esbuildFacts) *lo
 			continue
 		}
 		content, err := res.t.readFile(rs.file)
-		if err != nil || !textLike(content) {
+		if err != nil || !jsfront.TextLike(content) {
 			continue
 		}
 		other := in.esbuildFacts(rs.file, content, res.rootJSX())
@@ -38,14 +40,14 @@ func (in *Inspector) checkLinks(res *resolver, file string, f *esbuildFacts) *lo
 		}
 		found := false
 		for _, e := range other.exports {
-			found = found || e == imp.name
+			found = found || e == imp.Name
 		}
 		if found {
 			continue
 		}
 		rel := filepath.ToSlash(res.rel(rs.file))
-		return &loadError{file: file, start: imp.start, end: imp.end, link: true,
-			msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.name, rel),
+		return &loadError{file: file, start: imp.Start, end: imp.End, link: true,
+			msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.Name, rel),
 			hint: exportsHint(other.exports)}
 	}
 	return nil

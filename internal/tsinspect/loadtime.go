@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"path/filepath"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -40,13 +41,13 @@ type loadCall struct {
 }
 
 // loadFactsOf reads the load facts off a file's tree and its walk.
-func loadFactsOf(t *jsTree, w *loadWalker) loadFacts {
+func loadFactsOf(t *jsfront.Tree, w *loadWalker) loadFacts {
 	f := loadFacts{atLoad: map[int]bool{}}
 	if s := w.stop; s != nil {
 		e := &loadError{msg: s.msg}
 		var ok bool
 		if s.at != nil {
-			e.start, e.end, ok = t.span(s.at.Data)
+			e.start, e.end, ok = t.Span(s.at.Data)
 		} else {
 			e.start, e.end, ok = throwSpan(t, s.thrown)
 		}
@@ -73,14 +74,14 @@ func loadFactsOf(t *jsTree, w *loadWalker) loadFacts {
 		switch x := call.X.(type) {
 		case *js.LiteralExpr:
 			if isLit && x.TokenType == js.ImportToken && w.awaited[call] {
-				if start, ok := t.pos(lit.Data); ok {
+				if start, ok := t.Pos(lit.Data); ok {
 					f.atLoad[start] = true
 				}
 			}
 			continue
 		case *js.Var:
-			if isLit && string(root(x).Data) == "require" {
-				if start, ok := t.pos(lit.Data); ok {
+			if isLit && string(jsfront.Root(x).Data) == "require" {
+				if start, ok := t.Pos(lit.Data); ok {
 					f.atLoad[start] = true
 				}
 			}
@@ -91,7 +92,7 @@ func loadFactsOf(t *jsTree, w *loadWalker) loadFacts {
 			if !ok || len(call.Args.List) != 1 || !w.createsRequire(call.X) {
 				continue
 			}
-			if start, end, ok := t.span(lit.Data); ok {
+			if start, end, ok := t.Span(lit.Data); ok {
 				f.requires = append(f.requires, loadCall{spec: spec, start: start, end: end})
 			}
 		case "readFileSync":
@@ -120,16 +121,16 @@ func (f *loadFacts) stopError(file string) *loadError {
 
 // throwSpan is the `throw` keyword of a throw statement in the file's
 // text: before the start of the thrown expression.
-func throwSpan(t *jsTree, n *js.ThrowStmt) (start, end int, ok bool) {
+func throwSpan(t *jsfront.Tree, n *js.ThrowStmt) (start, end int, ok bool) {
 	first := leftmost(n.Value)
 	if first == nil {
 		return 0, 0, false
 	}
-	at, ok := t.pos(first)
+	at, ok := t.Pos(first)
 	if !ok {
 		return 0, 0, false
 	}
-	start, ok = t.keywordBefore(at, "throw")
+	start, ok = t.KeywordBefore(at, "throw")
 	return start, start + len("throw"), ok
 }
 
@@ -202,14 +203,14 @@ func stringLiteral(e js.IExpr) (string, bool) {
 	if !ok || lit.TokenType != js.StringToken {
 		return "", false
 	}
-	return quoted(lit.Data)
+	return jsfront.Quoted(lit.Data)
 }
 
 // calleeName is the name a call calls: `f` of `f()` and of `x.f()`.
 func calleeName(e js.IExpr) string {
 	switch n := e.(type) {
 	case *js.Var:
-		return string(root(n).Data)
+		return string(jsfront.Root(n).Data)
 	case *js.DotExpr:
 		if lit, ok := n.Y.(js.LiteralExpr); ok {
 			return string(lit.Data)
@@ -225,13 +226,13 @@ func (w *loadWalker) createsRequire(callee js.IExpr) bool {
 	if !ok {
 		return false
 	}
-	call, ok := w.inits[root(v)].(*js.CallExpr)
+	call, ok := w.inits[jsfront.Root(v)].(*js.CallExpr)
 	return ok && calleeName(call.X) == "createRequire"
 }
 
 // argSpan is an argument call's extent in the file's text: from its first
 // name to the `)` that closes it.
-func argSpan(t *jsTree, arg js.IExpr) (start, end int, ok bool) {
+func argSpan(t *jsfront.Tree, arg js.IExpr) (start, end int, ok bool) {
 	var last []byte
 	switch n := arg.(type) {
 	case *js.CallExpr:
@@ -247,20 +248,20 @@ func argSpan(t *jsTree, arg js.IExpr) (start, end int, ok bool) {
 	if first == nil || last == nil {
 		return 0, 0, false
 	}
-	start, ok = t.pos(first)
+	start, ok = t.Pos(first)
 	if !ok {
 		return 0, 0, false
 	}
 	if _, isNew := arg.(*js.NewExpr); isNew {
-		if start, ok = t.keywordBefore(start, "new"); !ok {
+		if start, ok = t.KeywordBefore(start, "new"); !ok {
 			return 0, 0, false
 		}
 	}
-	_, lastEnd, ok := t.span(last)
+	_, lastEnd, ok := t.Span(last)
 	if !ok {
 		return 0, 0, false
 	}
-	src := t.src
+	src := t.Src
 	close := bytes.IndexByte(src[lastEnd:], ')')
 	if close < 0 {
 		return 0, 0, false
@@ -315,7 +316,7 @@ func literalModulePath(arg js.IExpr) ([]string, bool) {
 		}
 		return parts, true
 	case *js.NewExpr:
-		if v, ok := n.X.(*js.Var); !ok || string(root(v).Data) != "URL" || n.Args == nil || len(n.Args.List) != 2 {
+		if v, ok := n.X.(*js.Var); !ok || string(jsfront.Root(v).Data) != "URL" || n.Args == nil || len(n.Args.List) != 2 {
 			return nil, false
 		}
 		spec, ok := stringLiteral(n.Args.List[0].Value)
@@ -331,7 +332,7 @@ func literalModulePath(arg js.IExpr) ([]string, bool) {
 // `import.meta.dirname` or `__dirname`.
 func moduleFolder(e js.IExpr) bool {
 	if v, ok := e.(*js.Var); ok {
-		return string(root(v).Data) == "__dirname" && root(v).Decl == js.NoDecl
+		return string(jsfront.Root(v).Data) == "__dirname" && jsfront.Root(v).Decl == js.NoDecl
 	}
 	return importMetaField(e, "dir") || importMetaField(e, "dirname")
 }

@@ -1,6 +1,7 @@
 package tsinspect
 
 import (
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -33,7 +34,7 @@ type loadThrow struct {
 }
 
 type loadWalker struct {
-	t *jsTree
+	t *jsfront.Tree
 	// lexical holds the let and const bindings of module scope;
 	// ready those whose declaration ran
 	lexical, ready map[*js.Var]bool
@@ -70,7 +71,7 @@ type loadWalker struct {
 const maxFollowDepth = 16
 
 // walkLoad runs the walk over t.
-func walkLoad(t *jsTree) *loadWalker {
+func walkLoad(t *jsfront.Tree) *loadWalker {
 	w := &loadWalker{
 		t:       t,
 		lexical: map[*js.Var]bool{}, ready: map[*js.Var]bool{}, inlined: map[*js.Var]bool{},
@@ -80,14 +81,14 @@ func walkLoad(t *jsTree) *loadWalker {
 		imported: map[string]bool{}, followed: map[any]bool{},
 	}
 	w.commonJS = true
-	for _, s := range t.ast.List {
+	for _, s := range t.AST.List {
 		w.declare(s)
 		switch s.(type) {
 		case *js.ImportStmt, *js.ExportStmt:
 			w.commonJS = false
 		}
 	}
-	w.stmts(t.ast.List, true)
+	w.stmts(t.AST.List, true)
 	return w
 }
 
@@ -116,7 +117,7 @@ func (w *loadWalker) declare(s js.IStmt) {
 				w.inits[v] = e.Default
 			}
 			if n.TokenType == js.LetToken || n.TokenType == js.ConstToken {
-				for _, v := range boundVars(e.Binding, nil) {
+				for _, v := range jsfront.BoundVars(e.Binding, nil) {
 					w.lexical[v] = true
 					w.inlined[v] = n.TokenType == js.ConstToken && inlinedConst(e)
 				}
@@ -228,7 +229,7 @@ func (w *loadWalker) varDecl(n *js.VarDecl, sure bool) {
 		w.expr(e.Default, sure)
 		w.pattern(e.Binding, sure)
 		if sure {
-			for _, v := range boundVars(e.Binding, nil) {
+			for _, v := range jsfront.BoundVars(e.Binding, nil) {
 				w.ready[v] = true
 			}
 		}
@@ -320,7 +321,7 @@ func (w *loadWalker) read(v *js.Var, sure, typeOf bool) {
 	if !sure || w.stopped() {
 		return
 	}
-	r := root(v)
+	r := jsfront.Root(v)
 	switch {
 	case w.lexical[r] && !w.ready[r] && !(w.inlined[r] && w.readsAfter(v, r)):
 		w.stop = &loadStop{at: v, msg: "Cannot access '" + string(r.Data) + "' before initialization"}
@@ -380,7 +381,7 @@ func (w *loadWalker) expr(e js.IExpr, sure bool) {
 			}
 		}
 		if v, ok := n.X.(*js.Var); ok {
-			if c := w.classes[root(v)]; c != nil {
+			if c := w.classes[jsfront.Root(v)]; c != nil {
 				w.instance(c, sure)
 			}
 		}
@@ -462,7 +463,7 @@ func (w *loadWalker) call(n *js.CallExpr, sure bool) {
 	case *js.FuncDecl:
 		w.follow(f, f.Async, f.Generator, f.Body.List, sure)
 	case *js.Var:
-		if d := w.funcs[root(f)]; d != nil {
+		if d := w.funcs[jsfront.Root(f)]; d != nil {
 			w.follow(d, d.Async, d.Generator, d.Body.List, sure)
 		}
 	}

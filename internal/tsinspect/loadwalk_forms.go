@@ -1,6 +1,7 @@
 package tsinspect
 
 import (
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -32,7 +33,7 @@ func inlinedConst(e js.BindingElement) bool {
 	case *js.TemplateExpr:
 		return d.Tag == nil && len(d.List) == 0
 	case *js.Var:
-		return freeName(d, "undefined")
+		return jsfront.FreeName(d, "undefined")
 	}
 	return false
 }
@@ -42,12 +43,12 @@ func inlinedConst(e js.BindingElement) bool {
 // does not throw even when it runs first, from a function called early);
 // true when either has no position (no error is claimed then).
 func (w *loadWalker) readsAfter(v, r *js.Var) bool {
-	at, ok1 := w.t.pos(v.Data)
-	site := w.t.declAt[r]
+	at, ok1 := w.t.Pos(v.Data)
+	site := w.t.DeclAt[r]
 	if site == nil {
 		return true
 	}
-	decl, ok2 := w.t.pos(site)
+	decl, ok2 := w.t.Pos(site)
 	return !ok1 || !ok2 || at > decl
 }
 
@@ -145,16 +146,16 @@ func optionalChain(e js.IExpr) bool {
 // assignedGlobals finds the names the file assigns as properties of the
 // global object (`globalThis.x =`, `global.x =`, `window.x =`), anywhere:
 // a read of such a name may find it defined.
-func assignedGlobals(t *jsTree) map[string]bool {
+func assignedGlobals(t *jsfront.Tree) map[string]bool {
 	out := map[string]bool{}
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		b, ok := n.(*js.BinaryExpr)
 		if !ok || b.Op != js.EqToken {
 			return
 		}
 		if d, ok := b.X.(*js.DotExpr); ok {
 			if v, ok := d.X.(*js.Var); ok {
-				switch string(root(v).Data) {
+				switch string(jsfront.Root(v).Data) {
 				case "globalThis", "global", "window", "self":
 					if lit, ok := d.Y.(js.LiteralExpr); ok {
 						out[string(lit.Data)] = true
@@ -162,6 +163,6 @@ func assignedGlobals(t *jsTree) map[string]bool {
 				}
 			}
 		}
-	}), t.ast)
+	}), t.AST)
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -30,7 +31,7 @@ func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end in
 	}
 	self, _ := b.fn.Params.List[0].Binding.(*js.Var)
 	close := matching(m.toks, b.at)
-	v := &value{kind: vObject, file: m.path, start: m.tok(b.at).start, end: m.tok(close).end, complete: true}
+	v := &value{kind: vObject, file: m.path, start: m.tok(b.at).Start, end: m.tok(close).End, complete: true}
 	k := 0
 	for _, s := range b.fn.Body.List {
 		if _, ok := s.(*js.ReturnStmt); ok {
@@ -43,7 +44,7 @@ func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end in
 		mt := members[k]
 		k++
 		kt := m.tok(mt.key)
-		val := &value{kind: vUnknown, file: m.path, start: kt.start, end: kt.end}
+		val := &value{kind: vUnknown, file: m.path, start: kt.Start, end: kt.End}
 		if mt.value >= 0 {
 			val, _ = e.expr(m, init, mt.value)
 		}
@@ -55,7 +56,7 @@ func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end in
 		if val.kind != vNumber && val.kind != vString {
 			return cannot("has a member computed when the module runs")
 		}
-		v.props = append(v.props, &prop{key: key, file: m.path, start: kt.start, end: kt.end, val: val})
+		v.props = append(v.props, &prop{key: key, file: m.path, start: kt.Start, end: kt.End, val: val})
 		if !numeric {
 			continue
 		}
@@ -63,8 +64,8 @@ func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end in
 		if !ok {
 			return cannot("has a member computed when the module runs")
 		}
-		v.props = append(v.props, &prop{key: reverse, file: m.path, start: kt.start, end: kt.end,
-			val: &value{kind: vString, file: m.path, start: kt.start, end: kt.end, str: key}})
+		v.props = append(v.props, &prop{key: reverse, file: m.path, start: kt.Start, end: kt.End,
+			val: &value{kind: vString, file: m.path, start: kt.Start, end: kt.End, str: key}})
 	}
 	if k != len(members) {
 		return cannot("has members this inspector cannot read")
@@ -96,13 +97,13 @@ func enumMember(s js.IStmt, self *js.Var) (key string, init js.IExpr, numeric, o
 	if !isLit || lit.TokenType != js.StringToken {
 		return "", nil, false, false
 	}
-	key, ok = quoted(lit.Data)
+	key, ok = jsfront.Quoted(lit.Data)
 	return key, assign.Y, false, ok
 }
 
 func isVar(x js.IExpr, v *js.Var) bool {
 	r, ok := x.(*js.Var)
-	return ok && v != nil && root(r) == v
+	return ok && v != nil && jsfront.Root(r) == v
 }
 
 // enumConstant is the value esbuild wrote for a member, a number (`-1`
@@ -126,7 +127,7 @@ func enumConstant(x js.IExpr, at *value) *value {
 		}
 		c.kind, c.str = vNumber, neg+strconv.FormatFloat(f, 'f', -1, 64)
 	case lit.TokenType == js.StringToken && neg == "":
-		if c.str, ok = quoted(lit.Data); !ok {
+		if c.str, ok = jsfront.Quoted(lit.Data); !ok {
 			return at
 		}
 		c.kind = vString
@@ -149,7 +150,7 @@ func enumMembers(m *modFile, open int) []enumMemberToks {
 	close := matching(m.toks, open)
 	out := []enumMemberToks{}
 	for j := open + 1; j < close; {
-		if k := m.tok(j); k.kind != tokIdent && k.kind != tokString {
+		if k := m.tok(j); k.Kind != jsfront.TokIdent && k.Kind != jsfront.TokString {
 			return nil
 		}
 		mt := enumMemberToks{key: j, value: -1}
@@ -173,7 +174,7 @@ func enumMembers(m *modFile, open int) []enumMemberToks {
 // makes it incomplete.
 func (e *evaluator) namespaceValue(m *modFile, b *binding) *value {
 	close := matching(m.toks, b.at)
-	v := &value{kind: vObject, file: m.path, start: m.tok(b.at).start, end: m.tok(close).end, complete: true}
+	v := &value{kind: vObject, file: m.path, start: m.tok(b.at).Start, end: m.tok(close).End, complete: true}
 	var self *js.Var
 	if len(b.fn.Params.List) == 1 {
 		self, _ = b.fn.Params.List[0].Binding.(*js.Var)
@@ -208,9 +209,9 @@ func (e *evaluator) namespaceMember(m *modFile, n *js.ExprStmt, self *js.Var) *p
 	if !ok {
 		return nil
 	}
-	at, ok := m.tree.pos(name.Data)
+	at, ok := m.tree.Pos(name.Data)
 	i := m.tokenAt(at)
-	if !ok || m.tok(i).start != at || !m.isIdent(i-1, "const") || !m.isIdent(i-2, "export") {
+	if !ok || m.tok(i).Start != at || !m.isIdent(i-1, "const") || !m.isIdent(i-2, "export") {
 		return nil
 	}
 	j := i + 1
@@ -222,5 +223,5 @@ func (e *evaluator) namespaceMember(m *modFile, n *js.ExprStmt, self *js.Var) *p
 	}
 	k := m.tok(i)
 	val, _ := e.expr(m, assign.Y, j+1)
-	return &prop{key: k.text, file: m.path, start: k.start, end: k.end, val: val}
+	return &prop{key: k.Text, file: m.path, start: k.Start, end: k.End, val: val}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -57,7 +58,7 @@ type resolver struct {
 	realRoot string // repoRoot with symbolic links resolved, computed once
 	// tsconfigs memoizes the nearest tsconfig.json by folder (nil: none)
 	tsconfigs map[string]*tsconfig
-	jsx       *jsxOptions // the root tsconfig's, read once
+	jsx       *jsfront.JSXOptions // the root tsconfig's, read once
 }
 
 // inside reports whether p, with symbolic links resolved, is inside the

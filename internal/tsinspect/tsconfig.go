@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -37,7 +38,7 @@ type tsconfig struct {
 	baseURL          string   // absolute; "" when unset
 	baseURLInherited bool     // baseURL comes from an extended file
 	paths            []tsPath // sorted by pattern
-	jsx              jsxOptions
+	jsx              jsfront.JSXOptions
 	unsure           bool // a part could not be read
 }
 
@@ -52,7 +53,7 @@ type tsconfigJSON struct {
 	CompilerOptions struct {
 		BaseURL *string             `json:"baseUrl"`
 		Paths   map[string][]string `json:"paths"`
-		jsxOptions
+		jsfront.JSXOptions
 	} `json:"compilerOptions"`
 }
 
@@ -85,9 +86,9 @@ func (r *resolver) nearestTsconfig(dir string) *tsconfig {
 }
 
 // rootJSX is the JSX options of the repository root's tsconfig.json.
-func (r *resolver) rootJSX() jsxOptions {
+func (r *resolver) rootJSX() jsfront.JSXOptions {
 	if r.jsx == nil {
-		r.jsx = &jsxOptions{}
+		r.jsx = &jsfront.JSXOptions{}
 		if tc, ok := r.readTsconfig(filepath.Join(r.repoRoot, "tsconfig.json"), 0); ok {
 			*r.jsx = tc.jsx
 		}
@@ -141,7 +142,7 @@ func (r *resolver) readTsconfig(file string, depth int) (*tsconfig, bool) {
 		sort.Slice(tc.paths, func(i, j int) bool { return tc.paths[i].pattern < tc.paths[j].pattern })
 	}
 	if co.Mode != "" || co.Factory != "" || co.Fragment != "" || co.ImportSource != "" {
-		tc.jsx = co.jsxOptions
+		tc.jsx = co.JSXOptions
 	}
 	return tc, true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -59,7 +60,7 @@ func (m *modFile) noteWrite(n js.INode) {
 		if inPlace[string(name.Data)] {
 			m.changed(d.X)
 		}
-		if g, ok := d.X.(*js.Var); ok && len(n.Args.List) > 0 && changers[string(root(g).Data)][string(name.Data)] && root(g).Decl == js.NoDecl {
+		if g, ok := d.X.(*js.Var); ok && len(n.Args.List) > 0 && changers[string(jsfront.Root(g).Data)][string(name.Data)] && jsfront.Root(g).Decl == js.NoDecl {
 			m.changed(n.Args.List[0].Value)
 		}
 	}
@@ -72,7 +73,7 @@ func (m *modFile) memberTarget(x js.INode) {
 	case *js.DotExpr, *js.IndexExpr:
 		m.changed(x.(js.IExpr))
 	case *js.ArrayExpr, *js.ObjectExpr:
-		js.Walk(nodeVisitor(func(n js.INode) {
+		js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 			switch n.(type) {
 			case *js.DotExpr, *js.IndexExpr:
 				m.changed(n.(js.IExpr))
@@ -106,11 +107,11 @@ func (m *modFile) changed(x js.IExpr) {
 	if !ok {
 		return
 	}
-	at, ok := m.tree.pos(v.Data)
+	at, ok := m.tree.Pos(v.Data)
 	if !ok {
 		at = 0
 	}
-	r := root(v)
+	r := jsfront.Root(v)
 	if r.Decl == js.NoDecl { // a global, or an import's binding (undeclared on the tree)
 		if old, seen := m.writtenFree[string(r.Data)]; !seen || at < old {
 			m.writtenFree[string(r.Data)] = at
@@ -126,9 +127,9 @@ func (m *modFile) changed(x js.IExpr) {
 // topSets collects the writes `x.k = value` that are statements of the
 // module's top level, by binding, in the order they run.
 func (m *modFile) topSets() {
-	for _, b := range topMemberSets(m.tree.ast) {
-		if v, ok := b.X.(*js.DotExpr).X.(*js.Var); ok && root(v).Decl != js.NoDecl {
-			m.sets[root(v)] = append(m.sets[root(v)], b)
+	for _, b := range topMemberSets(m.tree.AST) {
+		if v, ok := b.X.(*js.DotExpr).X.(*js.Var); ok && jsfront.Root(v).Decl != js.NoDecl {
+			m.sets[jsfront.Root(v)] = append(m.sets[jsfront.Root(v)], b)
 		}
 	}
 }
@@ -178,15 +179,15 @@ func (m *modFile) follow(v *js.Var) bool {
 	targets := map[int]bool{}
 	last := -1
 	for _, s := range sets {
-		at, ok := m.tree.pos(s.X.(*js.DotExpr).X.(*js.Var).Data)
-		if !ok || at < m.tok(decl).start {
+		at, ok := m.tree.Pos(s.X.(*js.DotExpr).X.(*js.Var).Data)
+		if !ok || at < m.tok(decl).Start {
 			return false
 		}
 		targets[at] = true
 		last = max(last, at)
 	}
 	for at, r := range m.reads {
-		if r == v && at > m.tok(decl).start && at < last && !targets[at] {
+		if r == v && at > m.tok(decl).Start && at < last && !targets[at] {
 			return false
 		}
 	}
@@ -252,7 +253,7 @@ func (m *modFile) writeAt(at int) string {
 func (e *evaluator) cjsAfter(m *modFile, v *value, from int) *value {
 	sets := map[int]*js.BinaryExpr{}
 	var order []*js.BinaryExpr
-	for _, b := range topMemberSets(m.tree.ast) {
+	for _, b := range topMemberSets(m.tree.AST) {
 		if me, ok := b.X.(*js.DotExpr).X.(*js.DotExpr); ok && isModuleExports(me) {
 			if at := exportsMemberAt(m.tree, me); at > from {
 				sets[at] = b
@@ -271,7 +272,7 @@ func (e *evaluator) cjsAfter(m *modFile, v *value, from int) *value {
 			first = m.cjsWrites[len(m.cjsWrites)-1]
 		}
 		t := m.tok(m.tokenAt(from))
-		return unknown(m, t.start, t.end, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", m.writeAt(first)))
+		return unknown(m, t.Start, t.End, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", m.writeAt(first)))
 	}
 	out := &value{kind: vObject, file: v.file, start: v.start, end: v.end, complete: v.complete}
 	out.props = append(out.props, v.props...)

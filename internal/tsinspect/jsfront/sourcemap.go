@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"encoding/json"
@@ -26,36 +26,36 @@ func loaderFor(module string) api.Loader {
 	return api.LoaderJS
 }
 
-// importKind says when an import runs.
-type importKind int
+// ImportKind says when an import runs.
+type ImportKind int
 
 const (
-	importStatic  importKind = iota // import / export ... from: runs when the module loads
-	importRequire                   // require(): runs when the call runs
-	importDynamic                   // import(): runs when the call runs
+	ImportStatic  ImportKind = iota // import / export ... from: runs when the module loads
+	ImportRequire                   // require(): runs when the call runs
+	ImportDynamic                   // import(): runs when the call runs
 )
 
-// esbuildImport is one runtime import esbuild kept (type-only and unused
+// Import is one runtime import esbuild kept (type-only and unused
 // imports of TypeScript are already dropped, as Bun drops them).
-type esbuildImport struct {
-	path       string
-	kind       importKind
-	start, end int  // the quoted path in the file's text
+type Import struct {
+	Path       string
+	Kind       ImportKind
+	Start, End int  // the quoted path in the file's text
 	known      bool // false when esbuild's JavaScript has no position for it
 }
 
-// esbuildMessage is a syntax error or warning located in the input.
-type esbuildMessage struct {
-	text       string
-	start, end int // in the file's text; both 0 when esbuild gave no location
-	error      bool
+// Message is a syntax error or warning located in the input.
+type Message struct {
+	Text       string
+	Start, End int // in the file's text; both 0 when esbuild gave no location
+	Error      bool
 }
 
-func toMessage(lines *diag.Lines, m api.Message, isErr bool) esbuildMessage {
-	out := esbuildMessage{text: m.Text, error: isErr}
+func ToMessage(lines *diag.Lines, m api.Message, isErr bool) Message {
+	out := Message{Text: m.Text, Error: isErr}
 	if m.Location != nil {
-		out.start = esbuildOffsetIn(lines, m.Location.Line, m.Location.Column)
-		out.end = min(out.start+m.Location.Length, lines.Len())
+		out.Start = esbuildOffsetIn(lines, m.Location.Line, m.Location.Column)
+		out.End = min(out.Start+m.Location.Length, lines.Len())
 	}
 	return out
 }
@@ -73,8 +73,8 @@ func esbuildOffsetIn(lines *diag.Lines, line, col int) int {
 	return min(lines.LineStart(line-1)+col, lines.Len())
 }
 
-// jsxOptions are the JSX settings given to esbuild for .js, .jsx and .tsx.
-type jsxOptions struct {
+// JSXOptions are the JSX settings given to esbuild for .js, .jsx and .tsx.
+type JSXOptions struct {
 	Mode         string `json:"jsx,omitempty"`
 	Factory      string `json:"jsxFactory,omitempty"`
 	Fragment     string `json:"jsxFragmentFactory,omitempty"`
@@ -83,19 +83,19 @@ type jsxOptions struct {
 
 // tsconfigRaw is esbuild's tsconfig for the options: Bun's default is the
 // automatic runtime in development mode (react/jsx-dev-runtime).
-func (o jsxOptions) tsconfigRaw() string {
+func (o JSXOptions) tsconfigRaw() string {
 	if o.Mode == "" || o.Mode == "preserve" { // Bun transforms JSX even with preserve
 		o.Mode = "react-jsxdev"
 	}
 	b, _ := json.Marshal(struct {
-		CompilerOptions jsxOptions `json:"compilerOptions"`
+		CompilerOptions JSXOptions `json:"compilerOptions"`
 	}{o})
 	return string(b)
 }
 
-// buildOptions are the loader and tsconfig esbuild reads file with, as Bun
+// BuildOptions are the loader and tsconfig esbuild reads file with, as Bun
 // does: by its extension, with the repository's JSX options for JSX.
-func buildOptions(file string, jsx jsxOptions) (api.Loader, string) {
+func BuildOptions(file string, jsx JSXOptions) (api.Loader, string) {
 	loader := loaderFor(file)
 	tsconfig := "{}"
 	if loader == api.LoaderJSX || loader == api.LoaderTSX {
@@ -104,9 +104,9 @@ func buildOptions(file string, jsx jsxOptions) (api.Loader, string) {
 	return loader, tsconfig
 }
 
-// scriptFile reports whether a relative import names a script the runtime
+// ScriptFile reports whether a relative import names a script the runtime
 // parses (a JSON or text file is data).
-func scriptFile(p string) bool {
+func ScriptFile(p string) bool {
 	switch strings.ToLower(filepath.Ext(p)) {
 	case ".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx":
 		return true

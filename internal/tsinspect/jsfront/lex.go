@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"bytes"
@@ -9,56 +9,56 @@ import (
 	"unicode/utf8"
 )
 
-// tokKind classifies a token of JavaScript or TypeScript source. The lexer is
+// TokKind classifies a token of JavaScript or TypeScript source. The lexer is
 // deliberately small: it knows enough to find top-level statements, walk
 // literal values and skip everything else with balanced brackets. Syntax is
 // validated by esbuild before the lexer's view is trusted.
-type tokKind int
+type TokKind int
 
 const (
-	tokEOF      tokKind = iota
-	tokIdent            // identifiers and keywords
-	tokPunct            // operators and brackets
-	tokString           // '...' or "..."
-	tokTemplate         // `...`, whole, substitutions included
-	tokNumber
-	tokRegex
-	tokPrivate // #name
+	TokEOF      TokKind = iota
+	TokIdent            // identifiers and keywords
+	TokPunct            // operators and brackets
+	TokString           // '...' or "..."
+	TokTemplate         // `...`, whole, substitutions included
+	TokNumber
+	TokRegex
+	TokPrivate // #name
 )
 
-type token struct {
-	kind  tokKind
-	start int
-	end   int
-	// text is the identifier, the punctuator, the number's source, or the
+type Token struct {
+	Kind  TokKind
+	Start int
+	End   int
+	// Text is the identifier, the punctuator, the number's source, or the
 	// decoded value of a string (and of a template without substitutions).
-	text string
-	// nl reports a line break between the previous token and this one.
-	nl bool
-	// subst marks a template literal with ${} substitutions.
-	subst bool
+	Text string
+	// NL reports a line break between the previous token and this one.
+	NL bool
+	// Subst marks a template literal with ${} substitutions.
+	Subst bool
 	// ctrl marks the `)` closing the condition of if/while/for/with, after
 	// which a `/` starts a regular expression.
 	ctrl bool
 }
 
-// lexError is a failure of the lexer's view of the file. esbuild parsed the
+// LexError is a failure of the lexer's view of the file. esbuild parsed the
 // file already, so it means the lexer met a construct it does not model.
-type lexError struct {
-	offset int
-	msg    string
-	// limit is set when a bound of the inspection was hit (nesting, imports,
+type LexError struct {
+	Offset int
+	Msg    string
+	// Limit is set when a bound of the inspection was hit (nesting, imports,
 	// operator chains): the module is reported as not inspected, esbuild
 	// never sees it. msg then says which bound, for the user.
-	limit bool
+	Limit bool
 }
 
-func (e *lexError) Error() string { return fmt.Sprintf("offset %d: %s", e.offset, e.msg) }
+func (e *LexError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
 
 type lexer struct {
 	src  []byte
 	pos  int
-	toks []token
+	toks []Token
 	// depth of (, [, { including template substitutions, for the nesting bound
 	depth int
 	// parens records, for each open `(`, whether it follows if/while/for/with
@@ -80,9 +80,9 @@ type lexer struct {
 	declaring bool
 }
 
-// lex splits src into tokens. Comments are dropped; a hashbang line is
+// Lex splits src into tokens. Comments are dropped; a hashbang line is
 // skipped.
-func lex(src []byte) ([]token, error) {
+func Lex(src []byte) ([]Token, error) {
 	lx := &lexer{src: src, levels: []int{0}, plus: []int{0}, declared: []map[string]bool{nil}}
 	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
 		for lx.pos < len(src) && src[lx.pos] != '\n' {
@@ -95,7 +95,7 @@ func lex(src []byte) ([]token, error) {
 	if err := lx.run(false); err != nil {
 		return nil, err
 	}
-	lx.toks = append(lx.toks, token{kind: tokEOF, start: len(src), end: len(src)})
+	lx.toks = append(lx.toks, Token{Kind: TokEOF, Start: len(src), End: len(src)})
 	return lx.toks, nil
 }
 
@@ -126,7 +126,7 @@ func (lx *lexer) run(inSubst bool) error {
 			if c == '/' && lx.pos+1 < len(lx.src) && lx.src[lx.pos+1] == '*' {
 				end := strings.Index(string(lx.src[lx.pos+2:]), "*/")
 				if end < 0 {
-					return &lexError{offset: lx.pos, msg: "unterminated comment"}
+					return &LexError{Offset: lx.pos, Msg: "unterminated comment"}
 				}
 				if strings.ContainsAny(string(lx.src[lx.pos:lx.pos+2+end]), "\n\r") {
 					nl = true
@@ -150,53 +150,53 @@ func (lx *lexer) run(inSubst bool) error {
 		}
 		if lx.pos >= len(lx.src) {
 			if inSubst {
-				return &lexError{offset: lx.pos, msg: "unterminated template substitution"}
+				return &LexError{Offset: lx.pos, Msg: "unterminated template substitution"}
 			}
 			return nil
 		}
 		start := lx.pos
 		c := lx.src[lx.pos]
-		var t token
+		var t Token
 		switch {
 		case c == '\'' || c == '"':
 			s, err := lx.string(c)
 			if err != nil {
 				return err
 			}
-			t = token{kind: tokString, text: s}
+			t = Token{Kind: TokString, Text: s}
 		case c == '`':
 			s, subst, err := lx.template()
 			if err != nil {
 				return err
 			}
-			t = token{kind: tokTemplate, text: s, subst: subst}
+			t = Token{Kind: TokTemplate, Text: s, Subst: subst}
 		case isDigit(c) || (c == '.' && lx.pos+1 < len(lx.src) && isDigit(lx.src[lx.pos+1])):
 			lx.number()
-			t = token{kind: tokNumber, text: string(lx.src[start:lx.pos])}
+			t = Token{Kind: TokNumber, Text: string(lx.src[start:lx.pos])}
 		case c == '#':
 			lx.pos++
 			lx.ident()
-			t = token{kind: tokPrivate, text: string(lx.src[start:lx.pos])}
+			t = Token{Kind: TokPrivate, Text: string(lx.src[start:lx.pos])}
 		case isIdentStart(lx.src, lx.pos):
 			lx.ident()
-			t = token{kind: tokIdent, text: cookIdent(lx.src[start:lx.pos])}
+			t = Token{Kind: TokIdent, Text: cookIdent(lx.src[start:lx.pos])}
 		case c == '/' && lx.regexAllowed():
 			if err := lx.regex(); err != nil {
 				return err
 			}
-			t = token{kind: tokRegex, text: string(lx.src[start:lx.pos])}
+			t = Token{Kind: TokRegex, Text: string(lx.src[start:lx.pos])}
 		default:
 			p := lx.punct()
 			if p == "" {
 				r, _ := utf8.DecodeRune(lx.src[lx.pos:])
-				return &lexError{offset: lx.pos, msg: fmt.Sprintf("unexpected character %q", r)}
+				return &LexError{Offset: lx.pos, Msg: fmt.Sprintf("unexpected character %q", r)}
 			}
 			ctrl := false
 			switch p {
 			case "(":
 				isCtrl := false
-				if n := len(lx.toks); n > 0 && lx.toks[n-1].kind == tokIdent {
-					switch lx.toks[n-1].text {
+				if n := len(lx.toks); n > 0 && lx.toks[n-1].Kind == TokIdent {
+					switch lx.toks[n-1].Text {
 					case "if", "while", "for", "with":
 						isCtrl = true
 					}
@@ -229,9 +229,9 @@ func (lx *lexer) run(inSubst bool) error {
 				}
 			}
 			lx.pos += len(p)
-			t = token{kind: tokPunct, text: p, ctrl: ctrl}
+			t = Token{Kind: TokPunct, Text: p, ctrl: ctrl}
 		}
-		t.start, t.end, t.nl = start, lx.pos, nl
+		t.Start, t.End, t.NL = start, lx.pos, nl
 		nl = false
 		if err := lx.nest(t); err != nil {
 			return err
@@ -344,7 +344,7 @@ func (lx *lexer) number() {
 // previous token (the classic rule; esbuild already accepted the file): it
 // does unless that token ends an operand.
 func (lx *lexer) regexAllowed() bool {
-	return len(lx.toks) == 0 || !endsOperand(lx.toks[len(lx.toks)-1])
+	return len(lx.toks) == 0 || !EndsOperand(lx.toks[len(lx.toks)-1])
 }
 
 func (lx *lexer) regex() error {
@@ -355,7 +355,7 @@ func (lx *lexer) regex() error {
 		c := lx.src[lx.pos]
 		switch {
 		case c == '\n' || c == '\r':
-			return &lexError{offset: start, msg: "unterminated regular expression"}
+			return &LexError{Offset: start, Msg: "unterminated regular expression"}
 		case c == '\\':
 			lx.pos += 2
 			continue
@@ -372,7 +372,7 @@ func (lx *lexer) regex() error {
 		}
 		lx.pos++
 	}
-	return &lexError{offset: start, msg: "unterminated regular expression"}
+	return &LexError{Offset: start, Msg: "unterminated regular expression"}
 }
 
 var puncts = []string{
@@ -400,23 +400,23 @@ func (lx *lexer) punct() string {
 	return ""
 }
 
-// endsOperand reports whether t can end an operand (so that a `/` after it
+// EndsOperand reports whether t can end an operand (so that a `/` after it
 // divides and a line break after it may end a statement).
-func endsOperand(t token) bool {
-	switch t.kind {
-	case tokNumber, tokString, tokTemplate, tokRegex, tokPrivate:
+func EndsOperand(t Token) bool {
+	switch t.Kind {
+	case TokNumber, TokString, TokTemplate, TokRegex, TokPrivate:
 		return true
-	case tokIdent:
-		switch t.text {
+	case TokIdent:
+		switch t.Text {
 		case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
 			return false
 		}
 		return true
-	case tokPunct:
-		if t.text == ")" {
+	case TokPunct:
+		if t.Text == ")" {
 			return !t.ctrl
 		}
-		return t.text == "]" || t.text == "}"
+		return t.Text == "]" || t.Text == "}"
 	}
 	return false
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"fmt"
@@ -31,15 +31,15 @@ func (lx *lexer) resetLevel() {
 }
 
 // nest accounts for token t (not yet appended) in the nesting bound.
-func (lx *lexer) nest(t token) error {
+func (lx *lexer) nest(t Token) error {
 	prevEnds := false // the previous token ends an operand
 	if n := len(lx.toks); n > 0 {
-		prevEnds = endsOperand(lx.toks[n-1])
+		prevEnds = EndsOperand(lx.toks[n-1])
 	}
 	count := false
-	switch t.kind {
-	case tokPunct:
-		switch t.text {
+	switch t.Kind {
+	case TokPunct:
+		switch t.Text {
 		case "(", "[", "{":
 			lx.pushLevel()
 		case ")", "]", "}":
@@ -51,16 +51,16 @@ func (lx *lexer) nest(t token) error {
 		case "-", "+", "++", "--":
 			count = !prevEnds
 		}
-	case tokIdent:
-		switch t.text {
+	case TokIdent:
+		switch t.Text {
 		case "new", "await", "typeof", "void", "delete", "yield":
 			count = true
 		}
-		if t.nl && prevEnds {
+		if t.NL && prevEnds {
 			lx.resetLevel() // a new statement on a new line
 		}
 	default:
-		if t.nl && prevEnds {
+		if t.NL && prevEnds {
 			lx.resetLevel()
 		}
 	}
@@ -69,49 +69,49 @@ func (lx *lexer) nest(t token) error {
 		lx.implicit++
 	}
 	if lx.depth+lx.implicit > maxNesting {
-		return lx.tooDeep(t.start)
+		return lx.tooDeep(t.Start)
 	}
-	if t.kind == tokIdent {
+	if t.Kind == TokIdent {
 		if lx.declaring {
 			lx.declaring = false
 			n := len(lx.declared) - 1
 			if lx.declared[n] == nil {
 				lx.declared[n] = map[string]bool{}
 			}
-			if lx.declared[n][t.text] {
+			if lx.declared[n][t.Text] {
 				lx.redeclared++
 				if lx.redeclared > maxRedeclared {
-					return &lexError{offset: t.start, limit: true, msg: fmt.Sprintf("more than %d names declared twice in one scope", maxRedeclared)}
+					return &LexError{Offset: t.Start, Limit: true, Msg: fmt.Sprintf("more than %d names declared twice in one scope", maxRedeclared)}
 				}
 			}
-			lx.declared[n][t.text] = true
-		} else if t.text == "const" || t.text == "let" || t.text == "class" {
-			prev := token{}
+			lx.declared[n][t.Text] = true
+		} else if t.Text == "const" || t.Text == "let" || t.Text == "class" {
+			prev := Token{}
 			if n := len(lx.toks); n > 0 {
 				prev = lx.toks[n-1]
 			}
-			lx.declaring = !(prev.kind == tokPunct && (prev.text == "." || prev.text == "?.")) && !(prev.kind == tokIdent && prev.text == "as")
+			lx.declaring = !(prev.Kind == TokPunct && (prev.Text == "." || prev.Text == "?.")) && !(prev.Kind == TokIdent && prev.Text == "as")
 		}
 	} else {
 		lx.declaring = false
 	}
-	if t.kind == tokIdent && (t.text == "import" || t.text == "require") {
+	if t.Kind == TokIdent && (t.Text == "import" || t.Text == "require") {
 		lx.imports++
 		if lx.imports > maxImports {
-			return &lexError{offset: t.start, limit: true, msg: fmt.Sprintf("more than %d imports", maxImports)}
+			return &LexError{Offset: t.Start, Limit: true, Msg: fmt.Sprintf("more than %d imports", maxImports)}
 		}
 	}
-	if t.kind == tokPunct && t.text == "+" && prevEnds {
+	if t.Kind == TokPunct && t.Text == "+" && prevEnds {
 		lx.plus[len(lx.plus)-1]++
-		if lx.plus[len(lx.plus)-1] > maxPlusChain {
-			return &lexError{offset: t.start, limit: true, msg: fmt.Sprintf("an expression joins more than %d terms with +", maxPlusChain)}
+		if lx.plus[len(lx.plus)-1] > MaxPlusChain {
+			return &LexError{Offset: t.Start, Limit: true, Msg: fmt.Sprintf("an expression joins more than %d terms with +", MaxPlusChain)}
 		}
 	}
 	return nil
 }
 
-func (lx *lexer) tooDeep(offset int) *lexError {
-	return &lexError{offset: offset, limit: true, msg: fmt.Sprintf(
+func (lx *lexer) tooDeep(offset int) *LexError {
+	return &LexError{Offset: offset, Limit: true, Msg: fmt.Sprintf(
 		"expressions nest deeper than %d levels (brackets, arrow functions, prefix operators)", maxNesting)}
 }
 
@@ -120,13 +120,13 @@ func (lx *lexer) tooDeep(offset int) *lexError {
 // quadratic): far above what a tool module holds.
 const (
 	maxImports    = 4096
-	maxPlusChain  = 8192
+	MaxPlusChain  = 8192
 	maxRedeclared = 64 // esbuild's redeclaration errors are quadratic
 )
 
-// nesting is how a token's text changes the bracket depth: 1 for an
+// Nesting is how a token's text changes the bracket depth: 1 for an
 // opening bracket, -1 for a closing one, 0 for anything else.
-func nesting(text string) int {
+func Nesting(text string) int {
 	switch text {
 	case "(", "[", "{":
 		return 1

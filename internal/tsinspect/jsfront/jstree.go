@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"bytes"
@@ -22,29 +22,29 @@ import (
 //
 // tdewolff's tree has one *js.Var per declared (or undeclared) name, shared
 // by every read of it, and no positions on its nodes; the names and literals
-// in it are slices of the JavaScript. newJSTree gives every read its own
+// in it are slices of the JavaScript. NewTree gives every read its own
 // *js.Var, linked to the shared one and slicing the read itself (see
 // jsuses.go), so that every name in the tree has a position.
 
-// jsTree is one file's tree.
-type jsTree struct {
-	file     string
-	ast      *js.AST
-	out      []byte // the JavaScript the tree slices
-	src      []byte // the file's own text
+// Tree is one file's tree.
+type Tree struct {
+	File     string
+	AST      *js.AST
+	Out      []byte // the JavaScript the tree slices
+	Src      []byte // the file's own text
 	srcLines *diag.Lines
 	outLines *diag.Lines
 	smap     *sourceMap
-	// declAt is where each declared name is bound first, a slice of out
+	// DeclAt is where each declared name is bound first, a slice of out
 	// (tdewolff's *js.Var slices its first occurrence, maybe a read)
-	declAt map[*js.Var][]byte
+	DeclAt map[*js.Var][]byte
 	// misaligned counts the reads jsuses.go could not find in the
 	// JavaScript (they keep the shared *js.Var's position): none is expected.
 	misaligned int
 }
 
-// transform is esbuild's JavaScript of a file, with its source map.
-func transform(file string, src []byte, loader api.Loader, tsconfigRaw string) api.TransformResult {
+// Transform is esbuild's JavaScript of a file, with its source map.
+func Transform(file string, src []byte, loader api.Loader, tsconfigRaw string) api.TransformResult {
 	return api.Transform(string(src), api.TransformOptions{
 		Loader:     loader,
 		Sourcefile: filepath.Base(file),
@@ -58,9 +58,9 @@ func transform(file string, src []byte, loader api.Loader, tsconfigRaw string) a
 	})
 }
 
-// newJSTree parses esbuild's JavaScript of a file (transform's output
+// NewTree parses esbuild's JavaScript of a file (transform's output
 // without errors). An error means the parser refused it.
-func newJSTree(file string, src []byte, r api.TransformResult) (*jsTree, error) {
+func NewTree(file string, src []byte, r api.TransformResult) (*Tree, error) {
 	smap, err := parseSourceMap(r.Map)
 	if err != nil {
 		return nil, fmt.Errorf("source map of %s: %w", file, err)
@@ -73,24 +73,24 @@ func newJSTree(file string, src []byte, r api.TransformResult) (*jsTree, error) 
 	if err != nil {
 		return nil, fmt.Errorf("parse the JavaScript of %s: %w", file, err)
 	}
-	t := &jsTree{
-		file: file, ast: ast, out: in.Bytes(), src: src, smap: smap,
-		srcLines: diag.NewLinesFor(src, diag.JSBreaks), declAt: map[*js.Var][]byte{},
+	t := &Tree{
+		File: file, AST: ast, Out: in.Bytes(), Src: src, smap: smap,
+		srcLines: diag.NewLinesFor(src, diag.JSBreaks), DeclAt: map[*js.Var][]byte{},
 	}
-	t.outLines = diag.NewLinesFor(t.out, diag.JSBreaks)
+	t.outLines = diag.NewLinesFor(t.Out, diag.JSBreaks)
 	t.misaligned = giveReadsPositions(t)
 	return t, nil
 }
 
 // outOffset is the offset in the JavaScript of b, a slice of it; false when
 // b is empty or not a slice of it (the parser copies a few names).
-func (t *jsTree) outOffset(b []byte) (int, bool) {
-	if len(b) == 0 || len(t.out) == 0 {
+func (t *Tree) outOffset(b []byte) (int, bool) {
+	if len(b) == 0 || len(t.Out) == 0 {
 		return 0, false
 	}
-	base := uintptr(unsafe.Pointer(unsafe.SliceData(t.out)))
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(t.Out)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	if p < base || p+uintptr(len(b)) > base+uintptr(len(t.out)) {
+	if p < base || p+uintptr(len(b)) > base+uintptr(len(t.Out)) {
 		return 0, false
 	}
 	return int(p - base), true
@@ -100,11 +100,11 @@ func (t *jsTree) outOffset(b []byte) (int, bool) {
 // name or a literal is looked for in the file's text.
 const searchWindow = 4096
 
-// pos is where b, a slice of the JavaScript, starts in the file's own
+// Pos is where b, a slice of the JavaScript, starts in the file's own
 // text: the source map's position of the segment it is in, then the text
 // searched from there for b (a name as a whole word; a string by its
 // content, esbuild may quote it otherwise).
-func (t *jsTree) pos(b []byte) (int, bool) {
+func (t *Tree) Pos(b []byte) (int, bool) {
 	at, _, ok := t.find(b)
 	return at, ok
 }
@@ -113,32 +113,32 @@ func (t *jsTree) pos(b []byte) (int, bool) {
 // (`label2` for a `label` a namespace binds again, beside the module's) is
 // found by its own name, right at its segment's position (esbuild's own
 // names, such as an enum's parameter, would otherwise match a later name).
-func (t *jsTree) find(b []byte) (at, n int, ok bool) {
-	start, ok := t.mapped(b)
+func (t *Tree) find(b []byte) (at, n int, ok bool) {
+	start, ok := t.Mapped(b)
 	if !ok {
 		return 0, 0, false
 	}
-	end := min(start+searchWindow, len(t.src))
+	end := min(start+searchWindow, len(t.Src))
 	if q := b[0]; q == '"' || q == '\'' || q == '`' {
 		body := b[1 : len(b)-1]
 		for i := start; i < end; i++ {
-			switch t.src[i] {
+			switch t.Src[i] {
 			case '"', '\'', '`':
-				if bytes.IndexByte(body, '\\') >= 0 || bytes.HasPrefix(t.src[i+1:], body) && i+1+len(body) < len(t.src) && t.src[i+1+len(body)] == t.src[i] {
+				if bytes.IndexByte(body, '\\') >= 0 || bytes.HasPrefix(t.Src[i+1:], body) && i+1+len(body) < len(t.Src) && t.Src[i+1+len(body)] == t.Src[i] {
 					return i, 0, true // an escape esbuild may have rewritten: the first string
 				}
 			}
 		}
 		return 0, 0, false
 	}
-	if at := wordFrom(t.src, start, end, b); at >= 0 {
+	if at := wordFrom(t.Src, start, end, b); at >= 0 {
 		return at, len(b), true
 	}
 	own := bytes.TrimRight(b, "0123456789")
 	if len(own) == len(b) || len(own) == 0 {
 		return 0, 0, false
 	}
-	if start+len(own) <= end && bytes.HasPrefix(t.src[start:], own) && wordAt(t.src, start, len(own)) {
+	if start+len(own) <= end && bytes.HasPrefix(t.Src[start:], own) && wordAt(t.Src, start, len(own)) {
 		return start, len(own), true
 	}
 	return 0, 0, false
@@ -155,9 +155,9 @@ func wordFrom(src []byte, start, end int, word []byte) int {
 	return -1
 }
 
-// mapped is the position in the file's text of the source map segment b,
+// Mapped is the position in the file's text of the source map segment b,
 // a slice of the JavaScript, is in.
-func (t *jsTree) mapped(b []byte) (int, bool) {
+func (t *Tree) Mapped(b []byte) (int, bool) {
 	off, ok := t.outOffset(b)
 	if !ok || t.smap == nil {
 		return 0, false
@@ -170,15 +170,15 @@ func (t *jsTree) mapped(b []byte) (int, bool) {
 	return t.srcLines.OffsetAt(int(seg.srcLine), int(seg.srcCol), diag.UTF16), true
 }
 
-// span is pos with the end of b: a name's own length; a string's end in
+// Span is pos with the end of b: a name's own length; a string's end in
 // the file's text.
-func (t *jsTree) span(b []byte) (start, end int, ok bool) {
+func (t *Tree) Span(b []byte) (start, end int, ok bool) {
 	start, n, ok := t.find(b)
 	if !ok {
 		return 0, 0, false
 	}
-	if q := t.src[start]; q == '"' || q == '\'' || q == '`' {
-		return start, stringEnd(t.src, start), true
+	if q := t.Src[start]; q == '"' || q == '\'' || q == '`' {
+		return start, stringEnd(t.Src, start), true
 	}
 	return start, start + n, true
 }
@@ -186,12 +186,12 @@ func (t *jsTree) span(b []byte) (start, end int, ok bool) {
 // wordAt reports whether src[i:i+n] is a whole name (no name character
 // right before or after it).
 func wordAt(src []byte, i, n int) bool {
-	return (i == 0 || !isNameByte(src[i-1])) && (i+n >= len(src) || !isNameByte(src[i+n]))
+	return (i == 0 || !IsNameByte(src[i-1])) && (i+n >= len(src) || !IsNameByte(src[i+n]))
 }
 
-// isNameByte reports whether c may be part of a name (any byte of a
+// IsNameByte reports whether c may be part of a name (any byte of a
 // character past ASCII counts).
-func isNameByte(c byte) bool {
+func IsNameByte(c byte) bool {
 	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
@@ -215,20 +215,20 @@ func stringEnd(src []byte, start int) int {
 	return lx.pos
 }
 
-// root is the declaration (or the undeclared name) a read links to.
-func root(v *js.Var) *js.Var {
+// Root is the declaration (or the undeclared name) a read links to.
+func Root(v *js.Var) *js.Var {
 	for v.Link != nil {
 		v = v.Link
 	}
 	return v
 }
 
-// keywordBefore finds the keyword kw shortly before offset at of the
+// KeywordBefore finds the keyword kw shortly before offset at of the
 // file's text (the tree has no position for a keyword).
-func (t *jsTree) keywordBefore(at int, kw string) (int, bool) {
+func (t *Tree) KeywordBefore(at int, kw string) (int, bool) {
 	from := max(at-256, 0)
-	i := bytes.LastIndex(t.src[from:at], []byte(kw))
-	if i < 0 || !wordAt(t.src, from+i, len(kw)) {
+	i := bytes.LastIndex(t.Src[from:at], []byte(kw))
+	if i < 0 || !wordAt(t.Src, from+i, len(kw)) {
 		return 0, false
 	}
 	return from + i, true

@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"strconv"
@@ -18,7 +18,7 @@ func (lx *lexer) string(q byte) (string, error) {
 			lx.pos++
 			return b.String(), nil
 		case c == '\n':
-			return "", &lexError{offset: start, msg: "unterminated string"}
+			return "", &LexError{Offset: start, Msg: "unterminated string"}
 		case c == '\\':
 			if err := lx.escape(&b); err != nil {
 				return "", err
@@ -28,7 +28,7 @@ func (lx *lexer) string(q byte) (string, error) {
 			lx.pos++
 		}
 	}
-	return "", &lexError{offset: start, msg: "unterminated string"}
+	return "", &LexError{Offset: start, Msg: "unterminated string"}
 }
 
 // escape decodes one backslash escape at lx.pos into b.
@@ -36,7 +36,7 @@ func (lx *lexer) escape(b *strings.Builder) error {
 	start := lx.pos
 	lx.pos++
 	if lx.pos >= len(lx.src) {
-		return &lexError{offset: start, msg: "unterminated escape"}
+		return &LexError{Offset: start, Msg: "unterminated escape"}
 	}
 	c := lx.src[lx.pos]
 	lx.pos++
@@ -62,11 +62,11 @@ func (lx *lexer) escape(b *strings.Builder) error {
 	case '\n':
 	case 'x':
 		if lx.pos+2 > len(lx.src) {
-			return &lexError{offset: start, msg: "bad escape"}
+			return &LexError{Offset: start, Msg: "bad escape"}
 		}
 		v, err := strconv.ParseUint(string(lx.src[lx.pos:lx.pos+2]), 16, 8)
 		if err != nil {
-			return &lexError{offset: start, msg: "bad escape"}
+			return &LexError{Offset: start, Msg: "bad escape"}
 		}
 		b.WriteRune(rune(v))
 		lx.pos += 2
@@ -75,20 +75,20 @@ func (lx *lexer) escape(b *strings.Builder) error {
 		if lx.pos < len(lx.src) && lx.src[lx.pos] == '{' {
 			end := strings.IndexByte(string(lx.src[lx.pos:]), '}')
 			if end < 0 {
-				return &lexError{offset: start, msg: "bad escape"}
+				return &LexError{Offset: start, Msg: "bad escape"}
 			}
 			hex = string(lx.src[lx.pos+1 : lx.pos+end])
 			lx.pos += end + 1
 		} else {
 			if lx.pos+4 > len(lx.src) {
-				return &lexError{offset: start, msg: "bad escape"}
+				return &LexError{Offset: start, Msg: "bad escape"}
 			}
 			hex = string(lx.src[lx.pos : lx.pos+4])
 			lx.pos += 4
 		}
 		v, err := strconv.ParseUint(hex, 16, 32)
 		if err != nil {
-			return &lexError{offset: start, msg: "bad escape"}
+			return &LexError{Offset: start, Msg: "bad escape"}
 		}
 		b.WriteRune(rune(v))
 	default:
@@ -152,5 +152,5 @@ func (lx *lexer) template() (string, bool, error) {
 			lx.pos++
 		}
 	}
-	return "", false, &lexError{offset: start, msg: "unterminated template"}
+	return "", false, &LexError{Offset: start, Msg: "unterminated template"}
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"os"
@@ -11,14 +11,14 @@ import (
 )
 
 // parseTree transforms and parses a file as parseFile does.
-func parseTree(t *testing.T, name string, src []byte) *jsTree {
+func parseTree(t *testing.T, name string, src []byte) *Tree {
 	t.Helper()
-	loader, tsconfig := buildOptions(name, jsxOptions{})
-	r := transform(name, src, loader, tsconfig)
+	loader, tsconfig := BuildOptions(name, JSXOptions{})
+	r := Transform(name, src, loader, tsconfig)
 	if len(r.Errors) > 0 {
 		return nil // a syntax error: no tree
 	}
-	tree, err := newJSTree(name, src, r)
+	tree, err := NewTree(name, src, r)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -29,11 +29,11 @@ func parseTree(t *testing.T, name string, src []byte) *jsTree {
 // every read of a name in the tree has its own position in the file's own
 // text, and that the name is written there.
 func TestReadsHavePositions(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
+	files, err := filepath.Glob("../testdata/*.txtar")
 	if err != nil {
 		t.Fatal(err)
 	}
-	corpus, _ := filepath.Glob("testdata/corpus/*.txtar")
+	corpus, _ := filepath.Glob("../testdata/corpus/*.txtar")
 	reads := 0
 	for _, file := range append(files, corpus...) {
 		data, err := os.ReadFile(file)
@@ -41,18 +41,18 @@ func TestReadsHavePositions(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range txtar.Parse(data).Files {
-			if !scriptFile(f.Name) || strings.Contains(f.Name, "node_modules/") {
+			if !ScriptFile(f.Name) || strings.Contains(f.Name, "node_modules/") {
 				continue
 			}
 			tree := parseTree(t, f.Name, f.Data)
 			if tree == nil {
 				continue
 			}
-			helpers := strings.Contains(string(tree.out), "__using(")
+			helpers := strings.Contains(string(tree.Out), "__using(")
 			if tree.misaligned != 0 {
 				t.Errorf("%s:%s: %d reads not found in the JavaScript", file, f.Name, tree.misaligned)
 			}
-			js.Walk(nodeVisitor(func(n js.INode) {
+			js.Walk(NodeVisitor(func(n js.INode) {
 				v, ok := n.(*js.Var)
 				if !ok || v.Link == nil {
 					return
@@ -60,11 +60,11 @@ func TestReadsHavePositions(t *testing.T) {
 				if !containsWord(f.Data, v.Data) {
 					return // a name esbuild makes (an enum's parameter, the JSX runtime's calls)
 				}
-				if _, mapped := tree.mapped(v.Data); !mapped && helpers {
+				if _, mapped := tree.Mapped(v.Data); !mapped && helpers {
 					return // in the helpers esbuild adds to lower `using`: in no segment
 				}
 				reads++
-				start, end, ok := tree.span(v.Data)
+				start, end, ok := tree.Span(v.Data)
 				if !ok {
 					t.Errorf("%s:%s: the read of %s has no position", file, f.Name, v.Data)
 					return
@@ -72,7 +72,7 @@ func TestReadsHavePositions(t *testing.T) {
 				if got := string(f.Data[start:end]); got != string(v.Data) {
 					t.Errorf("%s:%s: the read of %s is at %q", file, f.Name, v.Data, got)
 				}
-			}), tree.ast)
+			}), tree.AST)
 		}
 	}
 	if reads < 500 {
@@ -91,13 +91,13 @@ func TestTreePositions(t *testing.T) {
 	tree := parseTree(t, "m.ts", []byte(src))
 	want := map[string]bool{"first": true, "second": true, "third": true, "fourth": true}
 	found := map[string]bool{}
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(NodeVisitor(func(n js.INode) {
 		switch n := n.(type) {
 		case *js.Var:
 			if n.Link == nil || !want[string(n.Data)] {
 				return
 			}
-			start, end, ok := tree.span(n.Data)
+			start, end, ok := tree.Span(n.Data)
 			if !ok || src[start:end] != string(n.Data) {
 				t.Errorf("%s: at %d-%d (%v)", n.Data, start, end, ok)
 			}
@@ -106,7 +106,7 @@ func TestTreePositions(t *testing.T) {
 			if n.TokenType != js.StringToken {
 				return
 			}
-			start, end, ok := tree.span(n.Data)
+			start, end, ok := tree.Span(n.Data)
 			if !ok {
 				t.Errorf("string %s has no position", n.Data)
 				return
@@ -115,7 +115,7 @@ func TestTreePositions(t *testing.T) {
 				t.Errorf("string %s is at %q", n.Data, got)
 			}
 		}
-	}), tree.ast)
+	}), tree.AST)
 	if len(found) != len(want) {
 		t.Errorf("found %v, want %v", found, want)
 	}
@@ -131,21 +131,17 @@ func containsWord(src, name []byte) bool {
 }
 
 // TestStringsPastASCII: esbuild writes characters past ASCII in a string
-// as `\xE9` or `\u{1F600}`; an import path and a thrown message are read
-// with JavaScript's escapes (Go's would make \xE9 a lone byte and refuse
-// \u{...}).
+// as `\xE9` or `\u{1F600}`; an import path is read with JavaScript's
+// escapes (Go's would make \xE9 a lone byte and refuse \u{...}).
 func TestStringsPastASCII(t *testing.T) {
 	src := "import { a } from './café'\nimport { b } from './🙂'\nthrow new Error('déjà 🙂')\nexport default { a, b }\n"
 	tree := parseTree(t, "m.ts", []byte(src))
 	var paths []string
-	for _, imp := range importsOf(tree) {
-		paths = append(paths, imp.path)
+	for _, imp := range ImportsOf(tree) {
+		paths = append(paths, imp.Path)
 	}
 	if got := strings.Join(paths, " "); got != "./café ./🙂" {
 		t.Errorf("import paths %q", got)
-	}
-	if w := walkLoad(tree); w.stop == nil || w.stop.msg != "déjà 🙂" {
-		t.Errorf("stop %+v, want the message déjà 🙂", w.stop)
 	}
 }
 

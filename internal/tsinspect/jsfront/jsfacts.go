@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"sort"
@@ -12,28 +12,28 @@ import (
 // type-only and unused imports are gone, as Bun drops them), and a
 // CommonJS file's single default export.
 
-// importsOf lists the file's imports, in source order: `import` and
+// ImportsOf lists the file's imports, in source order: `import` and
 // `export ... from`, and the require() and import() calls of a literal path
 // (a require() of the file's own binding is not one).
-func importsOf(t *jsTree) []esbuildImport {
-	var out []esbuildImport
-	add := func(lit []byte, kind importKind) {
-		spec, ok := quoted(lit)
+func ImportsOf(t *Tree) []Import {
+	var out []Import
+	add := func(lit []byte, kind ImportKind) {
+		spec, ok := Quoted(lit)
 		if !ok {
 			return
 		}
-		imp := esbuildImport{path: spec, kind: kind}
-		imp.start, imp.end, imp.known = t.span(lit)
+		imp := Import{Path: spec, Kind: kind}
+		imp.Start, imp.End, imp.known = t.Span(lit)
 		out = append(out, imp)
 	}
 	var jsxCalls []*js.Var
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(NodeVisitor(func(n js.INode) {
 		switch n := n.(type) {
 		case *js.ImportStmt:
-			add(n.Module, importStatic)
+			add(n.Module, ImportStatic)
 		case *js.ExportStmt:
 			if n.Module != nil {
-				add(n.Module, importStatic)
+				add(n.Module, ImportStatic)
 			}
 		case *js.CallExpr:
 			if len(n.Args.List) == 0 {
@@ -46,61 +46,61 @@ func importsOf(t *jsTree) []esbuildImport {
 			switch x := n.X.(type) {
 			case *js.LiteralExpr:
 				if x.TokenType == js.ImportToken {
-					add(lit.Data, importDynamic)
+					add(lit.Data, ImportDynamic)
 				}
 			case *js.Var:
-				if freeName(x, "require") {
-					add(lit.Data, importRequire)
-				} else if r := root(x); r.Decl == js.NoDecl && (string(r.Data) == "jsx" || string(r.Data) == "jsxs" || string(r.Data) == "jsxDEV") {
+				if FreeName(x, "require") {
+					add(lit.Data, ImportRequire)
+				} else if r := Root(x); r.Decl == js.NoDecl && (string(r.Data) == "jsx" || string(r.Data) == "jsxs" || string(r.Data) == "jsxDEV") {
 					jsxCalls = append(jsxCalls, x)
 				}
 			case *js.DotExpr:
-				if v, ok := x.X.(*js.Var); ok && freeName(v, "require") {
+				if v, ok := x.X.(*js.Var); ok && FreeName(v, "require") {
 					if name, ok := x.Y.(js.LiteralExpr); ok && string(name.Data) == "resolve" {
-						add(lit.Data, importRequire)
+						add(lit.Data, ImportRequire)
 					}
 				}
 			}
 		}
-	}), t.ast)
+	}), t.AST)
 	jsxAt := firstJSX(t, jsxCalls)
 	for i := range out {
-		if !out[i].known && isJSXRuntime(out[i].path) && jsxAt >= 0 {
+		if !out[i].known && IsJSXRuntime(out[i].Path) && jsxAt >= 0 {
 			// the import esbuild adds for JSX: at the first element
-			out[i].start, out[i].end, out[i].known = jsxAt, jsxAt, true
+			out[i].Start, out[i].End, out[i].known = jsxAt, jsxAt, true
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].start < out[j].start })
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Start < out[j].Start })
 	return out
 }
 
 // firstJSX is the offset of the first JSX element in the file's text, from
 // the calls esbuild compiled the elements to; -1 when none.
-func firstJSX(t *jsTree, calls []*js.Var) int {
+func firstJSX(t *Tree, calls []*js.Var) int {
 	first := -1
 	for _, v := range calls {
-		if at, ok := t.mapped(v.Data); ok && at < len(t.src) && t.src[at] == '<' && (first < 0 || at < first) {
+		if at, ok := t.Mapped(v.Data); ok && at < len(t.Src) && t.Src[at] == '<' && (first < 0 || at < first) {
 			first = at
 		}
 	}
 	return first
 }
 
-// freeName reports whether v reads name declared nowhere in the file (a
+// FreeName reports whether v reads name declared nowhere in the file (a
 // global, or a binding of the module system: require, module, exports).
-func freeName(v *js.Var, name string) bool {
-	r := root(v)
+func FreeName(v *js.Var, name string) bool {
+	r := Root(v)
 	return r.Decl == js.NoDecl && string(r.Data) == name
 }
 
-// exportsOf lists the file's export names. A CommonJS file (no import or
+// ExportsOf lists the file's export names. A CommonJS file (no import or
 // export, and a read of `module` or `exports`) has one: "default", which
 // Bun gives module.exports (and Bun takes its other names from
 // module.exports when it runs).
-func exportsOf(t *jsTree) (names []string, commonJS bool) {
+func ExportsOf(t *Tree) (names []string, commonJS bool) {
 	out := []string{}
 	esm, cjs := false, false
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(NodeVisitor(func(n js.INode) {
 		switch n := n.(type) {
 		case *js.ImportStmt, *js.ImportMetaExpr:
 			esm = true
@@ -108,11 +108,11 @@ func exportsOf(t *jsTree) (names []string, commonJS bool) {
 			esm = true
 			out = appendExports(out, n)
 		case *js.Var:
-			if freeName(n, "module") || freeName(n, "exports") {
+			if FreeName(n, "module") || FreeName(n, "exports") {
 				cjs = true
 			}
 		}
-	}), t.ast)
+	}), t.AST)
 	if !esm && cjs {
 		return []string{"default"}, true
 	}
@@ -131,7 +131,7 @@ func appendExports(out []string, n *js.ExportStmt) []string {
 	switch d := n.Decl.(type) {
 	case *js.VarDecl:
 		for _, e := range d.List {
-			for _, v := range boundVars(e.Binding, nil) {
+			for _, v := range BoundVars(e.Binding, nil) {
 				out = append(out, string(v.Data))
 			}
 		}
@@ -147,44 +147,44 @@ func appendExports(out []string, n *js.ExportStmt) []string {
 	return out
 }
 
-// quoted is the value of a quoted string of esbuild's JavaScript.
-func quoted(b []byte) (string, bool) {
-	toks, err := lex(b)
-	if err != nil || len(toks) != 2 || toks[0].kind != tokString || toks[1].kind != tokEOF {
+// Quoted is the value of a quoted string of esbuild's JavaScript.
+func Quoted(b []byte) (string, bool) {
+	toks, err := Lex(b)
+	if err != nil || len(toks) != 2 || toks[0].Kind != TokString || toks[1].Kind != TokEOF {
 		return "", false
 	}
-	return toks[0].text, true
+	return toks[0].Text, true
 }
 
-// nodeVisitor calls f on every node js.Walk reaches.
-type nodeVisitor func(n js.INode)
+// NodeVisitor calls f on every node js.Walk reaches.
+type NodeVisitor func(n js.INode)
 
-func (f nodeVisitor) Enter(n js.INode) js.IVisitor {
+func (f NodeVisitor) Enter(n js.INode) js.IVisitor {
 	f(n)
 	return f
 }
 
-func (f nodeVisitor) Exit(js.INode) {}
+func (f NodeVisitor) Exit(js.INode) {}
 
-// isJSXRuntime reports whether spec is the import esbuild (like Bun) adds
+// IsJSXRuntime reports whether spec is the import esbuild (like Bun) adds
 // for JSX with the automatic runtime.
-func isJSXRuntime(spec string) bool {
+func IsJSXRuntime(spec string) bool {
 	return strings.HasSuffix(spec, "/jsx-dev-runtime") || strings.HasSuffix(spec, "/jsx-runtime")
 }
 
-// boundVars appends the names a binding pattern declares.
-func boundVars(b js.IBinding, out []*js.Var) []*js.Var {
+// BoundVars appends the names a binding pattern declares.
+func BoundVars(b js.IBinding, out []*js.Var) []*js.Var {
 	switch n := b.(type) {
 	case *js.Var:
 		out = append(out, n)
 	case *js.BindingArray:
 		for _, e := range n.List {
-			out = boundVars(e.Binding, out)
+			out = BoundVars(e.Binding, out)
 		}
-		out = boundVars(n.Rest, out)
+		out = BoundVars(n.Rest, out)
 	case *js.BindingObject:
 		for _, it := range n.List {
-			out = boundVars(it.Value.Binding, out)
+			out = BoundVars(it.Value.Binding, out)
 		}
 		if n.Rest != nil {
 			out = append(out, n.Rest)
@@ -193,20 +193,20 @@ func boundVars(b js.IBinding, out []*js.Var) []*js.Var {
 	return out
 }
 
-// namedImport is a name a file imports from another (`import { name }`,
+// NamedImport is a name a file imports from another (`import { name }`,
 // `import { name as alias }`, `export { name } from`), at the name in the
 // import statement.
-type namedImport struct {
-	spec, name string
-	start, end int
+type NamedImport struct {
+	Spec, Name string
+	Start, End int
 }
 
-// namedImportsOf lists a file's named imports of relative modules (a
+// NamedImportsOf lists a file's named imports of relative modules (a
 // default or namespace import links whatever the module exports).
-func namedImportsOf(t *jsTree) []namedImport {
-	var out []namedImport
+func NamedImportsOf(t *Tree) []NamedImport {
+	var out []NamedImport
 	add := func(module []byte, list []js.Alias) {
-		spec, ok := quoted(module)
+		spec, ok := Quoted(module)
 		if !ok {
 			return
 		}
@@ -218,14 +218,14 @@ func namedImportsOf(t *jsTree) []namedImport {
 			if n := string(name); n == "" || n == "*" || n == "default" {
 				continue
 			}
-			start, end, ok := t.span(name)
+			start, end, ok := t.Span(name)
 			if !ok {
 				continue
 			}
-			out = append(out, namedImport{spec: spec, name: string(name), start: start, end: end})
+			out = append(out, NamedImport{Spec: spec, Name: string(name), Start: start, End: end})
 		}
 	}
-	for _, s := range t.ast.List {
+	for _, s := range t.AST.List {
 		switch n := s.(type) {
 		case *js.ImportStmt:
 			add(n.Module, n.List)
@@ -238,10 +238,10 @@ func namedImportsOf(t *jsTree) []namedImport {
 	return out
 }
 
-// reexportsAll reports whether a file has `export * from`: its names are
+// ReexportsAll reports whether a file has `export * from`: its names are
 // another module's, not listed here.
-func reexportsAll(t *jsTree) bool {
-	for _, s := range t.ast.List {
+func ReexportsAll(t *Tree) bool {
+	for _, s := range t.AST.List {
 		if n, ok := s.(*js.ExportStmt); ok && n.Module != nil {
 			for _, al := range n.List {
 				if al.Name == nil && string(al.Binding) == "*" {

@@ -1,4 +1,4 @@
-package tsinspect
+package jsfront
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 )
 
-// jsuses.go gives every read of a name in a jsTree its own position.
+// jsuses.go gives every read of a name in a Tree its own position.
 //
 // tdewolff's parser shares one *js.Var among a name's declaration and all
 // its reads, so a read has no position. One walk of the tree in source
@@ -21,16 +21,16 @@ import (
 const maxMisaligned = 8
 
 type aligner struct {
-	t          *jsTree
+	t          *Tree
 	cursor     int // offset in t.out
 	misaligned int
 }
 
 // giveReadsPositions runs the walk; it returns how many reads were not
 // found (they keep the shared *js.Var).
-func giveReadsPositions(t *jsTree) int {
+func giveReadsPositions(t *Tree) int {
 	a := &aligner{t: t}
-	a.stmts(t.ast.List)
+	a.stmts(t.AST.List)
 	return a.misaligned
 }
 
@@ -47,7 +47,7 @@ func (a *aligner) find(name []byte) ([]byte, bool) {
 	if a.misaligned >= maxMisaligned || len(name) == 0 {
 		return nil, false
 	}
-	out := a.t.out
+	out := a.t.Out
 	for from := a.cursor; from < len(out); {
 		i := bytes.Index(out[from:], name)
 		if i < 0 {
@@ -65,13 +65,13 @@ func (a *aligner) find(name []byte) ([]byte, bool) {
 }
 
 // bindingVar moves past a declared name, the first one of v giving v's
-// declaration its place (jsTree.declAt).
+// declaration its place (Tree.declAt).
 func (a *aligner) bindingVar(v *js.Var) {
 	if v == nil {
 		return
 	}
-	if site, ok := a.find(v.Data); ok && a.t.declAt[v] == nil {
-		a.t.declAt[v] = site
+	if site, ok := a.find(v.Data); ok && a.t.DeclAt[v] == nil {
+		a.t.DeclAt[v] = site
 	}
 }
 
@@ -271,7 +271,7 @@ func (a *aligner) expr(p *js.IExpr) {
 	case nil:
 	case *js.Var:
 		if site, ok := a.find(n.Data); ok {
-			*p = &js.Var{Data: site, Link: n, Decl: root(n).Decl}
+			*p = &js.Var{Data: site, Link: n, Decl: Root(n).Decl}
 		}
 	case *js.LiteralExpr:
 		a.past(n.Data)

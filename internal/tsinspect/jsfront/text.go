@@ -1,18 +1,18 @@
-package tsinspect
+package jsfront
 
 import "unicode/utf8"
 
 // text.go tells text from binary content: a module or an imported text
 // file that is not UTF-8, or holds a NUL byte, is not inspected.
 
-// textLike reports whether content is UTF-8 text without NUL bytes.
-func textLike(content []byte) bool {
-	return binaryAt(content) < 0
+// TextLike reports whether content is UTF-8 text without NUL bytes.
+func TextLike(content []byte) bool {
+	return BinaryAt(content) < 0
 }
 
-// binaryAt returns the offset of the first NUL byte or invalid UTF-8
+// BinaryAt returns the offset of the first NUL byte or invalid UTF-8
 // sequence, or -1.
-func binaryAt(content []byte) int {
+func BinaryAt(content []byte) int {
 	for i := 0; i < len(content); {
 		c := content[i]
 		if c == 0 {
