@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -26,7 +27,7 @@ type cacheSlot struct {
 type cacheEntry struct {
 	key    cacheKey
 	result *Result
-	deps   []dep
+	deps   []resolve.Dep
 }
 
 // cache keeps one result per module (the latest content), valid while every
@@ -53,17 +54,17 @@ func (c *cache) get(k cacheKey, fsys vfs.FS) (*Result, bool) {
 	}
 	// deps[0] is the module itself, already compared by hash
 	for _, d := range e.deps {
-		if d.path == k.module && d.kind == depFile {
+		if d.Path == k.module && d.Kind == resolve.DepFile {
 			continue
 		}
-		if !d.holds(fsys) {
+		if !d.Holds(fsys) {
 			return nil, false
 		}
 	}
 	return e.result, true
 }
 
-func (c *cache) put(k cacheKey, r *Result, deps []dep) {
+func (c *cache) put(k cacheKey, r *Result, deps []resolve.Dep) {
 	if c.max < 0 {
 		return
 	}
@@ -141,7 +142,7 @@ func (c *cache) unchanged(module, root string, changed []string) (*Result, bool)
 	}
 	for _, d := range e.deps {
 		for _, p := range changed {
-			if related(d.path, p) {
+			if related(d.Path, p) {
 				return nil, false
 			}
 		}

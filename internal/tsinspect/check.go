@@ -10,6 +10,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // Finding codes of module findings (Finding.File is the module, or a file
@@ -50,7 +51,7 @@ type checker struct {
 	ev     *evaluator
 	load   *loadFacts    // what the module surely does when it loads
 	tree   *jsfront.Tree // the module's syntax tree; nil when it does not parse
-	res    *resolver
+	res    *resolve.Resolver
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
 	seen map[string]bool
@@ -96,11 +97,11 @@ func (c *checker) fail(file string, start, end int, reason string) {
 
 // inspect runs one inspection of content (already read) with t recording
 // what it reads.
-func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte) *Result {
+func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, content []byte) *Result {
 	lines := diag.NewLines(content)
 	r := &Result{Module: module, Loads: true, Lines: lines}
 	c := &checker{r: r, module: module, lines: map[string]*diag.Lines{module: lines}, seen: map[string]bool{module: true}}
-	t.record(dep{kind: depFile, path: module, hash: sha256Sum(content), ok: true})
+	t.Record(resolve.Dep{Kind: resolve.DepFile, Path: module, Hash: sha256Sum(content), OK: true})
 
 	if len(content) > in.opts.MaxBytes {
 		c.add(module, 0, 0, diag.Warning, CodeNotInspected, tooLargeMessage(int64(len(content)), in.opts.MaxBytes))
@@ -127,9 +128,9 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.add(module, lexFailure.Offset, lexFailure.Offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.Msg)
 		return r
 	}
-	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
+	res := &resolve.Resolver{Files: t, RepoRoot: repoRoot, Harness: in.harness}
 	c.res = res
-	facts, tree := in.parse(module, content, res.rootJSX())
+	facts, tree := in.parse(module, content, res.RootJSX())
 	c.tree = tree
 
 	syntax := 0
@@ -219,9 +220,9 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 // evaluateAtLoad follows the values of the module's top-level const and
 // let initializers, in source order (the default export's value is the
 // caller's to follow after them).
-func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *evaluator {
+func (in *Inspector) evaluateAtLoad(c *checker, res *resolve.Resolver, m *modFile) *evaluator {
 	ev := newEvaluator(res, m, func(file string, src []byte) *jsfront.Tree {
-		_, t := in.parse(file, src, res.rootJSX())
+		_, t := in.parse(file, src, res.RootJSX())
 		return t
 	})
 	c.ev = ev
@@ -281,28 +282,28 @@ func (c *checker) dropNotStaticAt(file string, start, end int) {
 	c.r.Findings = kept
 }
 
-func (in *Inspector) checkImports(c *checker, res *resolver, imps []jsfront.Import) {
+func (in *Inspector) checkImports(c *checker, res *resolve.Resolver, imps []jsfront.Import) {
 	lines := c.r.Lines
 	dir := filepath.Dir(c.module)
 	for _, imp := range imps {
 		start, end := imp.Start, imp.End
-		rs := res.resolve(imp.Path, dir)
+		rs := res.Resolve(imp.Path, dir)
 		jsx := jsfront.IsJSXRuntime(imp.Path) && end == start
 		if jsx {
 			end = jsxTagEnd(lines.Content(), start)
 		}
-		out := Import{Path: imp.Path, Range: lines.Range(start, end), Resolved: rs.file}
+		out := Import{Path: imp.Path, Range: lines.Range(start, end), Resolved: rs.File}
 		atLoad := imp.Kind == jsfront.ImportStatic || c.load.atLoad[start]
 		when := ""
 		if !atLoad {
 			when = " when this call runs"
 		}
-		switch rs.outcome {
-		case resolvedBuiltin:
+		switch rs.Outcome {
+		case resolve.ResolvedBuiltin:
 			out.OK = true
-		case resolvedFile:
+		case resolve.ResolvedFile:
 			out.OK = true
-			if f := in.checkImported(c, res, rs.file); f != nil {
+			if f := in.checkImported(c, res, rs.File); f != nil {
 				msg := fmt.Sprintf("'%s' will not load: %s (%s)", imp.Path, f.reason, f.where)
 				if atLoad {
 					out.OK = false
@@ -312,10 +313,10 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []jsfront.Impo
 					c.add(c.module, start, end, diag.Warning, CodeImport, msg+", when this call runs")
 				}
 			}
-		case resolvedPackage:
+		case resolve.ResolvedPackage:
 			out.OK = true
 			in.checkIgnored(c, res, c.module, start, end, imp.Path, rs)
-		case resolveHarness:
+		case resolve.ResolveHarness:
 			sev := diag.Error
 			if !atLoad {
 				sev = diag.Warning
@@ -325,21 +326,21 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []jsfront.Impo
 			if atLoad {
 				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.Path))
 			}
-		case resolveMissing, resolveOutside:
+		case resolve.ResolveMissing, resolve.ResolveOutside:
 			if atLoad && jsx {
-				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+jsxHint(imp.Path))
-				c.fail(c.module, start, end, rs.message)
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.Message+jsxHint(imp.Path))
+				c.fail(c.module, start, end, rs.Message)
 			} else if atLoad {
-				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+importHint(imp.Path, rs))
-				c.fail(c.module, start, end, rs.message)
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.Message+importHint(imp.Path, rs))
+				c.fail(c.module, start, end, rs.Message)
 			} else {
-				c.add(c.module, start, end, diag.Warning, CodeImport, rs.message+when+importHint(imp.Path, rs))
+				c.add(c.module, start, end, diag.Warning, CodeImport, rs.Message+when+importHint(imp.Path, rs))
 			}
-		case resolveUnknown:
+		case resolve.ResolveUnknown:
 			if atLoad {
 				c.r.Undecided = true
 			}
-			msg := rs.message
+			msg := rs.Message
 			if msg == "" {
 				msg = fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.Path)
 			}
@@ -369,12 +370,12 @@ func jsxHint(spec string) string {
 }
 
 // importHint adds what to do about an import that does not resolve.
-func importHint(spec string, rs resolution) string {
-	if isRelative(spec) {
+func importHint(spec string, rs resolve.Resolution) string {
+	if resolve.IsRelative(spec) {
 		return ""
 	}
-	name, _ := packageName(spec)
-	if rs.nodeModules != "" {
+	name, _ := resolve.PackageName(spec)
+	if rs.NodeModules != "" {
 		return ""
 	}
 	return fmt.Sprintf(": no node_modules beside or above the module (inside the repository) provides it, and the sandbox installs nothing; add node_modules/%s to the repository, or use `node:*` modules, Bun APIs and `fetch` instead", name)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // check_default.go checks the default export against the module contract
@@ -136,7 +137,7 @@ func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
 // has `args`.
 func isOldTool(v *value, mod *modFile, harness map[string]bool) bool {
 	if v.calleeRef != nil {
-		name, _ := packageName(v.calleeRef.spec)
+		name, _ := resolve.PackageName(v.calleeRef.spec)
 		if harness[name] && v.calleeRef.name == "tool" {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -15,7 +16,7 @@ import (
 // checkLoadTimeCalls reports the require() calls through createRequire and
 // the reads of missing files that run when file loads; it returns the
 // first as the error that stops it.
-func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, file string, f *loadFacts) *loadError {
+func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolve.Resolver, file string, f *loadFacts) *loadError {
 	var first *loadError
 	note := func(e *loadError) {
 		if first == nil || e.start < first.start {
@@ -24,21 +25,21 @@ func (in *Inspector) checkLoadTimeCalls(c *checker, res *resolver, file string, 
 	}
 	dir := filepath.Dir(file)
 	for _, call := range f.requires {
-		rs := res.resolve(call.spec, dir)
-		if rs.outcome != resolveMissing && rs.outcome != resolveOutside {
+		rs := res.Resolve(call.spec, dir)
+		if rs.Outcome != resolve.ResolveMissing && rs.Outcome != resolve.ResolveOutside {
 			continue
 		}
-		msg := strings.Replace(rs.message, "Cannot find package", "Cannot find module", 1)
+		msg := strings.Replace(rs.Message, "Cannot find package", "Cannot find module", 1)
 		c.add(file, call.start, call.end, diag.Error, CodeImport, msg+
 			" (a require() through createRequire that runs when the module loads)"+importHint(call.spec, rs))
 		note(&loadError{file: file, start: call.start, end: call.end, msg: msg})
 	}
 	for _, call := range f.reads {
 		p := filepath.Join(append([]string{dir}, call.parts...)...)
-		if !vfs.Within(res.repoRoot, p) || res.t.isFile(p) || res.t.isDir(p) {
+		if !vfs.Within(res.RepoRoot, p) || res.Files.IsFile(p) || res.Files.IsDir(p) {
 			continue
 		}
-		rel := filepath.ToSlash(res.rel(p))
+		rel := filepath.ToSlash(res.Rel(p))
 		msg := fmt.Sprintf("ENOENT: no such file or directory, open '%s'", rel)
 		c.add(file, call.start, call.end, diag.Error, CodeThrowsAtLoad, msg+
 			" (read when the module loads: the daemon skips it); add the file to the repository, or read it in `execute`")

@@ -161,7 +161,7 @@ func (p *jsonReader) str() (string, bool) {
 // dataImport follows a binding of a data file a module imports: the whole
 // value for a default import, a top-level key for a named one.
 func (e *evaluator) dataImport(m *modFile, b importBinding, file string, start, end int) *value {
-	src, err := e.res.t.readFile(file)
+	src, err := e.res.Files.ReadFile(file)
 	if err != nil {
 		return unknown(m, start, end, fmt.Sprintf("'%s' cannot be read", b.spec))
 	}

@@ -2,6 +2,7 @@ package tsinspect
 
 import (
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -109,7 +110,7 @@ func (v *value) get(key string) *prop {
 
 // evaluator follows values across the module and its relative imports.
 type evaluator struct {
-	res     *resolver
+	res     *resolve.Resolver
 	files   map[string]*modFile // lexed modules by path; nil entry: unreadable
 	data    map[string][]byte   // data files (JSON, text) read, by path
 	consts  map[declKey]*value  // memo of declarations' values
@@ -131,7 +132,7 @@ type declKey struct {
 	v *js.Var
 }
 
-func newEvaluator(res *resolver, main *modFile, tree func(file string, src []byte) *jsfront.Tree) *evaluator {
+func newEvaluator(res *resolve.Resolver, main *modFile, tree func(file string, src []byte) *jsfront.Tree) *evaluator {
 	return &evaluator{
 		res:     res,
 		files:   map[string]*modFile{main.path: main},

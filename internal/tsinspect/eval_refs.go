@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -103,14 +104,14 @@ func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) 
 
 // imported follows an import's binding b, read at start..end of m.
 func (e *evaluator) imported(m *modFile, name string, b importBinding, start, end int) *value {
-	r := e.res.resolve(b.spec, filepath.Dir(m.path))
-	if !isRelative(b.spec) && r.outcome != resolvedFile { // a file through a tsconfig alias is followed
+	r := e.res.Resolve(b.spec, filepath.Dir(m.path))
+	if !resolve.IsRelative(b.spec) && r.Outcome != resolve.ResolvedFile { // a file through a tsconfig alias is followed
 		u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
 		u.calleeRef = &b
 		return u
 	}
-	if r.outcome == resolvedFile && dataFile(r.file) {
-		return e.dataImport(m, b, r.file, start, end)
+	if r.Outcome == resolve.ResolvedFile && dataFile(r.File) {
+		return e.dataImport(m, b, r.File, start, end)
 	}
 	other := e.load(m, b.spec)
 	if other == nil {
@@ -125,20 +126,20 @@ func (e *evaluator) imported(m *modFile, name string, b importBinding, start, en
 // load lexes a relative import of m; nil when it cannot be read or is not a
 // script.
 func (e *evaluator) load(m *modFile, spec string) *modFile {
-	r := e.res.resolve(spec, filepath.Dir(m.path))
-	if r.outcome != resolvedFile {
+	r := e.res.Resolve(spec, filepath.Dir(m.path))
+	if r.Outcome != resolve.ResolvedFile {
 		return nil
 	}
-	if f, ok := e.files[r.file]; ok {
+	if f, ok := e.files[r.File]; ok {
 		return f
 	}
-	e.files[r.file] = nil
-	switch strings.ToLower(filepath.Ext(r.file)) {
+	e.files[r.File] = nil
+	switch strings.ToLower(filepath.Ext(r.File)) {
 	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
 	default:
 		return nil
 	}
-	src, err := e.res.t.readFile(r.file)
+	src, err := e.res.Files.ReadFile(r.File)
 	if err != nil || !jsfront.TextLike(src) {
 		return nil
 	}
@@ -146,12 +147,12 @@ func (e *evaluator) load(m *modFile, spec string) *modFile {
 	if lerr != nil {
 		return nil
 	}
-	t := e.tree(r.file, src)
+	t := e.tree(r.File, src)
 	if t == nil {
 		return nil
 	}
-	f := newModFile(r.file, src, toks, t)
-	e.files[r.file] = f
+	f := newModFile(r.File, src, toks, t)
+	e.files[r.File] = f
 	return f
 }
 
@@ -173,7 +174,7 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 			}
 			return e.binding(f, ref.local, t.Start, t.End)
 		}
-		if !isRelative(ref.spec) {
+		if !resolve.IsRelative(ref.spec) {
 			return unknown(from, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, ref.spec))
 		}
 		other := e.load(f, ref.spec)
@@ -186,7 +187,7 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 		return e.export(other, ref.name, from, start, end)
 	}
 	for _, s := range f.stars {
-		if !isRelative(s) {
+		if !resolve.IsRelative(s) {
 			continue
 		}
 		if other := e.load(f, s); other != nil {
@@ -228,7 +229,7 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 		return e.binding(f, f.defaultLocal, t.Start, t.End)
 	case f.defaultFrom != nil:
 		t := f.tok(f.defaultTok)
-		if !isRelative(f.defaultFrom.spec) {
+		if !resolve.IsRelative(f.defaultFrom.spec) {
 			return unknown(f, t.Start, t.End, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
 		}
 		other := e.load(f, f.defaultFrom.spec)

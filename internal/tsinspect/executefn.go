@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -25,7 +26,7 @@ func (x executeFn) body() js.INode { return x.block }
 
 // executeOf finds the function the value v of execute is, on the tree of
 // v's file: the outermost function whose first name lies in v's extent.
-func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, bool) {
+func (c *checker) executeOf(in *Inspector, res *resolve.Resolver, v *value) (executeFn, bool) {
 	t := c.treeOf(v.file)
 	if t == nil {
 		return executeFn{}, false

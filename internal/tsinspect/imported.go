@@ -10,6 +10,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // maxImportedFiles bounds the relative files checked for one module.
@@ -25,7 +26,7 @@ type loadFailure struct {
 // loads it with the module: its syntax and the imports that run at load,
 // transitively. Its findings are in that file. It returns why it would not
 // load, or nil when it loads or cannot be known.
-func (in *Inspector) checkImported(c *checker, res *resolver, file string) *loadFailure {
+func (in *Inspector) checkImported(c *checker, res *resolve.Resolver, file string) *loadFailure {
 	if c.seen[file] || len(c.seen) >= maxImportedFiles {
 		return nil
 	}
@@ -37,7 +38,7 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 		return nil
 	}
 	c.seen[file] = true
-	content, err := res.t.readFile(file)
+	content, err := res.Files.ReadFile(file)
 	if err != nil || len(content) > in.opts.MaxBytes || jsfront.BinaryAt(content) >= 0 {
 		return nil
 	}
@@ -50,10 +51,10 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	c.lines[file] = lines
 	where := func(off int) string {
 		p := lines.Pos(off)
-		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)
+		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.Rel(file)), p.Line+1, lines.CharColumn(p)+1)
 	}
 
-	facts := in.esbuildFacts(file, content, res.rootJSX())
+	facts := in.esbuildFacts(file, content, res.RootJSX())
 	var first *loadFailure
 	syntax := 0
 	for _, m := range facts.messages {
@@ -78,11 +79,11 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 	for _, imp := range facts.imports {
 		start, end := imp.Start, imp.End
 		atLoad := imp.Kind == jsfront.ImportStatic || load.atLoad[start]
-		rs := res.resolve(imp.Path, dir)
+		rs := res.Resolve(imp.Path, dir)
 		var failure *loadFailure
-		switch rs.outcome {
-		case resolvedFile:
-			if f := in.checkImported(c, res, rs.file); f != nil {
+		switch rs.Outcome {
+		case resolve.ResolvedFile:
+			if f := in.checkImported(c, res, rs.File); f != nil {
 				sev, msg := diag.Error, fmt.Sprintf("'%s' will not load: %s (%s)", imp.Path, f.reason, f.where)
 				if !atLoad {
 					sev, msg = diag.Warning, msg+", when this call runs"
@@ -90,9 +91,9 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 				c.add(file, start, end, sev, CodeImport, msg)
 				failure = f
 			}
-		case resolvedPackage:
+		case resolve.ResolvedPackage:
 			in.checkIgnored(c, res, file, start, end, imp.Path, rs)
-		case resolveHarness:
+		case resolve.ResolveHarness:
 			sev := diag.Error
 			if !atLoad {
 				sev = diag.Warning
@@ -100,13 +101,13 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 			c.add(file, start, end, sev, CodeHarnessImport, fmt.Sprintf(
 				"'%s' is a harness package: a tool module never imports one, nor do the files it imports", imp.Path))
 			failure = &loadFailure{reason: fmt.Sprintf("it imports the harness package '%s'", imp.Path), where: where(start)}
-		case resolveMissing, resolveOutside:
-			sev, msg := diag.Error, rs.message+importHint(imp.Path, rs)
+		case resolve.ResolveMissing, resolve.ResolveOutside:
+			sev, msg := diag.Error, rs.Message+importHint(imp.Path, rs)
 			if !atLoad {
-				sev, msg = diag.Warning, rs.message+" when this call runs"+importHint(imp.Path, rs)
+				sev, msg = diag.Warning, rs.Message+" when this call runs"+importHint(imp.Path, rs)
 			}
 			c.add(file, start, end, sev, CodeImport, msg)
-			failure = &loadFailure{reason: rs.message, where: where(start)}
+			failure = &loadFailure{reason: rs.Message, where: where(start)}
 		}
 		if failure != nil && atLoad && first == nil {
 			first = failure
@@ -136,8 +137,8 @@ func (in *Inspector) checkImported(c *checker, res *resolver, file string) *load
 // import is elided, and Bun never parses the file): Bun parses it when the
 // module loads and fails on anything but strict JSON (comments and trailing
 // commas included); a byte order mark is accepted.
-func (in *Inspector) checkJSON(c *checker, res *resolver, file string) *loadFailure {
-	content, err := res.t.readFile(file)
+func (in *Inspector) checkJSON(c *checker, res *resolve.Resolver, file string) *loadFailure {
+	content, err := res.Files.ReadFile(file)
 	if err != nil || len(content) > in.opts.MaxBytes {
 		return nil
 	}
@@ -164,16 +165,16 @@ func (in *Inspector) checkJSON(c *checker, res *resolver, file string) *loadFail
 	}
 	c.add(file, off, end, diag.Error, CodeSyntax, msg+": a JSON import must be strict JSON (no comments, no trailing commas)")
 	p := lines.Pos(off)
-	return &loadFailure{reason: msg, where: fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.rel(file)), p.Line+1, lines.CharColumn(p)+1)}
+	return &loadFailure{reason: msg, where: fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.Rel(file)), p.Line+1, lines.CharColumn(p)+1)}
 }
 
 // checkIgnored warns when a package resolves only through a node_modules
 // folder that git ignores (SPEC section 8's decision hint).
-func (in *Inspector) checkIgnored(c *checker, res *resolver, file string, start, end int, spec string, rs resolution) {
-	if in.opts.NoGitignore || !ignoredByGit(res.t, res.repoRoot, rs.nodeModules) {
+func (in *Inspector) checkIgnored(c *checker, res *resolve.Resolver, file string, start, end int, spec string, rs resolve.Resolution) {
+	if in.opts.NoGitignore || !resolve.IgnoredByGit(res.Files, res.RepoRoot, rs.NodeModules) {
 		return
 	}
 	c.add(file, start, end, diag.Warning, CodeIgnoredPackage, fmt.Sprintf(
 		"'%s' resolves only from %s, which git ignores: a config release carries only tracked files and the sandbox installs nothing, so the daemon will not find it",
-		spec, filepath.ToSlash(res.rel(rs.nodeModules))))
+		spec, filepath.ToSlash(res.Rel(rs.NodeModules))))
 }

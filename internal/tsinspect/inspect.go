@@ -21,6 +21,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -87,13 +88,13 @@ func (in *Inspector) flight(key cacheKey, repoRoot, module string, content []byt
 	f := &flight{done: make(chan struct{})}
 	in.flights[key] = f
 	go func() {
-		t := newTracker(in.fsys)
+		t := resolve.NewTracker(in.fsys)
 		r := in.inspect(t, repoRoot, module, content)
 		// kept for its positions, not its content (see diag.Lines.Compact)
 		r.Lines = r.Lines.Compact()
 		// The cache keeps the deps as long as the result: a copy of their
 		// length, not the array append grew.
-		in.cache.put(key, r, slices.Clone(t.deps))
+		in.cache.put(key, r, slices.Clone(t.Deps))
 		f.result = r
 		in.mu.Lock()
 		delete(in.flights, key)

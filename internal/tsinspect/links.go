@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // links.go checks what Bun checks when it links a file to the ES modules it
@@ -19,22 +20,22 @@ import (
 // relative ES module it names does not export, as Bun says it. A module
 // whose names are known only when it runs (CommonJS, `export * from`) is
 // not held to a list.
-func (in *Inspector) checkLinks(res *resolver, file string, f *esbuildFacts) *loadError {
+func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *esbuildFacts) *loadError {
 	dir := filepath.Dir(file)
 	for _, imp := range f.named {
-		rs := res.resolve(imp.Spec, dir)
-		if rs.outcome != resolvedFile || !jsfront.ScriptFile(rs.file) {
+		rs := res.Resolve(imp.Spec, dir)
+		if rs.Outcome != resolve.ResolvedFile || !jsfront.ScriptFile(rs.File) {
 			continue
 		}
-		switch strings.ToLower(filepath.Ext(rs.file)) {
+		switch strings.ToLower(filepath.Ext(rs.File)) {
 		case ".cjs", ".cts":
 			continue
 		}
-		content, err := res.t.readFile(rs.file)
+		content, err := res.Files.ReadFile(rs.File)
 		if err != nil || !jsfront.TextLike(content) {
 			continue
 		}
-		other := in.esbuildFacts(rs.file, content, res.rootJSX())
+		other := in.esbuildFacts(rs.File, content, res.RootJSX())
 		if !other.built || other.commonJS || other.reexportsAll || len(other.exports) == 0 {
 			continue
 		}
@@ -45,7 +46,7 @@ func (in *Inspector) checkLinks(res *resolver, file string, f *esbuildFacts) *lo
 		if found {
 			continue
 		}
-		rel := filepath.ToSlash(res.rel(rs.file))
+		rel := filepath.ToSlash(res.Rel(rs.File))
 		return &loadError{file: file, start: imp.Start, end: imp.End, link: true,
 			msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.Name, rel),
 			hint: exportsHint(other.exports)}

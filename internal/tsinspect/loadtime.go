@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/tdewolff/parse/v2/js"
 )
 
@@ -320,7 +321,7 @@ func literalModulePath(arg js.IExpr) ([]string, bool) {
 			return nil, false
 		}
 		spec, ok := stringLiteral(n.Args.List[0].Value)
-		if !ok || !isRelative(spec) || !importMetaField(n.Args.List[1].Value, "url") {
+		if !ok || !resolve.IsRelative(spec) || !importMetaField(n.Args.List[1].Value, "url") {
 			return nil, false
 		}
 		return []string{filepath.FromSlash(spec)}, true

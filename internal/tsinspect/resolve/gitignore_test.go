@@ -1,4 +1,4 @@
-package tsinspect
+package resolve
 
 import (
 	"testing"
@@ -33,7 +33,7 @@ func TestIgnoredByGit(t *testing.T) {
 			for p, c := range tc.files {
 				mem.WriteFile(p, []byte(c))
 			}
-			if got := ignoredByGit(newTracker(mem), "/r", tc.target); got != tc.want {
+			if got := IgnoredByGit(NewTracker(mem), "/r", tc.target); got != tc.want {
 				t.Errorf("ignoredByGit(%s) = %v, want %v", tc.target, got, tc.want)
 			}
 		})

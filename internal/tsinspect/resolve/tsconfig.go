@@ -1,4 +1,4 @@
-package tsinspect
+package resolve
 
 import (
 	"encoding/json"
@@ -59,13 +59,13 @@ type tsconfigJSON struct {
 
 // nearestTsconfig is the tsconfig.json of dir or of its nearest parent
 // inside the repository; nil when there is none.
-func (r *resolver) nearestTsconfig(dir string) *tsconfig {
+func (r *Resolver) nearestTsconfig(dir string) *tsconfig {
 	if r.tsconfigs == nil {
 		r.tsconfigs = map[string]*tsconfig{}
 	}
 	var walked []string
 	var found *tsconfig
-	for d := dir; vfs.Within(r.repoRoot, d); d = filepath.Dir(d) {
+	for d := dir; vfs.Within(r.RepoRoot, d); d = filepath.Dir(d) {
 		if tc, ok := r.tsconfigs[d]; ok {
 			found = tc
 			break
@@ -75,7 +75,7 @@ func (r *resolver) nearestTsconfig(dir string) *tsconfig {
 			found = tc
 			break
 		}
-		if d == r.repoRoot || filepath.Dir(d) == d {
+		if d == r.RepoRoot || filepath.Dir(d) == d {
 			break
 		}
 	}
@@ -85,11 +85,11 @@ func (r *resolver) nearestTsconfig(dir string) *tsconfig {
 	return found
 }
 
-// rootJSX is the JSX options of the repository root's tsconfig.json.
-func (r *resolver) rootJSX() jsfront.JSXOptions {
+// RootJSX is the JSX options of the repository root's tsconfig.json.
+func (r *Resolver) RootJSX() jsfront.JSXOptions {
 	if r.jsx == nil {
 		r.jsx = &jsfront.JSXOptions{}
-		if tc, ok := r.readTsconfig(filepath.Join(r.repoRoot, "tsconfig.json"), 0); ok {
+		if tc, ok := r.readTsconfig(filepath.Join(r.RepoRoot, "tsconfig.json"), 0); ok {
 			*r.jsx = tc.jsx
 		}
 	}
@@ -98,8 +98,8 @@ func (r *resolver) rootJSX() jsfront.JSXOptions {
 
 // readTsconfig reads one tsconfig file and what it extends; ok is false
 // when the file does not exist.
-func (r *resolver) readTsconfig(file string, depth int) (*tsconfig, bool) {
-	data, err := r.t.readFile(file)
+func (r *Resolver) readTsconfig(file string, depth int) (*tsconfig, bool) {
+	data, err := r.Files.ReadFile(file)
 	if err != nil {
 		return nil, false
 	}
@@ -112,14 +112,14 @@ func (r *resolver) readTsconfig(file string, depth int) (*tsconfig, bool) {
 	dir := filepath.Dir(file)
 	if len(raw.Extends) > 0 && string(raw.Extends) != "null" {
 		var ext string
-		if json.Unmarshal(raw.Extends, &ext) != nil || !isRelative(ext) || depth >= maxTsconfigExtends {
+		if json.Unmarshal(raw.Extends, &ext) != nil || !IsRelative(ext) || depth >= maxTsconfigExtends {
 			tc.unsure = true // a package or a list: not followed
 		} else {
 			p := filepath.Join(dir, filepath.FromSlash(ext))
-			if !strings.HasSuffix(p, ".json") && !r.t.isFile(p) {
+			if !strings.HasSuffix(p, ".json") && !r.Files.IsFile(p) {
 				p += ".json"
 			}
-			if !vfs.Within(r.repoRoot, p) {
+			if !vfs.Within(r.RepoRoot, p) {
 				tc.unsure = true
 			} else if parent, ok := r.readTsconfig(p, depth+1); ok {
 				*tc = *parent
@@ -150,7 +150,7 @@ func (r *resolver) readTsconfig(file string, depth int) (*tsconfig, bool) {
 // resolveAlias resolves a bare import through `paths` (the longest
 // matching pattern, its targets in order) or `baseUrl`, as files of the
 // repository.
-func (r *resolver) resolveAlias(tc *tsconfig, spec string) (string, bool) {
+func (r *Resolver) resolveAlias(tc *tsconfig, spec string) (string, bool) {
 	best, bestLen, star := -1, -1, ""
 	for i, p := range tc.paths {
 		prefix, suffix, hasStar := strings.Cut(p.pattern, "*")
@@ -169,13 +169,13 @@ func (r *resolver) resolveAlias(tc *tsconfig, spec string) (string, bool) {
 		for _, target := range tc.paths[best].targets {
 			base := tc.baseURL
 			if base == "" {
-				if !isRelative(target) && !strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") {
+				if !IsRelative(target) && !strings.HasPrefix(target, "./") && !strings.HasPrefix(target, "../") {
 					continue // Bun does not apply it without a baseUrl
 				}
 				base = tc.paths[best].dir
 			}
 			p := filepath.Join(base, filepath.FromSlash(strings.Replace(target, "*", star, 1)))
-			if !vfs.Within(r.repoRoot, p) {
+			if !vfs.Within(r.RepoRoot, p) {
 				continue
 			}
 			if f, ok := r.probe(p); ok && r.inside(f) {
@@ -187,7 +187,7 @@ func (r *resolver) resolveAlias(tc *tsconfig, spec string) (string, bool) {
 		return "", false
 	}
 	p := filepath.Join(tc.baseURL, filepath.FromSlash(spec))
-	if vfs.Within(r.repoRoot, p) {
+	if vfs.Within(r.RepoRoot, p) {
 		if f, ok := r.probe(p); ok && r.inside(f) {
 			return f, true
 		}

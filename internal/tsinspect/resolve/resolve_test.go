@@ -1,4 +1,4 @@
-package tsinspect
+package resolve
 
 import (
 	"encoding/json"
@@ -44,7 +44,7 @@ func TestPackageName(t *testing.T) {
 		{"@scope", "@scope", ""},
 	}
 	for _, tc := range tests {
-		if name, sub := packageName(tc.spec); name != tc.name || sub != tc.sub {
+		if name, sub := PackageName(tc.spec); name != tc.name || sub != tc.sub {
 			t.Errorf("packageName(%q) = %q, %q; want %q, %q", tc.spec, name, sub, tc.name, tc.sub)
 		}
 	}

@@ -1,4 +1,4 @@
-package tsinspect
+package resolve
 
 import (
 	"encoding/json"
@@ -26,35 +26,35 @@ func init() {
 	}
 }
 
-// resolveOutcome classifies an import.
-type resolveOutcome int
+// Outcome classifies an import.
+type Outcome int
 
 const (
-	resolvedBuiltin resolveOutcome = iota // node:*, a Node builtin, bun, bun:*
-	resolvedFile                          // a relative file
-	resolvedPackage                       // a package from a node_modules
-	resolveHarness                        // a harness package: never allowed
-	resolveMissing                        // will not resolve
-	resolveOutside                        // a relative path leaving the repository
-	resolveUnknown                        // cannot be known statically (URL, absolute path)
+	ResolvedBuiltin Outcome = iota // node:*, a Node builtin, bun, bun:*
+	ResolvedFile                   // a relative file
+	ResolvedPackage                // a package from a node_modules
+	ResolveHarness                 // a harness package: never allowed
+	ResolveMissing                 // will not resolve
+	ResolveOutside                 // a relative path leaving the repository
+	ResolveUnknown                 // cannot be known statically (URL, absolute path)
 )
 
-type resolution struct {
-	outcome resolveOutcome
-	// file is the resolved file of a relative import, or the package's entry.
-	file string
-	// message is the daemon's words for a failure ("Cannot find package 'zod'").
-	message string
-	// nodeModules is the node_modules folder a package resolved through.
-	nodeModules string
+type Resolution struct {
+	Outcome Outcome
+	// File is the resolved file of a relative import, or the package's entry.
+	File string
+	// Message is the daemon's words for a failure ("Cannot find package 'zod'").
+	Message string
+	// NodeModules is the node_modules folder a package resolved through.
+	NodeModules string
 }
 
-// resolver resolves imports of one module inside one repository, recording
+// Resolver resolves imports of one module inside one repository, recording
 // every file and folder it looks at.
-type resolver struct {
-	t        *tracker
-	repoRoot string
-	harness  map[string]bool
+type Resolver struct {
+	Files    *Tracker
+	RepoRoot string
+	Harness  map[string]bool
 	realRoot string // repoRoot with symbolic links resolved, computed once
 	// tsconfigs memoizes the nearest tsconfig.json by folder (nil: none)
 	tsconfigs map[string]*tsconfig
@@ -64,26 +64,26 @@ type resolver struct {
 // inside reports whether p, with symbolic links resolved, is inside the
 // repository. Nothing outside it is read: a config release holds only the
 // repository's files.
-func (r *resolver) inside(p string) bool {
-	if !vfs.Within(r.repoRoot, p) {
+func (r *Resolver) inside(p string) bool {
+	if !vfs.Within(r.RepoRoot, p) {
 		return false
 	}
 	if r.realRoot == "" {
-		r.realRoot = r.repoRoot
-		if real, err := r.t.fsys.EvalSymlinks(r.repoRoot); err == nil {
+		r.realRoot = r.RepoRoot
+		if real, err := r.Files.fsys.EvalSymlinks(r.RepoRoot); err == nil {
 			r.realRoot = real
 		}
 	}
-	real, err := r.t.fsys.EvalSymlinks(p)
+	real, err := r.Files.fsys.EvalSymlinks(p)
 	if err != nil {
 		return true // does not exist: nothing to read
 	}
-	return vfs.Within(r.realRoot, real) || vfs.Within(r.repoRoot, real)
+	return vfs.Within(r.realRoot, real) || vfs.Within(r.RepoRoot, real)
 }
 
-// packageName splits a bare specifier into its package name and subpath
+// PackageName splits a bare specifier into its package name and subpath
 // ("@scope/pkg/sub" -> "@scope/pkg", "sub").
-func packageName(spec string) (name, sub string) {
+func PackageName(spec string) (name, sub string) {
 	parts := strings.SplitN(spec, "/", 3)
 	if strings.HasPrefix(spec, "@") {
 		if len(parts) < 2 {
@@ -102,35 +102,35 @@ func packageName(spec string) (name, sub string) {
 	return name, sub
 }
 
-func (r *resolver) resolve(spec, fromDir string) resolution {
+func (r *Resolver) Resolve(spec, fromDir string) Resolution {
 	switch {
 	case spec == "bun" || strings.HasPrefix(spec, "bun:") || strings.HasPrefix(spec, "node:"):
-		return resolution{outcome: resolvedBuiltin}
+		return Resolution{Outcome: ResolvedBuiltin}
 	case strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == "..":
 		return r.relative(spec, fromDir)
 	case strings.HasPrefix(spec, "/") || strings.Contains(spec, "://") || filepath.IsAbs(spec):
-		return resolution{outcome: resolveUnknown}
+		return Resolution{Outcome: ResolveUnknown}
 	}
-	name, _ := packageName(spec)
-	if r.harness[name] {
-		return resolution{outcome: resolveHarness, message: fmt.Sprintf("%s is a harness package: a tool module never imports one", name)}
+	name, _ := PackageName(spec)
+	if r.Harness[name] {
+		return Resolution{Outcome: ResolveHarness, Message: fmt.Sprintf("%s is a harness package: a tool module never imports one", name)}
 	}
 	if nodeBuiltins[spec] {
-		return resolution{outcome: resolvedBuiltin}
+		return Resolution{Outcome: ResolvedBuiltin}
 	}
 	tc := r.nearestTsconfig(fromDir)
 	if tc != nil {
 		if f, ok := r.resolveAlias(tc, spec); ok && tc.baseURLInherited {
-			return resolution{outcome: resolveUnknown, message: fmt.Sprintf(
+			return Resolution{Outcome: ResolveUnknown, Message: fmt.Sprintf(
 				"'%s' cannot be checked statically: it resolves to %s only through a baseUrl inherited with `extends`, which Bun does not always apply; set baseUrl in the tsconfig.json itself",
-				spec, filepath.ToSlash(r.rel(f)))}
+				spec, filepath.ToSlash(r.Rel(f)))}
 		} else if ok {
-			return resolution{outcome: resolvedFile, file: f}
+			return Resolution{Outcome: ResolvedFile, File: f}
 		}
 	}
 	res := r.bare(spec, fromDir)
-	if res.outcome == resolveMissing && tc != nil && tc.unsure {
-		return resolution{outcome: resolveUnknown, message: fmt.Sprintf(
+	if res.Outcome == ResolveMissing && tc != nil && tc.unsure {
+		return Resolution{Outcome: ResolveUnknown, Message: fmt.Sprintf(
 			"'%s' cannot be checked statically: a tsconfig.json this inspector cannot read whole (a package `extends`, or invalid text) may map it", spec)}
 	}
 	return res
@@ -142,8 +142,8 @@ var scriptExts = []string{".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", 
 
 // probe finds the file an import names: the path itself, the path with an
 // extension, a TypeScript file for a .js name, or an index file.
-func (r *resolver) probe(p string) (string, bool) {
-	if r.t.isFile(p) {
+func (r *Resolver) probe(p string) (string, bool) {
+	if r.Files.IsFile(p) {
 		return p, true
 	}
 	ext := path.Ext(p)
@@ -151,25 +151,25 @@ func (r *resolver) probe(p string) (string, bool) {
 	switch ext {
 	case ".js", ".jsx":
 		for _, e := range []string{".ts", ".tsx"} {
-			if r.t.isFile(base + e) {
+			if r.Files.IsFile(base + e) {
 				return base + e, true
 			}
 		}
 	case ".mjs":
-		if r.t.isFile(base + ".mts") {
+		if r.Files.IsFile(base + ".mts") {
 			return base + ".mts", true
 		}
 	case ".cjs":
-		if r.t.isFile(base + ".cts") {
+		if r.Files.IsFile(base + ".cts") {
 			return base + ".cts", true
 		}
 	}
 	for _, e := range scriptExts {
-		if r.t.isFile(p + e) {
+		if r.Files.IsFile(p + e) {
 			return p + e, true
 		}
 	}
-	if r.t.isDir(p) {
+	if r.Files.IsDir(p) {
 		if f, ok := r.packageEntry(p, ""); ok {
 			return f, true
 		}
@@ -177,41 +177,41 @@ func (r *resolver) probe(p string) (string, bool) {
 	return "", false
 }
 
-func (r *resolver) relative(spec, fromDir string) resolution {
+func (r *Resolver) relative(spec, fromDir string) Resolution {
 	target := filepath.Join(fromDir, filepath.FromSlash(spec))
-	if !vfs.Within(r.repoRoot, target) {
-		return resolution{outcome: resolveOutside, message: fmt.Sprintf("Cannot find module '%s': it is outside the repository, and a config release holds only the repository's files", spec)}
+	if !vfs.Within(r.RepoRoot, target) {
+		return Resolution{Outcome: ResolveOutside, Message: fmt.Sprintf("Cannot find module '%s': it is outside the repository, and a config release holds only the repository's files", spec)}
 	}
 	if f, ok := r.probe(target); ok {
 		if !r.inside(f) {
-			return resolution{outcome: resolveOutside, message: fmt.Sprintf("Cannot find module '%s': it leaves the repository through a symbolic link, and a config release holds only the repository's files", spec)}
+			return Resolution{Outcome: ResolveOutside, Message: fmt.Sprintf("Cannot find module '%s': it leaves the repository through a symbolic link, and a config release holds only the repository's files", spec)}
 		}
-		return resolution{outcome: resolvedFile, file: f}
+		return Resolution{Outcome: ResolvedFile, File: f}
 	}
-	return resolution{outcome: resolveMissing, message: fmt.Sprintf("Cannot find module '%s'", spec)}
+	return Resolution{Outcome: ResolveMissing, Message: fmt.Sprintf("Cannot find module '%s'", spec)}
 }
 
 // bare resolves a package from the node_modules folders beside or above the
 // module, up to the repository root.
-func (r *resolver) bare(spec, fromDir string) resolution {
-	name, sub := packageName(spec)
+func (r *Resolver) bare(spec, fromDir string) Resolution {
+	name, sub := PackageName(spec)
 	dir := fromDir
-	for vfs.Within(r.repoRoot, dir) {
+	for vfs.Within(r.RepoRoot, dir) {
 		nm := filepath.Join(dir, "node_modules")
 		// A node_modules (or a package in it) linked from outside the
 		// repository is not in a config release: it provides nothing, and
 		// it is never read.
-		if r.t.isDir(nm) && r.insideReal(nm) {
+		if r.Files.IsDir(nm) && r.insideReal(nm) {
 			pkgDir := filepath.Join(nm, filepath.FromSlash(name))
-			if r.t.isDir(pkgDir) && r.insideReal(pkgDir) {
+			if r.Files.IsDir(pkgDir) && r.insideReal(pkgDir) {
 				if f, ok := r.packageEntry(pkgDir, sub); ok {
-					return resolution{outcome: resolvedPackage, file: f, nodeModules: nm}
+					return Resolution{Outcome: ResolvedPackage, File: f, NodeModules: nm}
 				}
-				return resolution{outcome: resolveMissing, nodeModules: nm,
-					message: fmt.Sprintf("Cannot find module '%s': %s has no file for it", spec, filepath.ToSlash(r.rel(pkgDir)))}
+				return Resolution{Outcome: ResolveMissing, NodeModules: nm,
+					Message: fmt.Sprintf("Cannot find module '%s': %s has no file for it", spec, filepath.ToSlash(r.Rel(pkgDir)))}
 			}
 		}
-		if dir == r.repoRoot {
+		if dir == r.RepoRoot {
 			break
 		}
 		parent := filepath.Dir(dir)
@@ -220,25 +220,25 @@ func (r *resolver) bare(spec, fromDir string) resolution {
 		}
 		dir = parent
 	}
-	return resolution{outcome: resolveMissing, message: fmt.Sprintf("Cannot find package '%s'", name)}
+	return Resolution{Outcome: ResolveMissing, Message: fmt.Sprintf("Cannot find package '%s'", name)}
 }
 
 // insideReal reports whether p, with its symbolic links resolved, stays
 // inside the repository. A path that does not resolve is judged by its name.
-func (r *resolver) insideReal(p string) bool {
-	real, err := r.t.fsys.EvalSymlinks(p)
+func (r *Resolver) insideReal(p string) bool {
+	real, err := r.Files.fsys.EvalSymlinks(p)
 	if err != nil {
-		return vfs.Within(r.repoRoot, p)
+		return vfs.Within(r.RepoRoot, p)
 	}
-	if vfs.Within(r.repoRoot, real) {
+	if vfs.Within(r.RepoRoot, real) {
 		return true
 	}
-	realRoot, err := r.t.fsys.EvalSymlinks(r.repoRoot)
+	realRoot, err := r.Files.fsys.EvalSymlinks(r.RepoRoot)
 	return err == nil && vfs.Within(realRoot, real)
 }
 
-func (r *resolver) rel(p string) string {
-	if rel, err := filepath.Rel(r.repoRoot, p); err == nil {
+func (r *Resolver) Rel(p string) string {
+	if rel, err := filepath.Rel(r.RepoRoot, p); err == nil {
 		return rel
 	}
 	return p
@@ -257,11 +257,11 @@ var conditions = []string{"bun", "import", "require", "node", "module", "default
 // packageEntry finds the file a package (sub)path loads. When package.json
 // uses a form this resolver does not follow, it answers "found" rather than
 // risk a false error.
-func (r *resolver) packageEntry(pkgDir, sub string) (string, bool) {
+func (r *Resolver) packageEntry(pkgDir, sub string) (string, bool) {
 	if !r.insideReal(pkgDir) {
 		return "", false // never read a package.json outside the repository
 	}
-	data, err := r.t.readFile(filepath.Join(pkgDir, "package.json"))
+	data, err := r.Files.ReadFile(filepath.Join(pkgDir, "package.json"))
 	var pkg packageJSON
 	if err == nil {
 		if json.Unmarshal(data, &pkg) != nil {
@@ -281,7 +281,7 @@ func (r *resolver) packageEntry(pkgDir, sub string) (string, bool) {
 			return "", false
 		}
 		f := filepath.Join(pkgDir, filepath.FromSlash(target))
-		if r.t.isFile(f) {
+		if r.Files.IsFile(f) {
 			return f, true
 		}
 		return "", false
@@ -299,7 +299,7 @@ func (r *resolver) packageEntry(pkgDir, sub string) (string, bool) {
 	}
 	for _, e := range scriptExts {
 		f := filepath.Join(pkgDir, "index"+e)
-		if r.t.isFile(f) {
+		if r.Files.IsFile(f) {
 			return f, true
 		}
 	}
@@ -385,6 +385,6 @@ func conditionTarget(raw json.RawMessage, depth int) (string, bool) {
 	return "", false
 }
 
-func isRelative(spec string) bool {
+func IsRelative(spec string) bool {
 	return strings.HasPrefix(spec, "./") || strings.HasPrefix(spec, "../") || spec == "." || spec == ".."
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package resolve
 
 import (
 	"path"
@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// ignoredByGit reports whether target (a folder inside repoRoot) is ignored
+// IgnoredByGit reports whether target (a folder inside repoRoot) is ignored
 // by the .gitignore files of repoRoot and the folders down to it. It
 // understands the common forms: comments, `!` negation, a leading or
 // trailing `/`, `*`, `?`, `[...]` and `**/`. It does not read
 // .git/info/exclude or the global excludes file.
-func ignoredByGit(t *tracker, repoRoot, target string) bool {
+func IgnoredByGit(t *Tracker, repoRoot, target string) bool {
 	rel, err := filepath.Rel(repoRoot, target)
 	if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
 		return false
@@ -29,11 +29,11 @@ func ignoredByGit(t *tracker, repoRoot, target string) bool {
 // ignoredPath applies the .gitignore files above the folder parts (relative
 // to repoRoot, the last part being the folder itself); the last matching
 // pattern decides.
-func ignoredPath(t *tracker, repoRoot string, parts []string) bool {
+func ignoredPath(t *Tracker, repoRoot string, parts []string) bool {
 	ignored := false
 	for d := 0; d < len(parts); d++ {
 		dir := filepath.Join(append([]string{repoRoot}, parts[:d]...)...)
-		data, err := t.readFile(filepath.Join(dir, ".gitignore"))
+		data, err := t.ReadFile(filepath.Join(dir, ".gitignore"))
 		if err != nil {
 			continue
 		}
