@@ -10,6 +10,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
@@ -49,8 +50,8 @@ type checker struct {
 	module string
 	lines  map[string]*diag.Lines
 	ev     *evaluator
-	load   *loadFacts    // what the module surely does when it loads
-	tree   *jsfront.Tree // the module's syntax tree; nil when it does not parse
+	load   *loadtime.Facts // what the module surely does when it loads
+	tree   *jsfront.Tree   // the module's syntax tree; nil when it does not parse
 	res    *resolve.Resolver
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
@@ -193,8 +194,8 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
 	}
-	if c.load.hasUnsureThrow {
-		start, end := c.load.unsureThrow[0], c.load.unsureThrow[1]
+	if c.load.HasUnsureThrow {
+		start, end := c.load.UnsureThrow[0], c.load.UnsureThrow[1]
 		r.Undecided = true
 		c.add(module, start, end, diag.Information, CodeNotStatic,
 			"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
@@ -212,7 +213,7 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 	in.checkDefault(c, mod, v)
 	c.checkProcessEnv()
 	if thrown != nil {
-		c.dropNotStaticAt(thrown.file, thrown.start, thrown.end)
+		c.dropNotStaticAt(thrown.File, thrown.Start, thrown.End)
 	}
 	return r
 }
@@ -246,25 +247,25 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolve.Resolver, m *modFil
 // any code runs; then the first in source order of the calls' error
 // (loadErr) and the syntax tree's. It returns the error it reported, nil
 // when none.
-func (c *checker) reportLoadErrors(linkErr, loadErr *loadError) *loadError {
-	t := c.load.stopError(c.module)
+func (c *checker) reportLoadErrors(linkErr, loadErr *loadtime.Error) *loadtime.Error {
+	t := c.load.StopError(c.module)
 	if linkErr != nil {
 		t = linkErr
 	}
-	if loadErr != nil && (t == nil || !t.link && loadErr.start < t.start) {
-		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first
+	if loadErr != nil && (t == nil || !t.Link && loadErr.Start < t.Start) {
+		c.fail(loadErr.File, loadErr.Start, loadErr.End, loadErr.Msg) // it runs first
 	}
 	if t == nil {
 		return nil
 	}
 	// the module stops at the throw: what follows never runs
 	code := CodeThrowsAtLoad
-	if t.link {
+	if t.Link {
 		code = CodeImport
 	}
-	c.add(t.file, t.start, t.end, diag.Error, code, t.msg+t.hint+
+	c.add(t.File, t.Start, t.End, diag.Error, code, t.Msg+t.Hint+
 		" (thrown when the module loads: the daemon skips it)")
-	c.fail(t.file, t.start, t.end, t.msg)
+	c.fail(t.File, t.Start, t.End, t.Msg)
 	return t
 }
 
@@ -293,7 +294,7 @@ func (in *Inspector) checkImports(c *checker, res *resolve.Resolver, imps []jsfr
 			end = jsxTagEnd(lines.Content(), start)
 		}
 		out := Import{Path: imp.Path, Range: lines.Range(start, end), Resolved: rs.File}
-		atLoad := imp.Kind == jsfront.ImportStatic || c.load.atLoad[start]
+		atLoad := imp.Kind == jsfront.ImportStatic || c.load.AtLoad[start]
 		when := ""
 		if !atLoad {
 			when = " when this call runs"

@@ -3,8 +3,9 @@ package tsinspect
 import (
 	"sort"
 
-	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // decls.go reads a module's declarations off its syntax tree for the value

@@ -1,8 +1,9 @@
 package tsinspect
 
 import (
-	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // decls_exports.go finds where the export statements and the CommonJS

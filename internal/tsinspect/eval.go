@@ -1,9 +1,10 @@
 package tsinspect
 
 import (
+	"github.com/tdewolff/parse/v2/js"
+
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
-	"github.com/tdewolff/parse/v2/js"
 )
 
 // eval.go holds the values the value reader follows statically (literals,

@@ -6,9 +6,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tdewolff/parse/v2/js"
+
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
-	"github.com/tdewolff/parse/v2/js"
 )
 
 // eval_refs.go follows names: the module's own bindings, its imports

@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // eval_values.go follows the values a careful reader sees beyond literals:

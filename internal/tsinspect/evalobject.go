@@ -1,8 +1,9 @@
 package tsinspect
 
 import (
-	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // evalobject.go evaluates object and array literals of the syntax tree,

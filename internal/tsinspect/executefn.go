@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"sort"
 
+	"github.com/tdewolff/parse/v2/js"
+
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
-	"github.com/tdewolff/parse/v2/js"
 )
 
 // executefn.go finds execute's function on the syntax tree of its file and
@@ -124,15 +125,15 @@ func firstName(p *js.Params, body *js.BlockStmt) []byte {
 	for _, s := range body.List {
 		switch n := s.(type) {
 		case *js.ReturnStmt:
-			return leftmost(n.Value)
+			return jsfront.Leftmost(n.Value)
 		case *js.ExprStmt:
-			return leftmost(n.Value)
+			return jsfront.Leftmost(n.Value)
 		case *js.VarDecl:
 			if len(n.List) > 0 {
 				return bindingName(n.List[0].Binding)
 			}
 		case *js.IfStmt:
-			return leftmost(n.Cond)
+			return jsfront.Leftmost(n.Cond)
 		}
 		return nil
 	}
@@ -212,7 +213,7 @@ func memberOf(t *jsfront.Tree, n js.INode, base func(js.IExpr) bool) (memberRead
 	if !base(x) {
 		return memberRead{}, false
 	}
-	first := leftmost(x)
+	first := jsfront.Leftmost(x)
 	start, ok := t.Pos(first)
 	if !ok {
 		return memberRead{}, false

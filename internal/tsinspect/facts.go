@@ -5,6 +5,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
 )
 
 // facts.go holds what one esbuild transform and the syntax tree of its
@@ -21,7 +22,7 @@ type esbuildFacts struct {
 	// unparsed says why the parser refused esbuild's JavaScript (esbuild
 	// accepted the file): imports and load are then unknown
 	unparsed string
-	load     loadFacts
+	load     loadtime.Facts
 	// named are the names the file imports from relative modules
 	// (links.go); commonJS and ReexportsAll say its own names are known
 	// only when it runs
@@ -55,6 +56,6 @@ func parseFile(file string, content []byte, loader api.Loader, tsconfig string) 
 	f.exports, f.commonJS = jsfront.ExportsOf(t)
 	f.named = jsfront.NamedImportsOf(t)
 	f.reexportsAll = jsfront.ReexportsAll(t)
-	f.load = loadFactsOf(t, walkLoad(t))
+	f.load = loadtime.FactsOf(t, loadtime.Walk(t))
 	return f, t
 }

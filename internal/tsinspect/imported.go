@@ -78,7 +78,7 @@ func (in *Inspector) checkImported(c *checker, res *resolve.Resolver, file strin
 	load := &facts.load
 	for _, imp := range facts.imports {
 		start, end := imp.Start, imp.End
-		atLoad := imp.Kind == jsfront.ImportStatic || load.atLoad[start]
+		atLoad := imp.Kind == jsfront.ImportStatic || load.AtLoad[start]
 		rs := res.Resolve(imp.Path, dir)
 		var failure *loadFailure
 		switch rs.Outcome {
@@ -117,18 +117,18 @@ func (in *Inspector) checkImported(c *checker, res *resolve.Resolver, file strin
 		return first // the imports run before the file's own code
 	}
 	if e := in.checkLinks(res, file, &facts); e != nil {
-		c.add(file, e.start, e.end, diag.Error, CodeImport, e.msg+e.hint+" (thrown when the module loads: the daemon skips it)")
-		return &loadFailure{reason: e.msg, where: where(e.start)}
+		c.add(file, e.Start, e.End, diag.Error, CodeImport, e.Msg+e.Hint+" (thrown when the module loads: the daemon skips it)")
+		return &loadFailure{reason: e.Msg, where: where(e.Start)}
 	}
 	// then the file's own code: the first in source order of a failing
 	// load-time call and the error the syntax tree shows
-	stop := load.stopError(file)
-	if e := in.checkLoadTimeCalls(c, res, file, load); e != nil && (stop == nil || e.start < stop.start) {
-		return &loadFailure{reason: e.msg, where: where(e.start)}
+	stop := load.StopError(file)
+	if e := in.checkLoadTimeCalls(c, res, file, load); e != nil && (stop == nil || e.Start < stop.Start) {
+		return &loadFailure{reason: e.Msg, where: where(e.Start)}
 	}
 	if stop != nil {
-		c.add(file, stop.start, stop.end, diag.Error, CodeThrowsAtLoad, stop.msg+" (thrown when the module loads: the daemon skips it)")
-		return &loadFailure{reason: stop.msg, where: where(stop.start)}
+		c.add(file, stop.Start, stop.End, diag.Error, CodeThrowsAtLoad, stop.Msg+" (thrown when the module loads: the daemon skips it)")
+		return &loadFailure{reason: stop.Msg, where: where(stop.Start)}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
@@ -20,7 +21,7 @@ import (
 // relative ES module it names does not export, as Bun says it. A module
 // whose names are known only when it runs (CommonJS, `export * from`) is
 // not held to a list.
-func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *esbuildFacts) *loadError {
+func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *esbuildFacts) *loadtime.Error {
 	dir := filepath.Dir(file)
 	for _, imp := range f.named {
 		rs := res.Resolve(imp.Spec, dir)
@@ -47,9 +48,9 @@ func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *esbuildFa
 			continue
 		}
 		rel := filepath.ToSlash(res.Rel(rs.File))
-		return &loadError{file: file, start: imp.Start, end: imp.End, link: true,
-			msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.Name, rel),
-			hint: exportsHint(other.exports)}
+		return &loadtime.Error{File: file, Start: imp.Start, End: imp.End, Link: true,
+			Msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.Name, rel),
+			Hint: exportsHint(other.exports)}
 	}
 	return nil
 }

@@ -252,3 +252,46 @@ func ReexportsAll(t *Tree) bool {
 	}
 	return false
 }
+
+// Leftmost is the first name or literal of an expression, in source order.
+func Leftmost(e js.IExpr) []byte {
+	switch n := e.(type) {
+	case *js.Var:
+		return n.Data
+	case *js.LiteralExpr:
+		return n.Data
+	case *js.NewExpr:
+		return Leftmost(n.X)
+	case *js.CallExpr:
+		return Leftmost(n.X)
+	case *js.DotExpr:
+		return Leftmost(n.X)
+	case *js.IndexExpr:
+		return Leftmost(n.X)
+	case *js.BinaryExpr:
+		return Leftmost(n.X)
+	case *js.CondExpr:
+		return Leftmost(n.Cond)
+	case *js.GroupExpr:
+		return Leftmost(n.X)
+	case *js.UnaryExpr:
+		return Leftmost(n.X)
+	case *js.TemplateExpr:
+		if n.Tag != nil {
+			return Leftmost(n.Tag)
+		}
+		if len(n.List) > 0 {
+			return n.List[0].Value
+		}
+		return n.Tail
+	case *js.ArrayExpr:
+		if len(n.List) > 0 {
+			return Leftmost(n.List[0].Value)
+		}
+	case *js.ObjectExpr:
+		if len(n.List) > 0 && n.List[0].Name != nil {
+			return n.List[0].Name.Literal.Data
+		}
+	}
+	return nil
+}

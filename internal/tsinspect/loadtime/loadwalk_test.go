@@ -1,4 +1,4 @@
-package tsinspect
+package loadtime
 
 import (
 	"strings"
@@ -28,7 +28,7 @@ func loadTree(t *testing.T, name string, src []byte) *jsfront.Tree {
 func TestLoadWalkFollowsABodyOnce(t *testing.T) {
 	src := "function g(n: number) { const m = n + 1; return m }\n" + strings.Repeat("g(1);\n", 2000) + "export default {}\n"
 	tree := loadTree(t, "m.ts", []byte(src))
-	w := walkLoad(tree)
+	w := Walk(tree)
 	if w.follows != 1 {
 		t.Errorf("%d bodies walked, want 1", w.follows)
 	}
@@ -43,7 +43,7 @@ func TestLoadWalkFollowsABodyOnce(t *testing.T) {
 // \u{...}).
 func TestThrownMessagePastASCII(t *testing.T) {
 	src := "throw new Error('déjà 🙂')\nexport default {}\n"
-	if w := walkLoad(loadTree(t, "m.ts", []byte(src))); w.stop == nil || w.stop.msg != "déjà 🙂" {
+	if w := Walk(loadTree(t, "m.ts", []byte(src))); w.stop == nil || w.stop.msg != "déjà 🙂" {
 		t.Errorf("stop %+v, want the message déjà 🙂", w.stop)
 	}
 }

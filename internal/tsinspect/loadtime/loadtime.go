@@ -1,12 +1,13 @@
-package tsinspect
+package loadtime
 
 import (
 	"bytes"
 	"path/filepath"
 
+	"github.com/tdewolff/parse/v2/js"
+
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
-	"github.com/tdewolff/parse/v2/js"
 )
 
 // loadtime.go reads, on the syntax tree, what a file surely does when it
@@ -17,50 +18,50 @@ import (
 // file's own, a synchronous read of a repository file by a literal path),
 // and which require() and awaited import() calls run then.
 
-// loadFacts is what a file surely does when it loads, as far as its
+// Facts is what a file surely does when it loads, as far as its
 // content tells (what the file system holds is the inspection's to check).
-type loadFacts struct {
+type Facts struct {
 	// stop is the error that surely stops the loading (its file unset);
 	// nil when none is sure
-	stop *loadError
-	// unsureThrow is the first `throw` that may run at load, depending on
+	stop *Error
+	// UnsureThrow is the first `throw` that may run at load, depending on
 	// what only running can tell
-	unsureThrow    [2]int
-	hasUnsureThrow bool
-	atLoad         map[int]bool // quoted paths of require() and awaited import() calls that run at load
-	requires       []loadCall   // require() calls through createRequire that run at load
-	reads          []loadCall   // readFileSync() calls of a literal path that run at load
+	UnsureThrow    [2]int
+	HasUnsureThrow bool
+	AtLoad         map[int]bool // quoted paths of require() and awaited import() calls that run at load
+	Requires       []Call       // require() calls through createRequire that run at load
+	Reads          []Call       // readFileSync() calls of a literal path that run at load
 }
 
-// loadCall is a call found at load: its literal argument (a module name,
+// Call is a call found at load: its literal argument (a module name,
 // or a path's parts relative to the file's folder) and the argument's
 // extent in the file's text.
-type loadCall struct {
-	spec       string
-	parts      []string
-	start, end int
+type Call struct {
+	Spec       string
+	Parts      []string
+	Start, End int
 }
 
-// loadFactsOf reads the load facts off a file's tree and its walk.
-func loadFactsOf(t *jsfront.Tree, w *loadWalker) loadFacts {
-	f := loadFacts{atLoad: map[int]bool{}}
+// FactsOf reads the load facts off a file's tree and its walk.
+func FactsOf(t *jsfront.Tree, w *loadWalker) Facts {
+	f := Facts{AtLoad: map[int]bool{}}
 	if s := w.stop; s != nil {
-		e := &loadError{msg: s.msg}
+		e := &Error{Msg: s.msg}
 		var ok bool
 		if s.at != nil {
-			e.start, e.end, ok = t.Span(s.at.Data)
+			e.Start, e.End, ok = t.Span(s.at.Data)
 		} else {
-			e.start, e.end, ok = throwSpan(t, s.thrown)
+			e.Start, e.End, ok = throwSpan(t, s.thrown)
 		}
 		if !ok {
-			e.start, e.end = 0, 0
+			e.Start, e.End = 0, 0
 		}
 		f.stop = e
 	}
 	for _, th := range w.throws {
 		if !th.sure {
 			if start, end, ok := throwSpan(t, th.stmt); ok {
-				f.unsureThrow, f.hasUnsureThrow = [2]int{start, end}, true
+				f.UnsureThrow, f.HasUnsureThrow = [2]int{start, end}, true
 			}
 			break
 		}
@@ -76,14 +77,14 @@ func loadFactsOf(t *jsfront.Tree, w *loadWalker) loadFacts {
 		case *js.LiteralExpr:
 			if isLit && x.TokenType == js.ImportToken && w.awaited[call] {
 				if start, ok := t.Pos(lit.Data); ok {
-					f.atLoad[start] = true
+					f.AtLoad[start] = true
 				}
 			}
 			continue
 		case *js.Var:
 			if isLit && string(jsfront.Root(x).Data) == "require" {
 				if start, ok := t.Pos(lit.Data); ok {
-					f.atLoad[start] = true
+					f.AtLoad[start] = true
 				}
 			}
 		}
@@ -94,7 +95,7 @@ func loadFactsOf(t *jsfront.Tree, w *loadWalker) loadFacts {
 				continue
 			}
 			if start, end, ok := t.Span(lit.Data); ok {
-				f.requires = append(f.requires, loadCall{spec: spec, start: start, end: end})
+				f.Requires = append(f.Requires, Call{Spec: spec, Start: start, End: end})
 			}
 		case "readFileSync":
 			parts, ok := literalModulePath(arg)
@@ -102,28 +103,28 @@ func loadFactsOf(t *jsfront.Tree, w *loadWalker) loadFacts {
 				continue
 			}
 			if start, end, ok := argSpan(t, arg); ok {
-				f.reads = append(f.reads, loadCall{parts: parts, start: start, end: end})
+				f.Reads = append(f.Reads, Call{Parts: parts, Start: start, End: end})
 			}
 		}
 	}
 	return f
 }
 
-// stopError is the error that surely stops file's loading; nil when none
+// StopError is the error that surely stops file's loading; nil when none
 // is sure.
-func (f *loadFacts) stopError(file string) *loadError {
+func (f *Facts) StopError(file string) *Error {
 	if f.stop == nil {
 		return nil
 	}
 	e := *f.stop
-	e.file = file
+	e.File = file
 	return &e
 }
 
 // throwSpan is the `throw` keyword of a throw statement in the file's
 // text: before the start of the thrown expression.
 func throwSpan(t *jsfront.Tree, n *js.ThrowStmt) (start, end int, ok bool) {
-	first := leftmost(n.Value)
+	first := jsfront.Leftmost(n.Value)
 	if first == nil {
 		return 0, 0, false
 	}
@@ -133,49 +134,6 @@ func throwSpan(t *jsfront.Tree, n *js.ThrowStmt) (start, end int, ok bool) {
 	}
 	start, ok = t.KeywordBefore(at, "throw")
 	return start, start + len("throw"), ok
-}
-
-// leftmost is the first name or literal of an expression, in source order.
-func leftmost(e js.IExpr) []byte {
-	switch n := e.(type) {
-	case *js.Var:
-		return n.Data
-	case *js.LiteralExpr:
-		return n.Data
-	case *js.NewExpr:
-		return leftmost(n.X)
-	case *js.CallExpr:
-		return leftmost(n.X)
-	case *js.DotExpr:
-		return leftmost(n.X)
-	case *js.IndexExpr:
-		return leftmost(n.X)
-	case *js.BinaryExpr:
-		return leftmost(n.X)
-	case *js.CondExpr:
-		return leftmost(n.Cond)
-	case *js.GroupExpr:
-		return leftmost(n.X)
-	case *js.UnaryExpr:
-		return leftmost(n.X)
-	case *js.TemplateExpr:
-		if n.Tag != nil {
-			return leftmost(n.Tag)
-		}
-		if len(n.List) > 0 {
-			return n.List[0].Value
-		}
-		return n.Tail
-	case *js.ArrayExpr:
-		if len(n.List) > 0 {
-			return leftmost(n.List[0].Value)
-		}
-	case *js.ObjectExpr:
-		if len(n.List) > 0 && n.List[0].Name != nil {
-			return n.List[0].Name.Literal.Data
-		}
-	}
-	return nil
 }
 
 // thrownMessage is what Bun prints for a `throw` of the file: the message
@@ -245,7 +203,7 @@ func argSpan(t *jsfront.Tree, arg js.IExpr) (start, end int, ok bool) {
 			last = lastName(n.Args.List[len(n.Args.List)-1].Value)
 		}
 	}
-	first := leftmost(arg)
+	first := jsfront.Leftmost(arg)
 	if first == nil || last == nil {
 		return 0, 0, false
 	}
@@ -348,11 +306,12 @@ func importMetaField(e js.IExpr, field string) bool {
 	return meta && ok && string(lit.Data) == field
 }
 
-// loadError is an error a module throws while it loads, in Bun's words.
-type loadError struct {
-	file       string
-	start, end int
-	msg        string
-	hint       string // what to do, after msg
-	link       bool   // found when modules are linked, before any code runs
+// Error is an error a module throws while it loads, in Bun's words (a
+// finding to report, not a Go error).
+type Error struct {
+	File       string
+	Start, End int
+	Msg        string
+	Hint       string // what to do, after msg
+	Link       bool   // found when modules are linked, before any code runs
 }

@@ -1,8 +1,9 @@
-package tsinspect
+package loadtime
 
 import (
-	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // loadwalk_forms.go holds what loadwalk.go asks of the forms of the

@@ -1,8 +1,9 @@
-package tsinspect
+package loadtime
 
 import (
-	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // loadwalk.go follows, on a file's syntax tree, what surely runs when the
@@ -70,8 +71,8 @@ type loadWalker struct {
 // maxFollowDepth bounds the function bodies followed into one another.
 const maxFollowDepth = 16
 
-// walkLoad runs the walk over t.
-func walkLoad(t *jsfront.Tree) *loadWalker {
+// Walk runs the walk over t.
+func Walk(t *jsfront.Tree) *loadWalker {
 	w := &loadWalker{
 		t:       t,
 		lexical: map[*js.Var]bool{}, ready: map[*js.Var]bool{}, inlined: map[*js.Var]bool{},
@@ -327,7 +328,7 @@ func (w *loadWalker) read(v *js.Var, sure, typeOf bool) {
 		w.stop = &loadStop{at: v, msg: "Cannot access '" + string(r.Data) + "' before initialization"}
 	case r.Decl == js.NoDecl && !typeOf:
 		name := string(r.Data)
-		if !isBunGlobal(name) && !w.globals[name] && !w.imported[name] && !w.sideEffects && !(w.commonJS && name == "arguments") {
+		if !IsBunGlobal(name) && !w.globals[name] && !w.imported[name] && !w.sideEffects && !(w.commonJS && name == "arguments") {
 			w.stop = &loadStop{at: v, msg: name + " is not defined"}
 		}
 	}

@@ -1,4 +1,4 @@
-package tsinspect
+package loadtime
 
 import "sort"
 
@@ -48,8 +48,8 @@ var bunGlobalNames = [...]string{
 	"undefined", "unescape", "valueOf",
 }
 
-// isBunGlobal reports whether a module may read name without declaring it.
-func isBunGlobal(name string) bool {
+// IsBunGlobal reports whether a module may read name without declaring it.
+func IsBunGlobal(name string) bool {
 	i := sort.SearchStrings(bunGlobalNames[:], name)
 	return i < len(bunGlobalNames) && bunGlobalNames[i] == name
 }

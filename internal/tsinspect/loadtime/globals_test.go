@@ -1,4 +1,4 @@
-package tsinspect
+package loadtime
 
 import (
 	"sort"
@@ -10,11 +10,11 @@ func TestBunGlobalNamesSorted(t *testing.T) {
 		t.Fatal("bunGlobalNames must be sorted: isBunGlobal searches it")
 	}
 	for _, n := range []string{"fetch", "process", "Bun", "require", "__dirname", "Object"} {
-		if !isBunGlobal(n) {
+		if !IsBunGlobal(n) {
 			t.Errorf("isBunGlobal(%q) = false", n)
 		}
 	}
-	if isBunGlobal("cityTimeSchema") {
+	if IsBunGlobal("cityTimeSchema") {
 		t.Error("isBunGlobal(cityTimeSchema) = true")
 	}
 }
