@@ -10,6 +10,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsvalue"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
@@ -49,7 +50,7 @@ type checker struct {
 	r      *Result
 	module string
 	lines  map[string]*diag.Lines
-	ev     *evaluator
+	ev     *jsvalue.Reader
 	load   *loadtime.Facts // what the module surely does when it loads
 	tree   *jsfront.Tree   // the module's syntax tree; nil when it does not parse
 	res    *resolve.Resolver
@@ -64,9 +65,9 @@ func (c *checker) linesOf(file string) *diag.Lines {
 	}
 	var src []byte
 	if c.ev != nil {
-		if f := c.ev.files[file]; f != nil {
-			src = f.src
-		} else if d, ok := c.ev.data[file]; ok {
+		if f := c.ev.Files[file]; f != nil {
+			src = f.Src
+		} else if d, ok := c.ev.Data[file]; ok {
 			src = d
 		}
 	}
@@ -166,16 +167,16 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 			hasDefault = true
 		}
 	}
-	var mod *modFile
+	var mod *jsvalue.File
 	if lexErr == nil && tree != nil {
-		mod = newModFile(module, content, toks, tree)
+		mod = jsvalue.NewFile(module, content, toks, tree)
 	}
 	if facts.built && !hasDefault {
 		// what throws when the module loads comes first
 		c.reportLoadErrors(in.checkLinks(res, module, &facts), in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
-		if mod != nil && mod.typeOnlyDefault() {
+		if mod != nil && mod.TypeOnlyDefault() {
 			msg = "no default export at run time: `export default` of a type is erased; export a plain object `{ description, parameters, execute }`"
 		}
 		c.add(module, start, end, diag.Error, CodeDefaultExport, msg)
@@ -188,7 +189,7 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 		c.add(module, 0, 0, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return r
 	}
-	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil && mod.cjsPartial < 0 {
+	if mod.DefaultAt < 0 && mod.DefaultLocal == "" && mod.DefaultFrom == nil && mod.CJSPartial < 0 {
 		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic,
 			"the default export cannot be known statically (it is built when the module runs)")
@@ -202,11 +203,11 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 	}
 	loadErr := in.checkLoadTimeCalls(c, res, module, c.load)
 	ev := in.evaluateAtLoad(c, res, mod)
-	v := ev.defaultValue(mod)
-	start := mod.tok(mod.defaultTok).Start
-	end := v.end
-	if v.file != module || end < start {
-		end = mod.tok(mod.defaultTok).End
+	v := ev.DefaultValue(mod)
+	start := mod.Tok(mod.DefaultTok).Start
+	end := v.End
+	if v.File != module || end < start {
+		end = mod.Tok(mod.DefaultTok).End
 	}
 	r.DefaultExport = lines.Range(start, end)
 	thrown := c.reportLoadErrors(in.checkLinks(res, module, &facts), loadErr)
@@ -221,23 +222,23 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 // evaluateAtLoad follows the values of the module's top-level const and
 // let initializers, in source order (the default export's value is the
 // caller's to follow after them).
-func (in *Inspector) evaluateAtLoad(c *checker, res *resolve.Resolver, m *modFile) *evaluator {
-	ev := newEvaluator(res, m, func(file string, src []byte) *jsfront.Tree {
+func (in *Inspector) evaluateAtLoad(c *checker, res *resolve.Resolver, m *jsvalue.File) *jsvalue.Reader {
+	ev := jsvalue.NewReader(res, m, func(file string, src []byte) *jsfront.Tree {
 		_, t := in.parse(file, src, res.RootJSX())
 		return t
 	})
 	c.ev = ev
 	var vars []*js.Var
-	for _, v := range m.module {
-		if b := m.binds[v]; b != nil && (b.kind == bConst || b.kind == bLet) {
+	for _, v := range m.Module {
+		if b := m.Binds[v]; b != nil && (b.Kind == jsvalue.BindConst || b.Kind == jsvalue.BindLet) {
 			vars = append(vars, v)
 		}
 	}
-	sort.Slice(vars, func(i, j int) bool { return m.binds[vars[i]].at < m.binds[vars[j]].at })
+	sort.Slice(vars, func(i, j int) bool { return m.Binds[vars[i]].At < m.Binds[vars[j]].At })
 	for _, v := range vars {
-		b := m.binds[v]
-		t := m.tok(b.at)
-		ev.declared(m, v, b, t.Start, t.End)
+		b := m.Binds[v]
+		t := m.Tok(b.At)
+		ev.Declared(m, v, b, t.Start, t.End)
 	}
 	return ev
 }

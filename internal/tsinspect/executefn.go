@@ -7,6 +7,7 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsvalue"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
@@ -27,8 +28,8 @@ func (x executeFn) body() js.INode { return x.block }
 
 // executeOf finds the function the value v of execute is, on the tree of
 // v's file: the outermost function whose first name lies in v's extent.
-func (c *checker) executeOf(in *Inspector, res *resolve.Resolver, v *value) (executeFn, bool) {
-	t := c.treeOf(v.file)
+func (c *checker) executeOf(in *Inspector, res *resolve.Resolver, v *jsvalue.Value) (executeFn, bool) {
+	t := c.treeOf(v.File)
 	if t == nil {
 		return executeFn{}, false
 	}
@@ -51,12 +52,12 @@ func (c *checker) executeOf(in *Inspector, res *resolve.Resolver, v *value) (exe
 			return
 		}
 		at, ok := t.Pos(first)
-		if ok && at >= v.start && at < v.end && (bestAt < 0 || at < bestAt) {
+		if ok && at >= v.Start && at < v.End && (bestAt < 0 || at < bestAt) {
 			best, bestAt = x, at
 		}
 	}), t.AST)
 	if bestAt < 0 {
-		return functionNamedAt(t, v.start)
+		return functionNamedAt(t, v.Start)
 	}
 	return best, true
 }
@@ -110,8 +111,8 @@ func functionNamedAt(t *jsfront.Tree, at int) (executeFn, bool) {
 // treeOf is the syntax tree of the module or of a file its values were
 // followed into (parsed once per inspection, when the file was loaded).
 func (c *checker) treeOf(file string) *jsfront.Tree {
-	if f := c.ev.files[file]; f != nil {
-		return f.tree
+	if f := c.ev.Files[file]; f != nil {
+		return f.Tree
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsvalue"
 )
 
 // hints.go reads the module's code, on its syntax tree, for what the model
@@ -115,19 +116,19 @@ func hasProperty(o *js.ObjectExpr, key string) bool {
 }
 
 // checkArgs compares what execute reads of its arguments with the schema.
-func (c *checker) checkArgs(x executeFn, params *value) {
-	if params == nil || params.kind != vObject {
+func (c *checker) checkArgs(x executeFn, params *jsvalue.Value) {
+	if params == nil || params.Kind != jsvalue.VObject {
 		return
 	}
-	props := params.get("properties")
-	if props == nil || props.val.kind != vObject || !props.val.complete {
+	props := params.Get("properties")
+	if props == nil || props.Val.Kind != jsvalue.VObject || !props.Val.Complete {
 		return
 	}
 	reads, whole := x.argReads()
 	read := map[string]bool{}
 	for _, r := range reads {
 		read[r.name] = true
-		if props.val.get(r.name) == nil {
+		if props.Val.Get(r.name) == nil {
 			c.add(x.t.File, r.nameStart, r.nameEnd, diag.Warning, CodeArgNotInSchema, fmt.Sprintf(
 				"`execute` reads `%s`, which `parameters.properties` does not define: the model never sends it; add it to the schema, or stop reading it", r.name))
 		}
@@ -135,14 +136,14 @@ func (c *checker) checkArgs(x executeFn, params *value) {
 	if whole {
 		return
 	}
-	req := params.get("required")
-	if req == nil || req.val.kind != vArray || !req.val.complete {
+	req := params.Get("required")
+	if req == nil || req.Val.Kind != jsvalue.VArray || !req.Val.Complete {
 		return
 	}
-	for _, it := range req.val.items {
-		if it.kind == vString && !read[it.str] && props.val.get(it.str) != nil {
-			c.add(it.file, it.start, it.end, diag.Hint, CodeRequiredUnread, fmt.Sprintf(
-				"`%s` is required, but `execute` never reads it: the model must send it for nothing; read it, or drop it from `required`", it.str))
+	for _, it := range req.Val.Items {
+		if it.Kind == jsvalue.VString && !read[it.Str] && props.Val.Get(it.Str) != nil {
+			c.add(it.File, it.Start, it.End, diag.Hint, CodeRequiredUnread, fmt.Sprintf(
+				"`%s` is required, but `execute` never reads it: the model must send it for nothing; read it, or drop it from `required`", it.Str))
 		}
 	}
 }

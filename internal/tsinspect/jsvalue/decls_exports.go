@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"github.com/tdewolff/parse/v2/js"
@@ -13,9 +13,9 @@ import (
 // exportAt is the token index of the `export` of the statement n in the
 // module's text (the n-th `export` keyword of esbuild's JavaScript, for the
 // n-th export statement, mapped back); -1 when not found.
-func (m *modFile) exportAt(n *js.ExportStmt) int {
+func (m *File) exportAt(n *js.ExportStmt) int {
 	k := 0
-	for _, s := range m.tree.AST.List {
+	for _, s := range m.Tree.AST.List {
 		if s == n {
 			break
 		}
@@ -24,13 +24,13 @@ func (m *modFile) exportAt(n *js.ExportStmt) int {
 		}
 	}
 	if m.exportOffs == nil {
-		m.exportOffs = exportKeywords(m.tree.Out)
+		m.exportOffs = exportKeywords(m.Tree.Out)
 	}
 	if k >= len(m.exportOffs) {
 		return -1
 	}
 	off := m.exportOffs[k]
-	at, ok := m.tree.Mapped(m.tree.Out[off : off+1])
+	at, ok := m.Tree.Mapped(m.Tree.Out[off : off+1])
 	if i := m.tokenAt(at); ok && m.isIdent(i, "export") {
 		return i
 	}
@@ -78,10 +78,10 @@ func exportsMemberAt(t *jsfront.Tree, x js.IExpr) int {
 	return -1
 }
 
-// typeOnlyDefault reports whether the text has `export default interface`
+// TypeOnlyDefault reports whether the text has `export default interface`
 // or `export default type X =`, which esbuild erases (the tree has no trace
 // of them).
-func (m *modFile) typeOnlyDefault() bool {
+func (m *File) TypeOnlyDefault() bool {
 	for i := range m.toks {
 		if !m.isIdent(i, "export") || !m.isIdent(i+1, "default") {
 			continue
@@ -90,7 +90,7 @@ func (m *modFile) typeOnlyDefault() bool {
 		for m.isIdent(at, "abstract") || m.isIdent(at, "declare") {
 			at++
 		}
-		if m.isIdent(at, "interface") || m.isIdent(at, "type") && m.tok(at+1).Kind == jsfront.TokIdent && m.isPunct(at+2, "=") {
+		if m.isIdent(at, "interface") || m.isIdent(at, "type") && m.Tok(at+1).Kind == jsfront.TokIdent && m.isPunct(at+2, "=") {
 			return true
 		}
 	}

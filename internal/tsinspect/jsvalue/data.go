@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"bytes"
@@ -23,9 +23,9 @@ func dataFile(path string) bool {
 
 // dataValue is the value of the data file at path (content read), with
 // positions in it; ok is false when the file is not valid.
-func dataValue(path string, content []byte) (*value, bool) {
+func dataValue(path string, content []byte) (*Value, bool) {
 	if strings.EqualFold(filepath.Ext(path), ".txt") {
-		return &value{kind: vString, file: path, start: 0, end: len(content), str: string(content)}, true
+		return &Value{Kind: VString, File: path, Start: 0, End: len(content), Str: string(content)}, true
 	}
 	body := bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
 	if !json.Valid(body) {
@@ -55,7 +55,7 @@ func (p *jsonReader) skipSpace() {
 	}
 }
 
-func (p *jsonReader) value(depth int) (*value, bool) {
+func (p *jsonReader) value(depth int) (*Value, bool) {
 	if depth > maxEvalDepth {
 		return nil, false
 	}
@@ -66,7 +66,7 @@ func (p *jsonReader) value(depth int) (*value, bool) {
 	start := p.at
 	switch c := p.src[p.at]; {
 	case c == '{':
-		v := &value{kind: vObject, file: p.file, start: start, complete: true}
+		v := &Value{Kind: VObject, File: p.file, Start: start, Complete: true}
 		p.at++
 		for {
 			p.skipSpace()
@@ -90,12 +90,12 @@ func (p *jsonReader) value(depth int) (*value, bool) {
 			if !ok {
 				return nil, false
 			}
-			v.props = append(v.props, &prop{key: key, file: p.file, start: keyStart, end: keyEnd, val: val})
+			v.Props = append(v.Props, &Prop{Key: key, File: p.file, Start: keyStart, End: keyEnd, Val: val})
 		}
-		v.end = p.at
+		v.End = p.at
 		return v, true
 	case c == '[':
-		v := &value{kind: vArray, file: p.file, start: start, complete: true}
+		v := &Value{Kind: VArray, File: p.file, Start: start, Complete: true}
 		p.at++
 		for {
 			p.skipSpace()
@@ -111,28 +111,28 @@ func (p *jsonReader) value(depth int) (*value, bool) {
 			if !ok {
 				return nil, false
 			}
-			v.items = append(v.items, it)
+			v.Items = append(v.Items, it)
 		}
-		v.end = p.at
+		v.End = p.at
 		return v, true
 	case c == '"':
 		s, ok := p.str()
-		return &value{kind: vString, file: p.file, start: start, end: p.at, str: s}, ok
+		return &Value{Kind: VString, File: p.file, Start: start, End: p.at, Str: s}, ok
 	case c == 't' || c == 'f':
 		word := "true"
 		if c == 'f' {
 			word = "false"
 		}
 		p.at += len(word)
-		return &value{kind: vBool, file: p.file, start: start, end: p.at, str: word}, true
+		return &Value{Kind: VBool, File: p.file, Start: start, End: p.at, Str: word}, true
 	case c == 'n':
 		p.at += len("null")
-		return &value{kind: vNull, file: p.file, start: start, end: p.at}, true
+		return &Value{Kind: VNull, File: p.file, Start: start, End: p.at}, true
 	default:
 		for p.at < len(p.src) && strings.IndexByte("+-0123456789.eE", p.src[p.at]) >= 0 {
 			p.at++
 		}
-		return &value{kind: vNumber, file: p.file, start: start, end: p.at, str: string(p.src[start:p.at])}, true
+		return &Value{Kind: VNumber, File: p.file, Start: start, End: p.at, Str: string(p.src[start:p.at])}, true
 	}
 }
 
@@ -160,25 +160,25 @@ func (p *jsonReader) str() (string, bool) {
 
 // dataImport follows a binding of a data file a module imports: the whole
 // value for a default import, a top-level key for a named one.
-func (e *evaluator) dataImport(m *modFile, b importBinding, file string, start, end int) *value {
+func (e *Reader) dataImport(m *File, b importBinding, file string, start, end int) *Value {
 	src, err := e.res.Files.ReadFile(file)
 	if err != nil {
-		return unknown(m, start, end, fmt.Sprintf("'%s' cannot be read", b.spec))
+		return unknown(m, start, end, fmt.Sprintf("'%s' cannot be read", b.Spec))
 	}
-	e.data[file] = src
+	e.Data[file] = src
 	v, ok := dataValue(file, src)
 	if !ok {
-		return unknown(m, start, end, fmt.Sprintf("'%s' is not valid JSON", b.spec))
+		return unknown(m, start, end, fmt.Sprintf("'%s' is not valid JSON", b.Spec))
 	}
-	switch b.name {
+	switch b.Name {
 	case "default":
 		return v
 	case "*":
-		return &value{kind: vObject, file: m.path, start: start, end: end, complete: true,
-			props: []*prop{{key: "default", file: m.path, start: start, end: end, val: v}}}
+		return &Value{Kind: VObject, File: m.path, Start: start, End: end, Complete: true,
+			Props: []*Prop{{Key: "default", File: m.path, Start: start, End: end, Val: v}}}
 	}
-	if p := v.get(b.name); p != nil {
-		return p.val
+	if p := v.Get(b.Name); p != nil {
+		return p.Val
 	}
-	return unknown(m, start, end, fmt.Sprintf("'%s' has no top-level key `%s`", b.spec, b.name))
+	return unknown(m, start, end, fmt.Sprintf("'%s' has no top-level key `%s`", b.Spec, b.Name))
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"bytes"
@@ -8,22 +8,22 @@ import (
 	"strings"
 )
 
-// unknownPart is a sub-value of the schema that is not statically known,
+// UnknownPart is a sub-value of the schema that is not statically known,
 // left out of its JSON.
-type unknownPart struct {
-	path       string // where in the schema, e.g. "properties.year.description"
-	file       string
-	start, end int
-	why        string
-	keys       bool // an object whose known keys are kept, with others unknown
+type UnknownPart struct {
+	Path       string // where in the schema, e.g. "properties.year.description"
+	File       string
+	Start, End int
+	Why        string
+	Keys       bool // an object whose known keys are kept, with others unknown
 }
 
-// toJSON renders what is known of a value as JSON, keys in source order
+// ToJSON renders what is known of a value as JSON, keys in source order
 // (later duplicates win, in the position of the first), and lists what is
 // left out: a sub-value not known is dropped from its object (an array
 // with one is dropped whole), and an object with keys not known keeps the
 // known ones. ok is false when the value itself is not known.
-func toJSON(v *value) (json.RawMessage, []unknownPart, bool) {
+func ToJSON(v *Value) (json.RawMessage, []UnknownPart, bool) {
 	var b bytes.Buffer
 	w := jsonWriter{b: &b}
 	if !w.write(v, "", 0) {
@@ -36,27 +36,27 @@ func toJSON(v *value) (json.RawMessage, []unknownPart, bool) {
 
 type jsonWriter struct {
 	b       *bytes.Buffer
-	unknown []unknownPart
+	unknown []UnknownPart
 }
 
 // known reports whether v can be written (JSON.stringify's view: functions
 // and undefined are dropped from objects, nulls in arrays).
-func jsonKnown(v *value) bool {
-	switch v.kind {
-	case vString, vBool, vNull, vArray, vObject, vUndefined, vFunction:
+func jsonKnown(v *Value) bool {
+	switch v.Kind {
+	case VString, VBool, VNull, VArray, VObject, VUndefined, VFunction:
 		return true
-	case vNumber:
-		_, ok := jsonNumber(v.str)
+	case VNumber:
+		_, ok := jsonNumber(v.Str)
 		return ok
 	}
 	return false
 }
 
-func (w *jsonWriter) note(v *value, path, why string) {
+func (w *jsonWriter) note(v *Value, path, why string) {
 	if why == "" {
-		why = whyOf(v)
+		why = WhyOf(v)
 	}
-	w.unknown = append(w.unknown, unknownPart{path: path, file: v.file, start: v.start, end: v.end, why: why})
+	w.unknown = append(w.unknown, UnknownPart{Path: path, File: v.File, Start: v.Start, End: v.End, Why: why})
 }
 
 func joinPath(path, key string) string {
@@ -66,27 +66,27 @@ func joinPath(path, key string) string {
 	return path + "." + key
 }
 
-func (w *jsonWriter) write(v *value, path string, depth int) bool {
+func (w *jsonWriter) write(v *Value, path string, depth int) bool {
 	if depth > maxEvalDepth || !jsonKnown(v) {
 		return false
 	}
 	b := w.b
-	switch v.kind {
-	case vString:
-		s, _ := json.Marshal(v.str)
+	switch v.Kind {
+	case VString:
+		s, _ := json.Marshal(v.Str)
 		b.Write(s)
-	case vNumber:
-		n, _ := jsonNumber(v.str)
+	case VNumber:
+		n, _ := jsonNumber(v.Str)
 		b.WriteString(n)
-	case vBool:
-		b.WriteString(v.str)
-	case vNull:
+	case VBool:
+		b.WriteString(v.Str)
+	case VNull:
 		b.WriteString("null")
-	case vArray:
-		if !v.complete {
+	case VArray:
+		if !v.Complete {
 			return false
 		}
-		for i, it := range v.items {
+		for i, it := range v.Items {
 			if !jsonKnown(it) {
 				w.note(it, fmt.Sprintf("%s[%d]", path, i), "")
 				return false
@@ -94,11 +94,11 @@ func (w *jsonWriter) write(v *value, path string, depth int) bool {
 		}
 		mark := b.Len()
 		b.WriteByte('[')
-		for i, it := range v.items {
+		for i, it := range v.Items {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			if it.kind == vUndefined || it.kind == vFunction {
+			if it.Kind == VUndefined || it.Kind == VFunction {
 				b.WriteString("null") // as JSON.stringify does
 				continue
 			}
@@ -108,43 +108,43 @@ func (w *jsonWriter) write(v *value, path string, depth int) bool {
 			}
 		}
 		b.WriteByte(']')
-	case vObject:
-		if !v.complete {
-			w.unknown = append(w.unknown, unknownPart{path: path, file: v.file, start: v.start, end: v.start + 1, keys: true,
-				why: "it has keys that cannot be known statically (a spread, a computed key or a `__proto__`)"})
+	case VObject:
+		if !v.Complete {
+			w.unknown = append(w.unknown, UnknownPart{Path: path, File: v.File, Start: v.Start, End: v.Start + 1, Keys: true,
+				Why: "it has keys that cannot be known statically (a spread, a computed key or a `__proto__`)"})
 		}
 		b.WriteByte('{')
-		lastOf := make(map[string]*prop, len(v.props))
-		for _, p := range v.props {
-			lastOf[p.key] = p
+		lastOf := make(map[string]*Prop, len(v.Props))
+		for _, p := range v.Props {
+			lastOf[p.Key] = p
 		}
-		seen := make(map[string]bool, len(v.props))
+		seen := make(map[string]bool, len(v.Props))
 		first := true
-		for _, p := range v.props {
-			if p.key == "" || seen[p.key] {
+		for _, p := range v.Props {
+			if p.Key == "" || seen[p.Key] {
 				continue
 			}
-			seen[p.key] = true
-			last := lastOf[p.key]
-			if last.val.kind == vUndefined || last.val.kind == vFunction {
+			seen[p.Key] = true
+			last := lastOf[p.Key]
+			if last.Val.Kind == VUndefined || last.Val.Kind == VFunction {
 				continue // JSON.stringify drops them
 			}
-			sub := joinPath(path, p.key)
-			if !jsonKnown(last.val) {
-				w.note(last.val, sub, "")
+			sub := joinPath(path, p.Key)
+			if !jsonKnown(last.Val) {
+				w.note(last.Val, sub, "")
 				continue
 			}
 			mark := b.Len()
 			if !first {
 				b.WriteByte(',')
 			}
-			k, _ := json.Marshal(p.key)
+			k, _ := json.Marshal(p.Key)
 			b.Write(k)
 			b.WriteByte(':')
-			if !w.write(last.val, sub, depth+1) {
+			if !w.write(last.Val, sub, depth+1) {
 				b.Truncate(mark) // an array with an unknown item: noted inside
-				if last.val.kind == vArray && !last.val.complete {
-					w.note(last.val, sub, "an array with items that cannot be known statically")
+				if last.Val.Kind == VArray && !last.Val.Complete {
+					w.note(last.Val, sub, "an array with items that cannot be known statically")
 				}
 				continue
 			}

@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"fmt"
@@ -23,32 +23,32 @@ const maxEvalDepth = 64
 // ref follows an identifier read at load (at bytes start..end of m) to its
 // value. Whether the read throws (a name declared nowhere, a binding read
 // before its declaration ran) is the syntax tree's to say (loadwalk.go).
-func (e *evaluator) ref(m *modFile, name string, start, end int) *value {
+func (e *Reader) ref(m *File, name string, start, end int) *Value {
 	return e.lookup(m, name, start, end, true)
 }
 
 // binding follows a name bound by an export (a live binding: no read at a
 // position of the source).
-func (e *evaluator) binding(m *modFile, name string, start, end int) *value {
+func (e *Reader) binding(m *File, name string, start, end int) *Value {
 	return e.lookup(m, name, start, end, false)
 }
 
-func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *value {
+func (e *Reader) lookup(m *File, name string, start, end int, read bool) *Value {
 	if name == "undefined" {
-		return &value{kind: vUndefined, file: m.path, start: start, end: end}
+		return &Value{Kind: VUndefined, File: m.path, Start: start, End: end}
 	}
-	v := m.module[name]
+	v := m.Module[name]
 	if read {
 		v = m.readAt(start, name)
 	}
-	b := m.binds[v]
+	b := m.Binds[v]
 	if imp, ok := m.imports[name]; ok && (v == nil || v.Decl == js.NoDecl) {
 		if why := m.importChangedWhy(name); why != "" {
 			return unknown(m, start, end, why)
 		}
 		return e.imported(m, name, imp, start, end)
 	}
-	if b == nil && v == nil && read && m.module[name] != nil {
+	if b == nil && v == nil && read && m.Module[name] != nil {
 		return unknown(m, start, end, fmt.Sprintf("the read of `%s` here is not one the syntax tree has (esbuild rewrote it, as it does a namespace's own name): not followed statically", name))
 	}
 	if b == nil {
@@ -57,35 +57,35 @@ func (e *evaluator) lookup(m *modFile, name string, start, end int, read bool) *
 	if why := m.changedWhy(v); why != "" {
 		return unknown(m, start, end, why)
 	}
-	switch b.kind {
-	case bFunc:
-		return &value{kind: vFunction, file: m.path, start: start, end: end}
-	case bClass:
-		return &value{kind: vClass, file: m.path, start: start, end: end}
-	case bEnum:
+	switch b.Kind {
+	case BindFunc:
+		return &Value{Kind: VFunction, File: m.path, Start: start, End: end}
+	case BindClass:
+		return &Value{Kind: VClass, File: m.path, Start: start, End: end}
+	case BindEnum:
 		return e.enumValue(m, name, b, start, end)
-	case bNamespace:
+	case BindNamespace:
 		return e.namespaceValue(m, b)
-	case bConst, bLet:
-		if read && b.hoisted && start < m.tok(b.at).Start {
+	case BindConst, BindLet:
+		if read && b.hoisted && start < m.Tok(b.At).Start {
 			return unknown(m, start, end, fmt.Sprintf("`%s` is a var read above its declaration: undefined if the read runs before it, known only when the module runs", name))
 		}
-		return e.declared(m, v, b, start, end)
-	case bMutable:
+		return e.Declared(m, v, b, start, end)
+	case BindMutable:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared with let or var and assigned again: its value can change", name))
-	case bPattern:
+	case BindPattern:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is bound by a destructuring: its value is computed when the module runs", name))
-	case bMerged:
+	case BindMerged:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is an enum or a namespace declared in several blocks, which this inspector does not merge: its members are known when the module runs", name))
-	case bBlock:
+	case BindBlock:
 		return unknown(m, start, end, fmt.Sprintf("`%s` is declared in a block or a function: its value is set when that code runs", name))
 	}
 	return unknown(m, start, end, fmt.Sprintf("`%s` is not declared in this module", name))
 }
 
-// declared is the value of a const, or of a let nothing assigns to again,
+// Declared is the value of a const, or of a let nothing assigns to again,
 // b.
-func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) *value {
+func (e *Reader) Declared(m *File, v *js.Var, b *Binding, start, end int) *Value {
 	key := declKey{m, v}
 	if val, ok := e.consts[key]; ok {
 		return val
@@ -94,7 +94,7 @@ func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) 
 		return unknown(m, start, end, fmt.Sprintf("`%s` refers to itself", v.Data))
 	}
 	e.busy[key] = true
-	val, _ := e.expr(m, b.init, b.at)
+	val, _ := e.expr(m, b.init, b.At)
 	if len(m.sets[v]) > 0 { // followed: changedWhy is "" only then
 		val = e.setsOn(m, v, val)
 	}
@@ -104,37 +104,37 @@ func (e *evaluator) declared(m *modFile, v *js.Var, b *binding, start, end int) 
 }
 
 // imported follows an import's binding b, read at start..end of m.
-func (e *evaluator) imported(m *modFile, name string, b importBinding, start, end int) *value {
-	r := e.res.Resolve(b.spec, filepath.Dir(m.path))
-	if !resolve.IsRelative(b.spec) && r.Outcome != resolve.ResolvedFile { // a file through a tsconfig alias is followed
-		u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.spec))
-		u.calleeRef = &b
+func (e *Reader) imported(m *File, name string, b importBinding, start, end int) *Value {
+	r := e.res.Resolve(b.Spec, filepath.Dir(m.path))
+	if !resolve.IsRelative(b.Spec) && r.Outcome != resolve.ResolvedFile { // a file through a tsconfig alias is followed
+		u := unknown(m, start, end, fmt.Sprintf("`%s` comes from the package '%s'", name, b.Spec))
+		u.CalleeRef = &b
 		return u
 	}
 	if r.Outcome == resolve.ResolvedFile && dataFile(r.File) {
 		return e.dataImport(m, b, r.File, start, end)
 	}
-	other := e.load(m, b.spec)
+	other := e.load(m, b.Spec)
 	if other == nil {
-		return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.spec))
+		return unknown(m, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, b.Spec))
 	}
-	if b.name == "*" {
-		return &value{kind: vNamespace, file: m.path, start: start, end: end, ns: other}
+	if b.Name == "*" {
+		return &Value{Kind: VNamespace, File: m.path, Start: start, End: end, ns: other}
 	}
-	return e.export(other, b.name, m, start, end)
+	return e.export(other, b.Name, m, start, end)
 }
 
 // load lexes a relative import of m; nil when it cannot be read or is not a
 // script.
-func (e *evaluator) load(m *modFile, spec string) *modFile {
+func (e *Reader) load(m *File, spec string) *File {
 	r := e.res.Resolve(spec, filepath.Dir(m.path))
 	if r.Outcome != resolve.ResolvedFile {
 		return nil
 	}
-	if f, ok := e.files[r.File]; ok {
+	if f, ok := e.Files[r.File]; ok {
 		return f
 	}
-	e.files[r.File] = nil
+	e.Files[r.File] = nil
 	switch strings.ToLower(filepath.Ext(r.File)) {
 	case ".ts", ".mts", ".cts", ".js", ".mjs", ".cjs", ".tsx", ".jsx":
 	default:
@@ -152,26 +152,26 @@ func (e *evaluator) load(m *modFile, spec string) *modFile {
 	if t == nil {
 		return nil
 	}
-	f := newModFile(r.File, src, toks, t)
-	e.files[r.File] = f
+	f := NewFile(r.File, src, toks, t)
+	e.Files[r.File] = f
 	return f
 }
 
 // export follows an exported name of module f.
-func (e *evaluator) export(f *modFile, name string, from *modFile, start, end int) *value {
+func (e *Reader) export(f *File, name string, from *File, start, end int) *Value {
 	if e.depth > maxEvalDepth {
 		return unknown(from, start, end, "too deeply nested to follow")
 	}
 	e.depth++
 	defer func() { e.depth-- }()
 	if name == "default" {
-		return e.defaultValue(f)
+		return e.DefaultValue(f)
 	}
 	if ref, ok := f.exports[name]; ok {
 		if ref.spec == "" {
-			t := f.tok(0) // the binding's declared name, or the file's start
-			if v := f.module[ref.local]; v != nil && f.nameTok(v) >= 0 {
-				t = f.tok(f.nameTok(v))
+			t := f.Tok(0) // the binding's declared name, or the file's start
+			if v := f.Module[ref.local]; v != nil && f.nameTok(v) >= 0 {
+				t = f.Tok(f.nameTok(v))
 			}
 			return e.binding(f, ref.local, t.Start, t.End)
 		}
@@ -183,7 +183,7 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 			return unknown(from, start, end, fmt.Sprintf("`%s` comes from '%s', which cannot be read", name, ref.spec))
 		}
 		if ref.name == "*" {
-			return &value{kind: vNamespace, file: f.path, start: start, end: end, ns: other}
+			return &Value{Kind: VNamespace, File: f.path, Start: start, End: end, ns: other}
 		}
 		return e.export(other, ref.name, from, start, end)
 	}
@@ -193,7 +193,7 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 		}
 		if other := e.load(f, s); other != nil {
 			v := e.export(other, name, from, start, end)
-			if v.kind != vUndefined {
+			if v.Kind != VUndefined {
 				return v
 			}
 		}
@@ -203,42 +203,42 @@ func (e *evaluator) export(f *modFile, name string, from *modFile, start, end in
 	return unknown(from, start, end, fmt.Sprintf("`%s` is not found statically among the exports of %s", name, filepath.Base(f.path)))
 }
 
-// defaultValue is the value of f's default export, as far as it is known.
-func (e *evaluator) defaultValue(f *modFile) *value {
+// DefaultValue is the value of f's default export, as far as it is known.
+func (e *Reader) DefaultValue(f *File) *Value {
 	switch {
-	case f.defaultAt >= 0:
-		t := f.tok(f.defaultAt)
+	case f.DefaultAt >= 0:
+		t := f.Tok(f.DefaultAt)
 		switch {
 		case t.Kind == jsfront.TokIdent && t.Text == "function":
-			v, _ := e.functionExpr(f, f.defaultAt, t.Start)
+			v, _ := e.functionExpr(f, f.DefaultAt, t.Start)
 			return v
-		case t.Kind == jsfront.TokIdent && t.Text == "async" && f.isIdent(f.defaultAt+1, "function"):
-			v, _ := e.functionExpr(f, f.defaultAt+1, t.Start)
+		case t.Kind == jsfront.TokIdent && t.Text == "async" && f.isIdent(f.DefaultAt+1, "function"):
+			v, _ := e.functionExpr(f, f.DefaultAt+1, t.Start)
 			return v
 		}
-		cjs := f.isIdent(f.defaultTok, "module") || f.isPunct(f.defaultTok+1, "=")
-		v, _ := e.expr(f, f.defaultNode, f.defaultAt)
+		cjs := f.isIdent(f.DefaultTok, "module") || f.isPunct(f.DefaultTok+1, "=")
+		v, _ := e.expr(f, f.defaultNode, f.DefaultAt)
 		if !cjs {
 			return v
 		}
-		if from := f.tok(f.defaultTok).Start; slices.ContainsFunc(f.cjsWrites, func(at int) bool { return at > from }) {
+		if from := f.Tok(f.DefaultTok).Start; slices.ContainsFunc(f.cjsWrites, func(at int) bool { return at > from }) {
 			v = e.cjsAfter(f, v, from)
 		}
 		return esModuleDefault(f, v)
-	case f.defaultLocal != "":
-		t := f.tok(f.defaultTok)
-		return e.binding(f, f.defaultLocal, t.Start, t.End)
-	case f.defaultFrom != nil:
-		t := f.tok(f.defaultTok)
-		if !resolve.IsRelative(f.defaultFrom.spec) {
-			return unknown(f, t.Start, t.End, fmt.Sprintf("re-exported from the package '%s'", f.defaultFrom.spec))
+	case f.DefaultLocal != "":
+		t := f.Tok(f.DefaultTok)
+		return e.binding(f, f.DefaultLocal, t.Start, t.End)
+	case f.DefaultFrom != nil:
+		t := f.Tok(f.DefaultTok)
+		if !resolve.IsRelative(f.DefaultFrom.spec) {
+			return unknown(f, t.Start, t.End, fmt.Sprintf("re-exported from the package '%s'", f.DefaultFrom.spec))
 		}
-		other := e.load(f, f.defaultFrom.spec)
+		other := e.load(f, f.DefaultFrom.spec)
 		if other == nil {
-			return unknown(f, t.Start, t.End, fmt.Sprintf("re-exported from '%s', which cannot be read", f.defaultFrom.spec))
+			return unknown(f, t.Start, t.End, fmt.Sprintf("re-exported from '%s', which cannot be read", f.DefaultFrom.spec))
 		}
-		return e.export(other, f.defaultFrom.name, f, t.Start, t.End)
-	case f.cjsPartial >= 0:
+		return e.export(other, f.DefaultFrom.name, f, t.Start, t.End)
+	case f.CJSPartial >= 0:
 		return esModuleDefault(f, e.cjsExports(f))
 	}
 	return unknown(f, 0, 0, fmt.Sprintf("no default export is found statically in %s", filepath.Base(f.path)))
@@ -247,15 +247,15 @@ func (e *evaluator) defaultValue(f *modFile) *value {
 // esModuleDefault is the default export of a CommonJS module whose
 // module.exports is v: v, or, when v sets `__esModule` (the form compilers
 // write for an ES module), its `default`, which Bun takes as the default.
-func esModuleDefault(f *modFile, v *value) *value {
-	if v.get("__esModule") == nil && v.complete {
+func esModuleDefault(f *File, v *Value) *Value {
+	if v.Get("__esModule") == nil && v.Complete {
 		return v
 	}
-	if d := v.get("default"); d != nil && v.get("__esModule") != nil {
-		return d.val
+	if d := v.Get("default"); d != nil && v.Get("__esModule") != nil {
+		return d.Val
 	}
-	if v.get("default") == nil && v.get("__esModule") == nil {
+	if v.Get("default") == nil && v.Get("__esModule") == nil {
 		return v
 	}
-	return unknown(f, v.start, v.end, "module.exports sets `__esModule` or `default` in a way not followed statically: which object is the default export is known only when the module runs")
+	return unknown(f, v.Start, v.End, "module.exports sets `__esModule` or `default` in a way not followed statically: which object is the default export is known only when the module runs")
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"fmt"
@@ -19,9 +19,9 @@ import (
 
 // expr evaluates n, which starts at token i of m's text; it returns its
 // value and the index of the first token after it.
-func (e *evaluator) expr(m *modFile, n js.IExpr, i int) (*value, int) {
+func (e *Reader) expr(m *File, n js.IExpr, i int) (*Value, int) {
 	v, j := e.term(m, n, i)
-	if !endsExpr(m.tok(j)) && isLiteral(n) {
+	if !endsExpr(m.Tok(j)) && isLiteral(n) {
 		return e.folded(m, n, i) // 'a' + 'b', which esbuild joined
 	}
 	return v, j
@@ -40,7 +40,7 @@ func isLiteral(n js.IExpr) bool {
 }
 
 // term is expr for an operand of `+`.
-func (e *evaluator) term(m *modFile, n js.IExpr, i int) (*value, int) {
+func (e *Reader) term(m *File, n js.IExpr, i int) (*Value, int) {
 	e.depth++
 	defer func() { e.depth-- }()
 	e.maxWork--
@@ -50,7 +50,7 @@ func (e *evaluator) term(m *modFile, n js.IExpr, i int) (*value, int) {
 		if n == nil {
 			why = "computed by an expression"
 		}
-		return unknown(m, m.tok(i).Start, m.tok(end-1).End, why), end
+		return unknown(m, m.Tok(i).Start, m.Tok(end-1).End, why), end
 	}
 	if _, arrow := n.(*js.ArrowFunc); !arrow {
 		i = m.skipCast(i)
@@ -60,7 +60,7 @@ func (e *evaluator) term(m *modFile, n js.IExpr, i int) (*value, int) {
 }
 
 // skipCast skips TypeScript's `<T>` before an expression (not in JSX).
-func (m *modFile) skipCast(i int) int {
+func (m *File) skipCast(i int) int {
 	for m.isPunct(i, "<") && isTypeScript(m.path) {
 		j := skipType(m.toks, i+1)
 		if !m.isPunct(j, ">") {
@@ -73,9 +73,9 @@ func (m *modFile) skipCast(i int) int {
 
 // skipTypeSuffix skips TypeScript's `as T`, `as const`, `satisfies T` and
 // `!` after an expression.
-func (m *modFile) skipTypeSuffix(j int) int {
+func (m *File) skipTypeSuffix(j int) int {
 	for {
-		t := m.tok(j)
+		t := m.Tok(j)
 		switch {
 		case t.Kind == jsfront.TokPunct && t.Text == "!" && !t.NL:
 			j++
@@ -93,12 +93,12 @@ func (m *modFile) skipTypeSuffix(j int) int {
 
 // computed is the value of an expression the reader does not follow, from
 // token i to the end of the expression.
-func computed(m *modFile, i int, why string) (*value, int) {
+func computed(m *File, i int, why string) (*Value, int) {
 	end := skipExpr(m.toks, i)
 	if end == i {
 		end = i + 1
 	}
-	return unknown(m, m.tok(i).Start, m.tok(end-1).End, why), end
+	return unknown(m, m.Tok(i).Start, m.Tok(end-1).End, why), end
 }
 
 // leftRecursive reports whether n starts with a subexpression (whose own
@@ -115,12 +115,12 @@ func leftRecursive(n js.IExpr) bool {
 	return false
 }
 
-func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
-	t := m.tok(i)
+func (e *Reader) node(m *File, n js.IExpr, i int) (*Value, int) {
+	t := m.Tok(i)
 	if t.Kind == jsfront.TokPunct && t.Text == "(" && !leftRecursive(n) {
 		_, group := n.(*js.GroupExpr)
 		if _, arrow := n.(*js.ArrowFunc); arrow {
-			if v, j := e.arrow(m, i); v.kind == vFunction {
+			if v, j := e.arrow(m, i); v.Kind == VFunction {
 				return v, j
 			}
 		}
@@ -128,7 +128,7 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 			end := matching(m.toks, i)
 			v, j := e.expr(m, n, i+1)
 			if !m.isPunct(j, ")") {
-				return unknown(m, t.Start, m.tok(end).End, "computed by an expression"), end + 1
+				return unknown(m, t.Start, m.Tok(end).End, "computed by an expression"), end + 1
 			}
 			return v, j + 1
 		}
@@ -151,7 +151,7 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 		case t.Subst:
 			return e.templateValue(m, t), i + 1
 		}
-		return &value{kind: vString, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
+		return &Value{Kind: VString, File: m.path, Start: t.Start, End: t.End, Str: t.Text}, i + 1
 	case *js.ObjectExpr:
 		if !m.isPunct(i, "{") {
 			return computed(m, i, "computed by an expression")
@@ -169,7 +169,7 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 		end := matching(m.toks, i)
 		v, j := e.expr(m, n.X, i+1)
 		if !m.isPunct(j, ")") {
-			return unknown(m, t.Start, m.tok(end).End, "computed by an expression"), end + 1
+			return unknown(m, t.Start, m.Tok(end).End, "computed by an expression"), end + 1
 		}
 		return v, j + 1
 	case *js.DotExpr, *js.IndexExpr, *js.CallExpr:
@@ -192,11 +192,11 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 	case *js.ClassDecl:
 		if m.isIdent(i, "class") {
 			j := i + 1
-			for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).Kind != jsfront.TokEOF {
+			for j < len(m.toks) && !m.isPunct(j, "{") && m.Tok(j).Kind != jsfront.TokEOF {
 				j++
 			}
 			end := matching(m.toks, j)
-			return &value{kind: vClass, file: m.path, start: t.Start, end: m.tok(end).End}, end + 1
+			return &Value{Kind: VClass, File: m.path, Start: t.Start, End: m.Tok(end).End}, end + 1
 		}
 	case *js.NewExpr:
 		if m.isIdent(i, "new") {
@@ -208,23 +208,23 @@ func (e *evaluator) node(m *modFile, n js.IExpr, i int) (*value, int) {
 
 // literal is a string, number, boolean, null, `this` or regular
 // expression.
-func (e *evaluator) literal(m *modFile, n *js.LiteralExpr, i int) (*value, int) {
-	t := m.tok(i)
+func (e *Reader) literal(m *File, n *js.LiteralExpr, i int) (*Value, int) {
+	t := m.Tok(i)
 	if t.Kind == jsfront.TokIdent && n.TokenType != js.ThisToken &&
 		n.TokenType != js.TrueToken && n.TokenType != js.FalseToken && n.TokenType != js.NullToken {
 		return e.folded(m, n, i)
 	}
 	switch {
 	case n.TokenType == js.StringToken && t.Kind == jsfront.TokString:
-		return &value{kind: vString, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
+		return &Value{Kind: VString, File: m.path, Start: t.Start, End: t.End, Str: t.Text}, i + 1
 	case js.IsNumeric(n.TokenType) && t.Kind == jsfront.TokNumber:
-		return &value{kind: vNumber, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
+		return &Value{Kind: VNumber, File: m.path, Start: t.Start, End: t.End, Str: t.Text}, i + 1
 	case n.TokenType == js.RegExpToken && t.Kind == jsfront.TokRegex:
-		return &value{kind: vRegex, file: m.path, start: t.Start, end: t.End}, i + 1
+		return &Value{Kind: VRegex, File: m.path, Start: t.Start, End: t.End}, i + 1
 	case n.TokenType == js.TrueToken || n.TokenType == js.FalseToken:
-		return &value{kind: vBool, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
+		return &Value{Kind: VBool, File: m.path, Start: t.Start, End: t.End, Str: t.Text}, i + 1
 	case n.TokenType == js.NullToken:
-		return &value{kind: vNull, file: m.path, start: t.Start, end: t.End}, i + 1
+		return &Value{Kind: VNull, File: m.path, Start: t.Start, End: t.End}, i + 1
 	case n.TokenType == js.ThisToken:
 		return e.ref(m, "this", t.Start, t.End), i + 1
 	}
@@ -234,25 +234,25 @@ func (e *evaluator) literal(m *modFile, n *js.LiteralExpr, i int) (*value, int) 
 // folded is a value esbuild computed from what you wrote: `'a' + 'b'`
 // joined, an enum member (`Level.High`) written as its value. It is the
 // value esbuild wrote, over the extent of what you wrote.
-func (e *evaluator) folded(m *modFile, n js.IExpr, i int) (*value, int) {
+func (e *Reader) folded(m *File, n js.IExpr, i int) (*Value, int) {
 	v, end := computed(m, i, "computed by an expression")
-	v.why = ""
+	v.Why = ""
 	switch n := n.(type) {
 	case *js.LiteralExpr:
 		switch {
 		case n.TokenType == js.StringToken:
 			if s, ok := jsfront.Quoted(n.Data); ok {
-				v.kind, v.str = vString, s
+				v.Kind, v.Str = VString, s
 				return v, end
 			}
 		case js.IsNumeric(n.TokenType):
-			v.kind, v.str = vNumber, string(n.Data)
+			v.Kind, v.Str = VNumber, string(n.Data)
 			return v, end
 		}
 	case *js.TemplateExpr:
 		if len(n.List) == 0 {
 			if s, ok := cookTemplate(string(n.Tail[1 : len(n.Tail)-1])); ok {
-				v.kind, v.str = vString, s
+				v.Kind, v.Str = VString, s
 				return v, end
 			}
 		}
@@ -261,25 +261,25 @@ func (e *evaluator) folded(m *modFile, n js.IExpr, i int) (*value, int) {
 			return c, end
 		}
 	}
-	v.why = "computed by an expression"
+	v.Why = "computed by an expression"
 	return v, end
 }
 
 // unary is `-1`, `+1`, or an operator whose value is computed.
-func (e *evaluator) unary(m *modFile, n *js.UnaryExpr, i int) (*value, int) {
-	t := m.tok(i)
+func (e *Reader) unary(m *File, n *js.UnaryExpr, i int) (*Value, int) {
+	t := m.Tok(i)
 	switch n.Op {
 	case js.PostIncrToken, js.PostDecrToken:
 		return computed(m, i, "computed by an expression")
 	case js.VoidToken:
 		if m.isIdent(i, "undefined") { // esbuild writes undefined as void 0
-			return &value{kind: vUndefined, file: m.path, start: t.Start, end: t.End}, i + 1
+			return &Value{Kind: VUndefined, File: m.path, Start: t.Start, End: t.End}, i + 1
 		}
 	case js.NegToken, js.PosToken:
-		if num := m.tok(i + 1); num.Kind == jsfront.TokNumber && t.Kind == jsfront.TokPunct {
-			v := &value{kind: vNumber, file: m.path, start: t.Start, end: num.End, str: t.Text + num.Text}
+		if num := m.Tok(i + 1); num.Kind == jsfront.TokNumber && t.Kind == jsfront.TokPunct {
+			v := &Value{Kind: VNumber, File: m.path, Start: t.Start, End: num.End, Str: t.Text + num.Text}
 			if t.Text == "+" {
-				v.str = num.Text
+				v.Str = num.Text
 			}
 			return v, i + 2
 		}
@@ -292,14 +292,14 @@ func (e *evaluator) unary(m *modFile, n *js.UnaryExpr, i int) (*value, int) {
 		why = "computed when the module runs" // typeof, void, delete, await
 	}
 	_, j := e.expr(m, n.X, i+1)
-	return unknown(m, t.Start, m.tok(j-1).End, why), j
+	return unknown(m, t.Start, m.Tok(j-1).End, why), j
 }
 
 // plus is `a + b + ...` of known strings and numbers. esbuild joins
 // neighbouring literals (`' items, ' + 1` is `" items, 1"`), so the terms
 // are your text's: a literal is read from its token, any other term is the
 // tree's next operand that is not a literal.
-func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
+func (e *Reader) plus(m *File, n *js.BinaryExpr, i int) (*Value, int) {
 	var operands []js.IExpr // the tree's, last first
 	var x js.IExpr = n
 	for {
@@ -315,10 +315,10 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 	if !isLiteral(x) {
 		operands = append(operands, x)
 	}
-	var vals []*value
+	var vals []*Value
 	j := i
 	for {
-		if t := m.tok(j); (t.Kind == jsfront.TokString || t.Kind == jsfront.TokNumber || t.Kind == jsfront.TokTemplate && !t.Subst) && (m.isPunct(j+1, "+") || endsExpr(m.tok(j+1))) {
+		if t := m.Tok(j); (t.Kind == jsfront.TokString || t.Kind == jsfront.TokNumber || t.Kind == jsfront.TokTemplate && !t.Subst) && (m.isPunct(j+1, "+") || endsExpr(m.Tok(j+1))) {
 			v, _ := e.literalToken(m, j)
 			vals = append(vals, v)
 			j++
@@ -326,7 +326,7 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 			if len(operands) == 0 {
 				return computed(m, i, "computed by an expression")
 			}
-			var v *value
+			var v *Value
 			v, j = e.term(m, operands[len(operands)-1], j)
 			operands = operands[:len(operands)-1]
 			vals = append(vals, v)
@@ -338,34 +338,34 @@ func (e *evaluator) plus(m *modFile, n *js.BinaryExpr, i int) (*value, int) {
 	}
 	size := 0
 	for _, v := range vals {
-		size += len(v.str)
+		size += len(v.Str)
 	}
 	if tooLargeAmong(vals) || !e.fits(size) {
-		return unknown(m, m.tok(i).Start, m.tok(j-1).End, tooLarge), j
+		return unknown(m, m.Tok(i).Start, m.Tok(j-1).End, tooLarge), j
 	}
 	c, ok := concat(vals)
-	if !ok || len(operands) > 0 || !endsExpr(m.tok(j)) {
-		if len(operands) == 0 && endsExpr(m.tok(j)) {
+	if !ok || len(operands) > 0 || !endsExpr(m.Tok(j)) {
+		if len(operands) == 0 && endsExpr(m.Tok(j)) {
 			for _, v := range vals {
-				if v.kind == vUnknown && v.why != "" { // the term's reason is the sum's
-					return unknown(m, m.tok(i).Start, m.tok(j-1).End, v.why), j
+				if v.Kind == VUnknown && v.Why != "" { // the term's reason is the sum's
+					return unknown(m, m.Tok(i).Start, m.Tok(j-1).End, v.Why), j
 				}
 			}
 		}
 		return computed(m, i, "computed by an expression")
 	}
-	c.file, c.start, c.end = m.path, m.tok(i).Start, m.tok(j-1).End
+	c.File, c.Start, c.End = m.path, m.Tok(i).Start, m.Tok(j-1).End
 	return c, j
 }
 
 // literalToken is the string or number of the token at i.
-func (e *evaluator) literalToken(m *modFile, i int) (*value, int) {
-	t := m.tok(i)
-	kind := vString
+func (e *Reader) literalToken(m *File, i int) (*Value, int) {
+	t := m.Tok(i)
+	kind := VString
 	if t.Kind == jsfront.TokNumber {
-		kind = vNumber
+		kind = VNumber
 	}
-	return &value{kind: kind, file: m.path, start: t.Start, end: t.End, str: t.Text}, i + 1
+	return &Value{Kind: kind, File: m.path, Start: t.Start, End: t.End, Str: t.Text}, i + 1
 }
 
 // endsExpr reports whether t may follow a whole expression.
@@ -378,16 +378,16 @@ func endsExpr(t jsfront.Token) bool {
 
 // arrow is an arrow function: `async`, type parameters, the parameters
 // and a return type, then its body.
-func (e *evaluator) arrow(m *modFile, i int) (*value, int) {
-	start := m.tok(i).Start
+func (e *Reader) arrow(m *File, i int) (*Value, int) {
+	start := m.Tok(i).Start
 	k := i
-	if m.isIdent(k, "async") && !m.tok(k+1).NL && !m.isPunct(k+1, "=>") {
+	if m.isIdent(k, "async") && !m.Tok(k+1).NL && !m.isPunct(k+1, "=>") {
 		k++
 	}
 	if m.isPunct(k, "<") {
 		k = skipType(m.toks, k+1) + 1
 	}
-	switch t := m.tok(k); {
+	switch t := m.Tok(k); {
 	case t.Kind == jsfront.TokIdent && m.isPunct(k+1, "=>"):
 		return e.arrowBody(m, start, k+2)
 	case t.Kind == jsfront.TokPunct && t.Text == "(":
@@ -400,25 +400,25 @@ func (e *evaluator) arrow(m *modFile, i int) (*value, int) {
 
 // newExpr is `new C()` of a class of the module (its instance), or an
 // object constructed when the module runs.
-func (e *evaluator) newExpr(m *modFile, n *js.NewExpr, i int) (*value, int) {
-	t := m.tok(i)
+func (e *Reader) newExpr(m *File, n *js.NewExpr, i int) (*Value, int) {
+	t := m.Tok(i)
 	j := skipNewTarget(m, i+1)
-	if c := m.tok(i + 1); c.Kind == jsfront.TokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
+	if c := m.Tok(i + 1); c.Kind == jsfront.TokIdent && (j == i+2 || m.isPunct(i+2, "(") && j == matching(m.toks, i+2)+1) {
 		if _, isVar := n.X.(*js.Var); isVar {
 			if why := m.changedWhy(m.readAt(c.Start, c.Text)); why != "" {
-				return unknown(m, t.Start, m.tok(j-1).End, why), j
+				return unknown(m, t.Start, m.Tok(j-1).End, why), j
 			}
-			if b := m.binds[m.readAt(c.Start, c.Text)]; b != nil && b.kind == bClass && b.at >= 0 {
-				return e.classInstance(m, c.Text, b.class, b.at, t.Start, m.tok(j-1).End), j
+			if b := m.Binds[m.readAt(c.Start, c.Text)]; b != nil && b.Kind == BindClass && b.At >= 0 {
+				return e.classInstance(m, c.Text, b.class, b.At, t.Start, m.Tok(j-1).End), j
 			}
 		}
 	}
-	return unknown(m, t.Start, m.tok(j-1).End, "an object constructed with new"), j
+	return unknown(m, t.Start, m.Tok(j-1).End, "an object constructed with new"), j
 }
 
 // chain is a chain of member reads, calls and tagged templates, evaluated
 // from its first operand on, link by link.
-func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
+func (e *Reader) chain(m *File, n js.IExpr, i int) (*Value, int) {
 	var links []js.IExpr
 	x := n
 	for {
@@ -439,25 +439,25 @@ func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
 		links = append(links, x)
 		x = next
 	}
-	start := m.tok(m.skipCast(i)).Start
+	start := m.Tok(m.skipCast(i)).Start
 	v, j := e.expr(m, x, i)
-	var recv *value // the object of a method about to be called
+	var recv *Value // the object of a method about to be called
 	method := ""
 	for k := len(links) - 1; k >= 0; k-- {
 		if m.isPunct(j, "?.") && (m.isPunct(j+1, "(") || m.isPunct(j+1, "[")) {
 			j++
 		}
 		var ok bool
-		nextRecv, nextMethod := (*value)(nil), ""
+		nextRecv, nextMethod := (*Value)(nil), ""
 		switch l := links[k].(type) {
 		case *js.DotExpr:
-			name := m.tok(j + 1)
+			name := m.Tok(j + 1)
 			if ok = (m.isPunct(j, ".") || m.isPunct(j, "?.")) && (name.Kind == jsfront.TokIdent || name.Kind == jsfront.TokPrivate); ok {
 				nextRecv, nextMethod = v, name.Text
 				v, j = e.member(m, v, name.Text, start, name.End), j+2
 			}
 		case *js.IndexExpr:
-			if ok = m.isPunct(j, "[") && !m.tok(j).NL; ok {
+			if ok = m.isPunct(j, "[") && !m.Tok(j).NL; ok {
 				v, j = e.index(m, v, start, j)
 			}
 		case *js.CallExpr:
@@ -470,7 +470,7 @@ func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
 				v, j = e.call(m, l, v, recv, method, start, j)
 			}
 		case *js.TemplateExpr:
-			if t := m.tok(j); t.Kind == jsfront.TokTemplate && !t.NL {
+			if t := m.Tok(j); t.Kind == jsfront.TokTemplate && !t.NL {
 				v, j, ok = unknown(m, start, t.End, "computed by a tagged template"), j+1, true
 			}
 		}
@@ -485,60 +485,60 @@ func (e *evaluator) chain(m *modFile, n js.IExpr, i int) (*value, int) {
 
 // index is `v[...]` at token j (the `[`): a literal key of an object, an
 // element of an array.
-func (e *evaluator) index(m *modFile, v *value, start, j int) (*value, int) {
+func (e *Reader) index(m *File, v *Value, start, j int) (*Value, int) {
 	end := matching(m.toks, j)
-	key := m.tok(j + 1)
+	key := m.Tok(j + 1)
 	switch {
 	case key.Kind == jsfront.TokString && end == j+2:
-		return e.member(m, v, key.Text, start, m.tok(end).End), end + 1
+		return e.member(m, v, key.Text, start, m.Tok(end).End), end + 1
 	case key.Kind == jsfront.TokNumber && end == j+2:
 		name, ok := jsonNumber(key.Text) // the key is the number's string: 0x1 is "1"
 		if !ok {
 			break
 		}
-		if v.kind != vArray {
-			return e.member(m, v, name, start, m.tok(end).End), end + 1
+		if v.Kind != VArray {
+			return e.member(m, v, name, start, m.Tok(end).End), end + 1
 		}
-		if !v.complete {
+		if !v.Complete {
 			break
 		}
-		if n, err := strconv.Atoi(name); err == nil && n >= 0 && n < len(v.items) {
-			return v.items[n], end + 1
+		if n, err := strconv.Atoi(name); err == nil && n >= 0 && n < len(v.Items) {
+			return v.Items[n], end + 1
 		}
-		return &value{kind: vUndefined, file: m.path, start: start, end: m.tok(end).End}, end + 1
+		return &Value{Kind: VUndefined, File: m.path, Start: start, End: m.Tok(end).End}, end + 1
 	}
-	return unknown(m, start, m.tok(end).End, "a computed member"), end + 1
+	return unknown(m, start, m.Tok(end).End, "a computed member"), end + 1
 }
 
 // call is the call n of v at token j (the `(`): a standard function on
 // known values, or a value computed by the call.
-func (e *evaluator) call(m *modFile, n *js.CallExpr, v, recv *value, method string, start, j int) (*value, int) {
+func (e *Reader) call(m *File, n *js.CallExpr, v, recv *Value, method string, start, j int) (*Value, int) {
 	end := matching(m.toks, j)
-	call := &value{kind: vCall, file: m.path, start: start, end: m.tok(end).End, callee: calleeText(m, start, m.tok(j).Start)}
-	if v.kind == vUnknown && v.calleeRef != nil {
-		call.calleeRef = v.calleeRef
+	call := &Value{Kind: VCall, File: m.path, Start: start, End: m.Tok(end).End, Callee: calleeText(m, start, m.Tok(j).Start)}
+	if v.Kind == VUnknown && v.CalleeRef != nil {
+		call.CalleeRef = v.CalleeRef
 	}
-	call.why = fmt.Sprintf("computed by a call to %s(...)", call.callee)
+	call.Why = fmt.Sprintf("computed by a call to %s(...)", call.Callee)
 	k := j + 1
 	for _, a := range n.Args.List {
 		if k >= end {
 			break
 		}
-		var arg *value
+		var arg *Value
 		if a.Rest {
 			arg, k = computed(m, k, "computed by an expression")
 		} else {
 			arg, k = e.expr(m, a.Value, k)
 		}
-		call.args = append(call.args, arg)
+		call.Args = append(call.Args, arg)
 		if m.isPunct(k, ",") {
 			k++
 		}
 	}
-	if tooLargeAmong(append([]*value{v, recv}, call.args...)) || recv != nil && recv.kind == vArray && tooLargeAmong(recv.items) {
-		return unknown(m, start, call.end, tooLarge), end + 1
+	if tooLargeAmong(append([]*Value{v, recv}, call.Args...)) || recv != nil && recv.Kind == VArray && tooLargeAmong(recv.Items) {
+		return unknown(m, start, call.End, tooLarge), end + 1
 	}
-	if b := e.builtinCall(m, start, call.callee, recv, method, call.args); b != nil {
+	if b := e.builtinCall(m, start, call.Callee, recv, method, call.Args); b != nil {
 		return b, end + 1
 	}
 	return call, end + 1

@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"sort"
@@ -20,8 +20,8 @@ import (
 
 // importBinding is a local name bound by an import declaration.
 type importBinding struct {
-	spec string
-	name string // "default", "*", or the imported name
+	Spec string
+	Name string // "default", "*", or the imported name
 }
 
 // exportRef says where an exported name's value comes from.
@@ -31,28 +31,30 @@ type exportRef struct {
 	name  string // and its name there ("*" for `export * as ns`)
 }
 
-type bindKind int
+// BindKind is how a name was declared, which tells whether its value can
+// be known.
+type BindKind int
 
 const (
-	bConst     bindKind = iota + 1
-	bLet                // a let or var with a value that nothing assigns to again
-	bMutable            // a let or var assigned again, or without a value
-	bFunc               // a function declaration
-	bClass              // a class declaration
-	bEnum               // a TypeScript enum
-	bNamespace          // a TypeScript namespace
-	bPattern            // bound by a destructuring pattern
-	bBlock              // declared with var in a block, a loop or a function
-	bMerged             // an enum or a namespace declared in several blocks
+	BindConst     BindKind = iota + 1
+	BindLet                // a let or var with a value that nothing assigns to again
+	BindMutable            // a let or var assigned again, or without a value
+	BindFunc               // a function declaration
+	BindClass              // a class declaration
+	BindEnum               // a TypeScript enum
+	BindNamespace          // a TypeScript namespace
+	BindPattern            // bound by a destructuring pattern
+	BindBlock              // declared with var in a block, a loop or a function
+	BindMerged             // an enum or a namespace declared in several blocks
 )
 
-// binding is what the value reader knows of a declared name.
-type binding struct {
-	kind bindKind
-	// at is a token index of the module's text: a const's or let's
+// Binding is what the value reader knows of a declared name.
+type Binding struct {
+	Kind BindKind
+	// At is a token index of the module's text: a const's or let's
 	// initializer, the `class` keyword, the `{` of an enum or a namespace
 	// (-1 when the text does not have the expected form)
-	at int
+	At int
 	// fn is the function esbuild lowers an enum's or a namespace's body to
 	fn *js.ArrowFunc
 	// class is a class declaration's tree
@@ -64,15 +66,15 @@ type binding struct {
 	hoisted bool
 }
 
-// modFile is one module as the value reader sees it: its text and tokens
+// File is one module as the value reader sees it: its text and tokens
 // (positions and extents) and its syntax tree (declarations and scopes).
-type modFile struct {
+type File struct {
 	path   string
-	src    []byte
+	Src    []byte
 	toks   []jsfront.Token
-	tree   *jsfront.Tree
-	module map[string]*js.Var // the module scope's names
-	binds  map[*js.Var]*binding
+	Tree   *jsfront.Tree
+	Module map[string]*js.Var // the module scope's names
+	Binds  map[*js.Var]*Binding
 	reads  map[int]*js.Var // the declaration a read at an offset of src means
 	// imports by local name (the tree leaves an import's binding
 	// undeclared: a read of one links to no declaration)
@@ -80,19 +82,19 @@ type modFile struct {
 	// exports by name; stars: `export * from '...'`
 	exports map[string]exportRef
 	stars   []string
-	// defaultAt is the token index of the default export's expression (or
+	// DefaultAt is the token index of the default export's expression (or
 	// of its `function`/`class` keyword); -1 when there is none.
-	defaultAt int
+	DefaultAt int
 	// defaultNode is the default export's expression on the tree.
 	defaultNode js.IExpr
-	// defaultTok is the `export` (or `module`) token that starts it.
-	defaultTok int
-	// defaultLocal is set by `export { x as default }`.
-	defaultLocal string
-	// defaultFrom is set by `export { default } from './x'`.
-	defaultFrom *exportRef
+	// DefaultTok is the `export` (or `module`) token that starts it.
+	DefaultTok int
+	// DefaultLocal is set by `export { x as default }`.
+	DefaultLocal string
+	// DefaultFrom is set by `export { default } from './x'`.
+	DefaultFrom *exportRef
 	// cjsPartial is the token of the last `exports.x` / `module.exports.x`.
-	cjsPartial int
+	CJSPartial int
 	// written are the bindings whose objects are changed after they are
 	// built, each at the offset of its first change (writes.go); cjsWrites
 	// are the offsets of the changes of module.exports.
@@ -113,19 +115,19 @@ type modFile struct {
 	exportOffs []int
 }
 
-// newModFile reads the declarations of a module from its tree t and the
+// NewFile reads the declarations of a module from its tree t and the
 // tokens of its text.
-func newModFile(path string, src []byte, toks []jsfront.Token, t *jsfront.Tree) *modFile {
-	m := &modFile{
-		path: path, src: src, toks: toks, tree: t,
-		module: map[string]*js.Var{}, binds: map[*js.Var]*binding{}, reads: map[int]*js.Var{},
+func NewFile(path string, src []byte, toks []jsfront.Token, t *jsfront.Tree) *File {
+	m := &File{
+		path: path, Src: src, toks: toks, Tree: t,
+		Module: map[string]*js.Var{}, Binds: map[*js.Var]*Binding{}, reads: map[int]*js.Var{},
 		imports: map[string]importBinding{},
-		exports: map[string]exportRef{}, defaultAt: -1, defaultTok: -1, cjsPartial: -1,
+		exports: map[string]exportRef{}, DefaultAt: -1, DefaultTok: -1, CJSPartial: -1,
 		written: map[*js.Var]int{}, writtenFree: map[string]int{},
 		writes: map[*js.Var]int{}, sets: map[*js.Var][]*js.BinaryExpr{}, follows: map[*js.Var]bool{},
 	}
 	for _, v := range t.AST.Scope.Declared {
-		m.module[string(v.Data)] = v
+		m.Module[string(v.Data)] = v
 	}
 	assigned, initialized := map[*js.Var]bool{}, map[*js.Var]bool{}
 	cjsAt := -1
@@ -162,17 +164,17 @@ func newModFile(path string, src []byte, toks []jsfront.Token, t *jsfront.Tree) 
 			assignedIn(n.Init, assigned)
 		case *js.FuncDecl:
 			if n.Name != nil {
-				m.binds[n.Name] = &binding{kind: bFunc, at: -1}
+				m.Binds[n.Name] = &Binding{Kind: BindFunc, At: -1}
 			}
 		case *js.ClassDecl:
 			if n.Name != nil {
-				m.binds[n.Name] = &binding{kind: bClass, at: m.before(n.Name, "class"), class: n}
+				m.Binds[n.Name] = &Binding{Kind: BindClass, At: m.before(n.Name, "class"), class: n}
 			}
 		case *js.VarDecl:
 			for _, el := range n.List {
 				for _, v := range jsfront.BoundVars(el.Binding, nil) {
-					if m.binds[v] == nil {
-						m.binds[v] = &binding{kind: bBlock, at: -1}
+					if m.Binds[v] == nil {
+						m.Binds[v] = &Binding{Kind: BindBlock, At: -1}
 					}
 					if el.Default != nil {
 						// a second `var x = ...` assigns x again
@@ -187,14 +189,14 @@ func newModFile(path string, src []byte, toks []jsfront.Token, t *jsfront.Tree) 
 	m.statements(t.AST.List, assigned)
 	m.topSets()
 	if cjsAt >= 0 {
-		m.cjsPartial = m.tokenAt(cjsAt)
+		m.CJSPartial = m.tokenAt(cjsAt)
 	}
 	return m
 }
 
 // statements reads the declarations of a statement list that surely runs
 // in order (the module's, a namespace's body).
-func (m *modFile) statements(list []js.IStmt, assigned map[*js.Var]bool) {
+func (m *File) statements(list []js.IStmt, assigned map[*js.Var]bool) {
 	for _, s := range list {
 		switch n := s.(type) {
 		case *js.VarDecl:
@@ -209,32 +211,32 @@ func (m *modFile) statements(list []js.IStmt, assigned map[*js.Var]bool) {
 	}
 }
 
-func (m *modFile) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
+func (m *File) varDecl(n *js.VarDecl, assigned map[*js.Var]bool) {
 	for _, el := range n.List {
 		v, ok := el.Binding.(*js.Var)
 		if !ok {
 			for _, p := range jsfront.BoundVars(el.Binding, nil) {
-				m.binds[p] = &binding{kind: bPattern, at: -1}
+				m.Binds[p] = &Binding{Kind: BindPattern, At: -1}
 			}
 			continue
 		}
-		b := &binding{kind: bMutable, at: -1}
+		b := &Binding{Kind: BindMutable, At: -1}
 		switch {
 		case el.Default != nil && isEnum(v, el.Default) && assigned[jsfront.Root(v)]:
-			b = &binding{kind: bMerged, at: -1} // `E = ((E2) => ...)(E || {})`: another block
+			b = &Binding{Kind: BindMerged, At: -1} // `E = ((E2) => ...)(E || {})`: another block
 		case el.Default != nil && isEnum(v, el.Default):
 			fn := el.Default.(*js.CallExpr).X.(*js.GroupExpr).X.(*js.ArrowFunc)
-			b = &binding{kind: bEnum, at: m.after(v, "{"), fn: fn}
+			b = &Binding{Kind: BindEnum, At: m.after(v, "{"), fn: fn}
 		case el.Default == nil:
 		case n.TokenType == js.ConstToken:
-			b = &binding{kind: bConst, at: m.initializer(v), init: el.Default}
+			b = &Binding{Kind: BindConst, At: m.initializer(v), init: el.Default}
 		case !assigned[v]:
-			b = &binding{kind: bLet, at: m.initializer(v), init: el.Default, hoisted: n.TokenType == js.VarToken}
+			b = &Binding{Kind: BindLet, At: m.initializer(v), init: el.Default, hoisted: n.TokenType == js.VarToken}
 		}
-		if b.at < 0 && b.kind != bMutable && b.kind != bMerged {
-			b.kind = bBlock // not the form the text was expected to have
+		if b.At < 0 && b.Kind != BindMutable && b.Kind != BindMerged {
+			b.Kind = BindBlock // not the form the text was expected to have
 		}
-		m.binds[v] = b
+		m.Binds[v] = b
 	}
 }
 
@@ -265,7 +267,7 @@ func isIIFEArrow(x js.IExpr) bool {
 // exprStmt reads esbuild's lowering of `namespace N { ... }`
 // (`((N2) => { ... })(N || (N = {}))`) and CommonJS's
 // `module.exports = ...`.
-func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
+func (m *File) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 	switch x := n.Value.(type) {
 	case *js.CallExpr:
 		if !isIIFEArrow(x.X) || len(x.Args.List) != 1 {
@@ -277,13 +279,13 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 		}
 		if v, ok := or.X.(*js.Var); ok {
 			r := jsfront.Root(v)
-			if b := m.binds[r]; b != nil && (b.kind == bEnum || b.kind == bNamespace) {
-				m.binds[r] = &binding{kind: bMerged, at: -1} // a second block of the same name
+			if b := m.Binds[r]; b != nil && (b.Kind == BindEnum || b.Kind == BindNamespace) {
+				m.Binds[r] = &Binding{Kind: BindMerged, At: -1} // a second block of the same name
 				return
 			}
-			if m.binds[r] != nil && m.binds[r].kind == bMutable && m.after(r, "{") >= 0 {
+			if m.Binds[r] != nil && m.Binds[r].Kind == BindMutable && m.after(r, "{") >= 0 {
 				fn := x.X.(*js.GroupExpr).X.(*js.ArrowFunc)
-				m.binds[r] = &binding{kind: bNamespace, at: m.after(r, "{"), fn: fn}
+				m.Binds[r] = &Binding{Kind: BindNamespace, At: m.after(r, "{"), fn: fn}
 				m.statements(fn.Body.List, assigned)
 			}
 		}
@@ -293,16 +295,16 @@ func (m *modFile) exprStmt(n *js.ExprStmt, assigned map[*js.Var]bool) {
 			return
 		}
 		mod := d.X.(*js.Var)
-		at, ok := m.tree.Mapped(mod.Data)
+		at, ok := m.Tree.Mapped(mod.Data)
 		if !ok {
 			return
 		}
 		i := m.tokenAt(at)
 		switch {
 		case m.isIdent(i, "export") && m.isPunct(i+1, "="): // TypeScript's `export =`
-			m.defaultAt, m.defaultTok, m.defaultNode = i+2, i, x.Y
+			m.DefaultAt, m.DefaultTok, m.defaultNode = i+2, i, x.Y
 		case m.isIdent(i, "module") && m.isPunct(i+3, "="):
-			m.defaultAt, m.defaultTok, m.defaultNode = i+4, i, x.Y
+			m.DefaultAt, m.DefaultTok, m.defaultNode = i+4, i, x.Y
 		}
 	}
 }
@@ -313,13 +315,13 @@ func isModuleExports(d *js.DotExpr) bool {
 	return ok && isLit && jsfront.FreeName(v, "module") && string(y.Data) == "exports"
 }
 
-func (m *modFile) importStmt(n *js.ImportStmt) {
+func (m *File) importStmt(n *js.ImportStmt) {
 	spec, ok := jsfront.Quoted(n.Module)
 	if !ok {
 		return
 	}
 	bind := func(local []byte, name string) {
-		m.imports[string(local)] = importBinding{spec: spec, name: name}
+		m.imports[string(local)] = importBinding{Spec: spec, Name: name}
 	}
 	if n.Default != nil {
 		bind(n.Default, "default")
@@ -333,7 +335,7 @@ func (m *modFile) importStmt(n *js.ImportStmt) {
 	}
 }
 
-func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
+func (m *File) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 	spec := ""
 	if n.Module != nil {
 		var ok bool
@@ -344,9 +346,9 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 	switch {
 	case n.Default:
 		if at := m.exportAt(n); at >= 0 && m.isIdent(at+1, "default") {
-			m.defaultTok, m.defaultAt, m.defaultNode = at, at+2, n.Decl
-			for m.isIdent(m.defaultAt, "abstract") || m.isIdent(m.defaultAt, "declare") {
-				m.defaultAt++
+			m.DefaultTok, m.DefaultAt, m.defaultNode = at, at+2, n.Decl
+			for m.isIdent(m.DefaultAt, "abstract") || m.isIdent(m.DefaultAt, "declare") {
+				m.DefaultAt++
 			}
 		}
 		return
@@ -380,9 +382,9 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 			m.stars = append(m.stars, spec)
 			continue
 		case exported == "default" && spec != "":
-			m.defaultFrom = &exportRef{spec: spec, name: local}
+			m.DefaultFrom = &exportRef{spec: spec, name: local}
 		case exported == "default":
-			m.defaultLocal = local
+			m.DefaultLocal = local
 		case spec != "":
 			m.exports[exported] = exportRef{spec: spec, name: local}
 			continue
@@ -391,23 +393,23 @@ func (m *modFile) exportStmt(n *js.ExportStmt, assigned map[*js.Var]bool) {
 			continue
 		}
 		if at := m.exportAt(n); at >= 0 {
-			m.defaultTok = at
+			m.DefaultTok = at
 		}
 	}
 }
 
 // nameTok is the token index of the declared name v in the module's text,
 // -1 when its declaration has no position.
-func (m *modFile) nameTok(v *js.Var) int {
-	site := m.tree.DeclAt[v]
+func (m *File) nameTok(v *js.Var) int {
+	site := m.Tree.DeclAt[v]
 	if site == nil {
 		return -1
 	}
-	at, ok := m.tree.Pos(site)
+	at, ok := m.Tree.Pos(site)
 	if !ok {
 		return -1
 	}
-	if i := m.tokenAt(at); m.tok(i).Kind == jsfront.TokIdent && m.tok(i).Start == at {
+	if i := m.tokenAt(at); m.Tok(i).Kind == jsfront.TokIdent && m.Tok(i).Start == at {
 		return i
 	}
 	return -1
@@ -415,7 +417,7 @@ func (m *modFile) nameTok(v *js.Var) int {
 
 // initializer is the token index of the value a declarator binds v to:
 // after the name, a `!` and a type annotation, the `=`.
-func (m *modFile) initializer(v *js.Var) int {
+func (m *File) initializer(v *js.Var) int {
 	i := m.nameTok(v)
 	if i < 0 {
 		return -1
@@ -434,7 +436,7 @@ func (m *modFile) initializer(v *js.Var) int {
 }
 
 // after is the token index after v's declared name when that token is p.
-func (m *modFile) after(v *js.Var, p string) int {
+func (m *File) after(v *js.Var, p string) int {
 	if i := m.nameTok(v); i >= 0 && m.isPunct(i+1, p) {
 		return i + 1
 	}
@@ -443,7 +445,7 @@ func (m *modFile) after(v *js.Var, p string) int {
 
 // before is the token index before v's declared name when that token is
 // the keyword kw.
-func (m *modFile) before(v *js.Var, kw string) int {
+func (m *File) before(v *js.Var, kw string) int {
 	if i := m.nameTok(v); i > 0 && m.isIdent(i-1, kw) {
 		return i - 1
 	}
@@ -451,7 +453,7 @@ func (m *modFile) before(v *js.Var, kw string) int {
 }
 
 // tokenAt is the index of the first token that starts at or after offset.
-func (m *modFile) tokenAt(offset int) int {
+func (m *File) tokenAt(offset int) int {
 	return sort.Search(len(m.toks), func(i int) bool { return m.toks[i].Start >= offset })
 }
 
@@ -460,15 +462,15 @@ func (m *modFile) tokenAt(offset int) int {
 // member), the module's binding of the name, but none inside an enum's or
 // a namespace's body, where esbuild writes a read of the body's own
 // member as `N2.name`: that binding is not the module's.
-func (m *modFile) readAt(offset int, name string) *js.Var {
-	if v, ok := m.reads[offset]; ok && offset+len(name) <= len(m.src) && string(m.src[offset:offset+len(name)]) == name {
+func (m *File) readAt(offset int, name string) *js.Var {
+	if v, ok := m.reads[offset]; ok && offset+len(name) <= len(m.Src) && string(m.Src[offset:offset+len(name)]) == name {
 		return v
 	}
 	if m.bodies == nil {
 		m.bodies = [][2]int{}
-		for _, b := range m.binds {
-			if (b.kind == bNamespace || b.kind == bEnum) && b.at >= 0 {
-				m.bodies = append(m.bodies, [2]int{m.tok(b.at).Start, m.tok(matching(m.toks, b.at)).End})
+		for _, b := range m.Binds {
+			if (b.Kind == BindNamespace || b.Kind == BindEnum) && b.At >= 0 {
+				m.bodies = append(m.bodies, [2]int{m.Tok(b.At).Start, m.Tok(matching(m.toks, b.At)).End})
 			}
 		}
 	}
@@ -477,12 +479,12 @@ func (m *modFile) readAt(offset int, name string) *js.Var {
 			return nil
 		}
 	}
-	return m.module[name]
+	return m.Module[name]
 }
 
-// global reports whether the name read at offset is not declared in the
+// Global reports whether the name read at offset is not declared in the
 // module (a global, such as `Object`).
-func (m *modFile) global(offset int, name string) bool {
+func (m *File) Global(offset int, name string) bool {
 	v := m.readAt(offset, name)
 	_, imported := m.imports[name]
 	return (v == nil || v.Decl == js.NoDecl) && !imported
@@ -519,19 +521,19 @@ func assignedIn(x js.INode, out map[*js.Var]bool) {
 	}
 }
 
-func (m *modFile) tok(i int) jsfront.Token {
+func (m *File) Tok(i int) jsfront.Token {
 	if i < 0 || i >= len(m.toks) {
-		return jsfront.Token{Kind: jsfront.TokEOF, Start: len(m.src), End: len(m.src)}
+		return jsfront.Token{Kind: jsfront.TokEOF, Start: len(m.Src), End: len(m.Src)}
 	}
 	return m.toks[i]
 }
 
-func (m *modFile) isPunct(i int, p string) bool {
-	t := m.tok(i)
+func (m *File) isPunct(i int, p string) bool {
+	t := m.Tok(i)
 	return t.Kind == jsfront.TokPunct && t.Text == p
 }
 
-func (m *modFile) isIdent(i int, s string) bool {
-	t := m.tok(i)
+func (m *File) isIdent(i int, s string) bool {
+	t := m.Tok(i)
 	return t.Kind == jsfront.TokIdent && t.Text == s
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"fmt"
@@ -22,17 +22,17 @@ import (
 
 // enumValue is the object an enum is at run time: each member, and for a
 // numeric member its reverse mapping (`E[0] === 'A'`).
-func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end int) *value {
-	cannot := func(why string) *value {
+func (e *Reader) enumValue(m *File, name string, b *Binding, start, end int) *Value {
+	cannot := func(why string) *Value {
 		return unknown(m, start, end, fmt.Sprintf("the enum `%s` %s", name, why))
 	}
-	members := enumMembers(m, b.at)
+	members := enumMembers(m, b.At)
 	if len(b.fn.Params.List) != 1 || members == nil {
 		return cannot("has members this inspector cannot read")
 	}
 	self, _ := b.fn.Params.List[0].Binding.(*js.Var)
-	close := matching(m.toks, b.at)
-	v := &value{kind: vObject, file: m.path, start: m.tok(b.at).Start, end: m.tok(close).End, complete: true}
+	close := matching(m.toks, b.At)
+	v := &Value{Kind: VObject, File: m.path, Start: m.Tok(b.At).Start, End: m.Tok(close).End, Complete: true}
 	k := 0
 	for _, s := range b.fn.Body.List {
 		if _, ok := s.(*js.ReturnStmt); ok {
@@ -44,20 +44,20 @@ func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end in
 		}
 		mt := members[k]
 		k++
-		kt := m.tok(mt.key)
-		val := &value{kind: vUnknown, file: m.path, start: kt.Start, end: kt.End}
+		kt := m.Tok(mt.key)
+		val := &Value{Kind: VUnknown, File: m.path, Start: kt.Start, End: kt.End}
 		if mt.value >= 0 {
 			val, _ = e.expr(m, init, mt.value)
 		}
-		if val.kind != vNumber && val.kind != vString {
+		if val.Kind != VNumber && val.Kind != VString {
 			// what TypeScript folds (`1 << 2`, `A | B`, `'a' + 'b'`),
 			// esbuild has folded
 			val = enumConstant(init, val)
 		}
-		if val.kind != vNumber && val.kind != vString {
+		if val.Kind != VNumber && val.Kind != VString {
 			return cannot("has a member computed when the module runs")
 		}
-		v.props = append(v.props, &prop{key: key, file: m.path, start: kt.Start, end: kt.End, val: val})
+		v.Props = append(v.Props, &Prop{Key: key, File: m.path, Start: kt.Start, End: kt.End, Val: val})
 		if !numeric {
 			continue
 		}
@@ -65,13 +65,13 @@ func (e *evaluator) enumValue(m *modFile, name string, b *binding, start, end in
 		if !ok {
 			return cannot("has a member computed when the module runs")
 		}
-		v.props = append(v.props, &prop{key: reverse, file: m.path, start: kt.Start, end: kt.End,
-			val: &value{kind: vString, file: m.path, start: kt.Start, end: kt.End, str: key}})
+		v.Props = append(v.Props, &Prop{Key: reverse, File: m.path, Start: kt.Start, End: kt.End,
+			Val: &Value{Kind: VString, File: m.path, Start: kt.Start, End: kt.End, Str: key}})
 	}
 	if k != len(members) {
 		return cannot("has members this inspector cannot read")
 	}
-	v.props = jsKeyOrder(v.props)
+	v.Props = jsKeyOrder(v.Props)
 	return v
 }
 
@@ -110,7 +110,7 @@ func isVar(x js.IExpr, v *js.Var) bool {
 // enumConstant is the value esbuild wrote for a member, a number (`-1`
 // included) or a string, at the place of at; at itself when it wrote
 // another expression.
-func enumConstant(x js.IExpr, at *value) *value {
+func enumConstant(x js.IExpr, at *Value) *Value {
 	neg := ""
 	if u, ok := x.(*js.UnaryExpr); ok && u.Op == js.NegToken {
 		neg, x = "-", u.X
@@ -119,19 +119,19 @@ func enumConstant(x js.IExpr, at *value) *value {
 	if !ok {
 		return at
 	}
-	c := &value{file: at.file, start: at.start, end: at.end}
+	c := &Value{File: at.File, Start: at.Start, End: at.End}
 	switch {
 	case js.IsNumeric(lit.TokenType):
 		f, err := strconv.ParseFloat(string(lit.Data), 64)
 		if err != nil {
 			return at
 		}
-		c.kind, c.str = vNumber, neg+strconv.FormatFloat(f, 'f', -1, 64)
+		c.Kind, c.Str = VNumber, neg+strconv.FormatFloat(f, 'f', -1, 64)
 	case lit.TokenType == js.StringToken && neg == "":
-		if c.str, ok = jsfront.Quoted(lit.Data); !ok {
+		if c.Str, ok = jsfront.Quoted(lit.Data); !ok {
 			return at
 		}
-		c.kind = vString
+		c.Kind = VString
 	default:
 		return at
 	}
@@ -144,14 +144,14 @@ type enumMemberToks struct{ key, value int }
 
 // enumMembers lists the members of the enum body opening at token open,
 // in order; nil when it is not a list of `name` or `name = value`.
-func enumMembers(m *modFile, open int) []enumMemberToks {
+func enumMembers(m *File, open int) []enumMemberToks {
 	if open < 0 {
 		return nil
 	}
 	close := matching(m.toks, open)
 	out := []enumMemberToks{}
 	for j := open + 1; j < close; {
-		if k := m.tok(j); k.Kind != jsfront.TokIdent && k.Kind != jsfront.TokString {
+		if k := m.Tok(j); k.Kind != jsfront.TokIdent && k.Kind != jsfront.TokString {
 			return nil
 		}
 		mt := enumMemberToks{key: j, value: -1}
@@ -173,9 +173,9 @@ func enumMembers(m *modFile, open int) []enumMemberToks {
 // namespaceValue is the object of a TypeScript namespace: its exported
 // consts (`N2.x = ...` written as `export const x = ...`); any other member
 // makes it incomplete.
-func (e *evaluator) namespaceValue(m *modFile, b *binding) *value {
-	close := matching(m.toks, b.at)
-	v := &value{kind: vObject, file: m.path, start: m.tok(b.at).Start, end: m.tok(close).End, complete: true}
+func (e *Reader) namespaceValue(m *File, b *Binding) *Value {
+	close := matching(m.toks, b.At)
+	v := &Value{Kind: VObject, File: m.path, Start: m.Tok(b.At).Start, End: m.Tok(close).End, Complete: true}
 	var self *js.Var
 	if len(b.fn.Params.List) == 1 {
 		self, _ = b.fn.Params.List[0].Binding.(*js.Var)
@@ -186,18 +186,18 @@ func (e *evaluator) namespaceValue(m *modFile, b *binding) *value {
 			continue // its own bindings; an exported one is also assigned
 		case *js.ExprStmt:
 			if p := e.namespaceMember(m, n, self); p != nil {
-				v.props = append(v.props, p)
+				v.Props = append(v.Props, p)
 				continue
 			}
 		}
-		v.complete = false // a function, a class, a nested namespace: not followed
+		v.Complete = false // a function, a class, a nested namespace: not followed
 	}
 	return v
 }
 
 // namespaceMember is the member `N2.x = ...` sets when you wrote `export
 // const x = ...`; nil for any other statement.
-func (e *evaluator) namespaceMember(m *modFile, n *js.ExprStmt, self *js.Var) *prop {
+func (e *Reader) namespaceMember(m *File, n *js.ExprStmt, self *js.Var) *Prop {
 	assign, ok := n.Value.(*js.BinaryExpr)
 	if !ok || assign.Op != js.EqToken {
 		return nil
@@ -210,9 +210,9 @@ func (e *evaluator) namespaceMember(m *modFile, n *js.ExprStmt, self *js.Var) *p
 	if !ok {
 		return nil
 	}
-	at, ok := m.tree.Pos(name.Data)
+	at, ok := m.Tree.Pos(name.Data)
 	i := m.tokenAt(at)
-	if !ok || m.tok(i).Start != at || !m.isIdent(i-1, "const") || !m.isIdent(i-2, "export") {
+	if !ok || m.Tok(i).Start != at || !m.isIdent(i-1, "const") || !m.isIdent(i-2, "export") {
 		return nil
 	}
 	j := i + 1
@@ -222,7 +222,7 @@ func (e *evaluator) namespaceMember(m *modFile, n *js.ExprStmt, self *js.Var) *p
 	if !m.isPunct(j, "=") {
 		return nil
 	}
-	k := m.tok(i)
+	k := m.Tok(i)
 	val, _ := e.expr(m, assign.Y, j+1)
-	return &prop{key: k.Text, file: m.path, start: k.Start, end: k.End, val: val}
+	return &Prop{Key: k.Text, File: m.path, Start: k.Start, End: k.End, Val: val}
 }

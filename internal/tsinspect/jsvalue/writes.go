@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ var changers = map[string]map[string]bool{
 }
 
 // noteWrite records the write n makes to an object, if it makes one.
-func (m *modFile) noteWrite(n js.INode) {
+func (m *File) noteWrite(n js.INode) {
 	switch n := n.(type) {
 	case *js.BinaryExpr:
 		if isAssignment(n.Op) {
@@ -69,7 +69,7 @@ func (m *modFile) noteWrite(n js.INode) {
 
 // memberTarget records an assignment's target that is a member, or the
 // members of a destructuring pattern.
-func (m *modFile) memberTarget(x js.INode) {
+func (m *File) memberTarget(x js.INode) {
 	switch x := x.(type) {
 	case *js.DotExpr, *js.IndexExpr:
 		m.changed(x.(js.IExpr))
@@ -85,7 +85,7 @@ func (m *modFile) memberTarget(x js.INode) {
 
 // changed records that the object x (a name, or a member chain from one)
 // is changed: its binding's first change, by offset in the text.
-func (m *modFile) changed(x js.IExpr) {
+func (m *File) changed(x js.IExpr) {
 	for !isExportsRef(x) {
 		switch y := x.(type) {
 		case *js.DotExpr:
@@ -101,14 +101,14 @@ func (m *modFile) changed(x js.IExpr) {
 		break
 	}
 	if isExportsRef(x) {
-		m.cjsWrites = append(m.cjsWrites, exportsMemberAt(m.tree, x))
+		m.cjsWrites = append(m.cjsWrites, exportsMemberAt(m.Tree, x))
 		return
 	}
 	v, ok := x.(*js.Var)
 	if !ok {
 		return
 	}
-	at, ok := m.tree.Pos(v.Data)
+	at, ok := m.Tree.Pos(v.Data)
 	if !ok {
 		at = 0
 	}
@@ -126,9 +126,9 @@ func (m *modFile) changed(x js.IExpr) {
 }
 
 // topSets collects the writes `x.k = value` that are statements of the
-// module's top level, by binding, in the order they run.
-func (m *modFile) topSets() {
-	for _, b := range topMemberSets(m.tree.AST) {
+// module's top level, by Binding, in the order they run.
+func (m *File) topSets() {
+	for _, b := range topMemberSets(m.Tree.AST) {
 		if v, ok := b.X.(*js.DotExpr).X.(*js.Var); ok && jsfront.Root(v).Decl != js.NoDecl {
 			m.sets[jsfront.Root(v)] = append(m.sets[jsfront.Root(v)], b)
 		}
@@ -158,7 +158,7 @@ func topMemberSets(ast *js.AST) []*js.BinaryExpr {
 // other read of v between the declaration and the last of them (which
 // would see the object before the change): the reader then applies them
 // in order (setsOn).
-func (m *modFile) followed(v *js.Var) bool {
+func (m *File) followed(v *js.Var) bool {
 	ok, known := m.follows[v]
 	if !known {
 		ok = m.follow(v)
@@ -167,10 +167,10 @@ func (m *modFile) followed(v *js.Var) bool {
 	return ok
 }
 
-func (m *modFile) follow(v *js.Var) bool {
+func (m *File) follow(v *js.Var) bool {
 	sets := m.sets[v]
-	b := m.binds[v]
-	if len(sets) == 0 || len(sets) != m.writes[v] || b == nil || (b.kind != bConst && b.kind != bLet) {
+	b := m.Binds[v]
+	if len(sets) == 0 || len(sets) != m.writes[v] || b == nil || (b.Kind != BindConst && b.Kind != BindLet) {
 		return false
 	}
 	decl := m.nameTok(v)
@@ -180,15 +180,15 @@ func (m *modFile) follow(v *js.Var) bool {
 	targets := map[int]bool{}
 	last := -1
 	for _, s := range sets {
-		at, ok := m.tree.Pos(s.X.(*js.DotExpr).X.(*js.Var).Data)
-		if !ok || at < m.tok(decl).Start {
+		at, ok := m.Tree.Pos(s.X.(*js.DotExpr).X.(*js.Var).Data)
+		if !ok || at < m.Tok(decl).Start {
 			return false
 		}
 		targets[at] = true
 		last = max(last, at)
 	}
 	for at, r := range m.reads {
-		if r == v && at > m.tok(decl).Start && at < last && !targets[at] {
+		if r == v && at > m.Tok(decl).Start && at < last && !targets[at] {
 			return false
 		}
 	}
@@ -197,17 +197,17 @@ func (m *modFile) follow(v *js.Var) bool {
 
 // setsOn is the object val of v with the top-level writes to it applied
 // in order (followed), a copy: val itself is the declaration's.
-func (e *evaluator) setsOn(m *modFile, v *js.Var, val *value) *value {
-	if val.kind != vObject {
-		return unknown(m, val.start, val.end, m.changedWhy(v))
+func (e *Reader) setsOn(m *File, v *js.Var, val *Value) *Value {
+	if val.Kind != VObject {
+		return unknown(m, val.Start, val.End, m.changedWhy(v))
 	}
-	out := &value{kind: vObject, file: val.file, start: val.start, end: val.end, complete: val.complete}
-	out.props = append(out.props, val.props...)
+	out := &Value{Kind: VObject, File: val.File, Start: val.Start, End: val.End, Complete: val.Complete}
+	out.Props = append(out.Props, val.Props...)
 	for _, s := range m.sets[v] {
 		if p := e.cjsMember(m, s.X.(*js.DotExpr), s.Y, true); p != nil {
-			out.props = append(out.props, p)
+			out.Props = append(out.Props, p)
 		} else {
-			out.complete = false
+			out.Complete = false
 		}
 	}
 	return out
@@ -215,7 +215,7 @@ func (e *evaluator) setsOn(m *modFile, v *js.Var, val *value) *value {
 
 // importChangedWhy is why the import's binding name, whose object this
 // module changes, is not known; "" when the module does not change it.
-func (m *modFile) importChangedWhy(name string) string {
+func (m *File) importChangedWhy(name string) string {
 	at, ok := m.writtenFree[name]
 	if !ok {
 		return ""
@@ -225,7 +225,7 @@ func (m *modFile) importChangedWhy(name string) string {
 
 // changedWhy is why the binding v, changed after it is built, is not
 // known; "" when nothing changes it.
-func (m *modFile) changedWhy(v *js.Var) string {
+func (m *File) changedWhy(v *js.Var) string {
 	at, ok := m.written[v]
 	if !ok || m.followed(v) {
 		return ""
@@ -234,29 +234,29 @@ func (m *modFile) changedWhy(v *js.Var) string {
 }
 
 // writeAt names the write at offset at: its line and its text.
-func (m *modFile) writeAt(at int) string {
-	start := bytes.LastIndexByte(m.src[:at], '\n') + 1
+func (m *File) writeAt(at int) string {
+	start := bytes.LastIndexByte(m.Src[:at], '\n') + 1
 	end := start
-	for end < len(m.src) && m.src[end] != '\n' && end-start < 40 {
+	for end < len(m.Src) && m.Src[end] != '\n' && end-start < 40 {
 		end++
 	}
-	text := string(bytes.TrimSpace(m.src[start:end]))
-	if end < len(m.src) && m.src[end] != '\n' {
+	text := string(bytes.TrimSpace(m.Src[start:end]))
+	if end < len(m.Src) && m.Src[end] != '\n' {
 		text += "…"
 	}
-	return fmt.Sprintf("`%s` at line %d", text, bytes.Count(m.src[:at], []byte("\n"))+1)
+	return fmt.Sprintf("`%s` at line %d", text, bytes.Count(m.Src[:at], []byte("\n"))+1)
 }
 
 // cjsAfter is module.exports set to v by the statement at byte from, with
 // the changes below it applied: each must be a statement
 // `module.exports.k = value` of the top level, applied in order; otherwise
 // (or when v is not an object) not known.
-func (e *evaluator) cjsAfter(m *modFile, v *value, from int) *value {
+func (e *Reader) cjsAfter(m *File, v *Value, from int) *Value {
 	sets := map[int]*js.BinaryExpr{}
 	var order []*js.BinaryExpr
-	for _, b := range topMemberSets(m.tree.AST) {
+	for _, b := range topMemberSets(m.Tree.AST) {
 		if me, ok := b.X.(*js.DotExpr).X.(*js.DotExpr); ok && isModuleExports(me) {
-			if at := exportsMemberAt(m.tree, me); at > from {
+			if at := exportsMemberAt(m.Tree, me); at > from {
 				sets[at] = b
 				order = append(order, b)
 			}
@@ -268,20 +268,20 @@ func (e *evaluator) cjsAfter(m *modFile, v *value, from int) *value {
 			first = at
 		}
 	}
-	if first >= 0 || v.kind != vObject {
+	if first >= 0 || v.Kind != VObject {
 		if first < 0 {
 			first = m.cjsWrites[len(m.cjsWrites)-1]
 		}
-		t := m.tok(m.tokenAt(from))
+		t := m.Tok(m.tokenAt(from))
 		return unknown(m, t.Start, t.End, fmt.Sprintf("module.exports is changed after it is set (%s): its value is known only when the module runs", m.writeAt(first)))
 	}
-	out := &value{kind: vObject, file: v.file, start: v.start, end: v.end, complete: v.complete}
-	out.props = append(out.props, v.props...)
+	out := &Value{Kind: VObject, File: v.File, Start: v.Start, End: v.End, Complete: v.Complete}
+	out.Props = append(out.Props, v.Props...)
 	for _, b := range order {
 		if p := e.cjsMember(m, b.X.(*js.DotExpr), b.Y, true); p != nil {
-			out.props = append(out.props, p)
+			out.Props = append(out.Props, p)
 		} else {
-			out.complete = false
+			out.Complete = false
 		}
 	}
 	return out

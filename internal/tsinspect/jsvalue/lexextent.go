@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"strings"
@@ -114,7 +114,7 @@ func matching(toks []jsfront.Token, i int) int {
 }
 
 // skipNewTarget skips the constructor and arguments of `new X.Y<T>(...)`.
-func skipNewTarget(m *modFile, i int) int {
+func skipNewTarget(m *File, i int) int {
 	j := i + 1
 	for {
 		switch {
@@ -130,7 +130,7 @@ func skipNewTarget(m *modFile, i int) int {
 
 // arrowAfterParams checks for `=>` (after an optional return type) at i and
 // returns the index after the arrow.
-func arrowAfterParams(m *modFile, i int) (int, bool) {
+func arrowAfterParams(m *File, i int) (int, bool) {
 	if m.isPunct(i, "=>") {
 		return i + 1, true
 	}
@@ -138,8 +138,8 @@ func arrowAfterParams(m *modFile, i int) (int, bool) {
 		// a return type; it ends at the `=>`
 		j := i + 1
 		depth := 0
-		for ; j < len(m.toks) && m.tok(j).Kind != jsfront.TokEOF; j++ {
-			t := m.tok(j)
+		for ; j < len(m.toks) && m.Tok(j).Kind != jsfront.TokEOF; j++ {
+			t := m.Tok(j)
 			if t.Kind != jsfront.TokPunct {
 				continue
 			}
@@ -166,8 +166,8 @@ func arrowAfterParams(m *modFile, i int) (int, bool) {
 }
 
 // calleeText names a callee as written, e.g. "z.toJSONSchema".
-func calleeText(m *modFile, start, end int) string {
-	return quoteSource(m.src[start:end], 60)
+func calleeText(m *File, start, end int) string {
+	return quoteSource(m.Src[start:end], 60)
 }
 
 // quoteSource quotes source text for a message as written: line breaks and
@@ -231,36 +231,36 @@ func skipFieldType(toks []jsfront.Token, i int) int {
 
 // arrowBody is an arrow function whose body starts at token i, from byte
 // start of m.
-func (e *evaluator) arrowBody(m *modFile, start, i int) (*value, int) {
+func (e *Reader) arrowBody(m *File, start, i int) (*Value, int) {
 	if m.isPunct(i, "{") {
 		end := matching(m.toks, i)
-		return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).End}, end + 1
+		return &Value{Kind: VFunction, File: m.path, Start: start, End: m.Tok(end).End}, end + 1
 	}
 	// an expression body ends where the statement does (a new line that
 	// starts a statement, too): a file without semicolons is not rescanned
 	// to its end for every arrow
 	end := skipExpr(m.toks, i)
-	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end - 1).End}, end
+	return &Value{Kind: VFunction, File: m.path, Start: start, End: m.Tok(end - 1).End}, end
 }
 
 // functionExpr skips `function name<T>(params): type { body }` at i.
-func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
+func (e *Reader) functionExpr(m *File, i, start int) (*Value, int) {
 	j := i + 1
-	for j < len(m.toks) && !m.isPunct(j, "(") && m.tok(j).Kind != jsfront.TokEOF {
+	for j < len(m.toks) && !m.isPunct(j, "(") && m.Tok(j).Kind != jsfront.TokEOF {
 		j++
 	}
 	j = matching(m.toks, j) + 1
 	// an optional return type, which may hold object type literals: a `{`
 	// that follows `:`, `|`, `&`, `<`, `,`, `(`, `[` or `=>` opens a type
 	// literal; any other `{` opens the body.
-	for j < len(m.toks) && m.tok(j).Kind != jsfront.TokEOF {
-		t := m.tok(j)
+	for j < len(m.toks) && m.Tok(j).Kind != jsfront.TokEOF {
+		t := m.Tok(j)
 		if t.Kind == jsfront.TokPunct && (t.Text == "(" || t.Text == "[") {
 			j = matching(m.toks, j) + 1
 			continue
 		}
 		if t.Kind == jsfront.TokPunct && t.Text == "{" {
-			prev := m.tok(j - 1)
+			prev := m.Tok(j - 1)
 			if prev.Kind == jsfront.TokPunct {
 				switch prev.Text {
 				case ":", "|", "&", "<", ",", "(", "[", "=>":
@@ -273,5 +273,5 @@ func (e *evaluator) functionExpr(m *modFile, i, start int) (*value, int) {
 		j++
 	}
 	end := matching(m.toks, j)
-	return &value{kind: vFunction, file: m.path, start: start, end: m.tok(end).End}, end + 1
+	return &Value{Kind: VFunction, File: m.path, Start: start, End: m.Tok(end).End}, end + 1
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"github.com/tdewolff/parse/v2/js"
@@ -11,40 +11,40 @@ import (
 
 // object is the object literal n at token i (its `{`): each property
 // the tree has, read in order in your text.
-func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
+func (e *Reader) object(m *File, n *js.ObjectExpr, i int) (*Value, int) {
 	end := matching(m.toks, i)
-	v := &value{kind: vObject, file: m.path, start: m.tok(i).Start, end: m.tok(end).End, complete: true}
+	v := &Value{Kind: VObject, File: m.path, Start: m.Tok(i).Start, End: m.Tok(end).End, Complete: true}
 	j := i + 1
 	for _, p := range n.List {
 		for m.isPunct(j, ",") {
 			j++
 		}
-		t := m.tok(j)
+		t := m.Tok(j)
 		if p.Spread {
 			if !m.isPunct(j, "...") {
-				return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+				return unknown(m, v.Start, v.End, "an object this inspector cannot read"), end + 1
 			}
 			s, next := e.expr(m, p.Value, j+1)
-			if tooLargeAmong([]*value{s}) {
-				return unknown(m, v.start, v.end, tooLarge), end + 1
+			if tooLargeAmong([]*Value{s}) {
+				return unknown(m, v.Start, v.End, tooLarge), end + 1
 			}
-			switch s.kind {
-			case vObject:
-				if !e.fits(len(s.props)) {
-					return unknown(m, v.start, v.end, tooLarge), end + 1
+			switch s.Kind {
+			case VObject:
+				if !e.fits(len(s.Props)) {
+					return unknown(m, v.Start, v.End, tooLarge), end + 1
 				}
-				for _, p := range s.props {
+				for _, p := range s.Props {
 					if !p.inherited { // a spread copies own properties
-						v.props = append(v.props, p)
+						v.Props = append(v.Props, p)
 					}
 				}
-				v.complete = v.complete && s.complete
-			case vNull, vUndefined, vBool, vNumber:
-			case vString, vArray:
-				v.complete = false // index keys; not a schema
+				v.Complete = v.Complete && s.Complete
+			case VNull, VUndefined, VBool, VNumber:
+			case VString, VArray:
+				v.Complete = false // index keys; not a schema
 			default:
-				v.complete = false
-				v.props = append(v.props, &prop{key: "", file: m.path, start: t.Start, end: m.tok(next - 1).End, val: s})
+				v.Complete = false
+				v.Props = append(v.Props, &Prop{Key: "", File: m.path, Start: t.Start, End: m.Tok(next - 1).End, Val: s})
 			}
 			j = next
 			continue
@@ -52,8 +52,8 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		// modifiers
 		accessor := false
 		for {
-			k := m.tok(j)
-			n := m.tok(j + 1)
+			k := m.Tok(j)
+			n := m.Tok(j + 1)
 			if k.Kind == jsfront.TokIdent && (k.Text == "async" || k.Text == "get" || k.Text == "set" || k.Text == "static") &&
 				!(n.Kind == jsfront.TokPunct && (n.Text == "(" || n.Text == ":" || n.Text == "," || n.Text == "}" || n.Text == "<")) {
 				if k.Text == "get" || k.Text == "set" {
@@ -68,7 +68,7 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 			}
 			break
 		}
-		k := m.tok(j)
+		k := m.Tok(j)
 		var key string
 		keyKnown := true
 		keyStart, keyEnd := k.Start, k.End
@@ -87,35 +87,35 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 					computedKey = p.Name.Computed
 				}
 				kv, _ := e.expr(m, computedKey, j+1)
-				switch kv.kind {
-				case vString:
-					key = kv.str
-				case vNumber:
-					key, keyKnown = jsonNumber(kv.str)
+				switch kv.Kind {
+				case VString:
+					key = kv.Str
+				case VNumber:
+					key, keyKnown = jsonNumber(kv.Str)
 				default:
 					keyKnown = false
 				}
-				keyEnd = m.tok(kend).End
+				keyEnd = m.Tok(kend).End
 				j = kend + 1
 				break
 			}
 			// not an object literal this reader understands
-			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+			return unknown(m, v.Start, v.End, "an object this inspector cannot read"), end + 1
 		default:
-			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+			return unknown(m, v.Start, v.End, "an object this inspector cannot read"), end + 1
 		}
 		if m.isPunct(j, "?") { // TypeScript optional method
 			j++
 		}
-		var val *value
+		var val *Value
 		colon := false // `key: value`
 		_, isMethod := p.Value.(*js.MethodDecl)
-		switch n := m.tok(j); {
+		switch n := m.Tok(j); {
 		case isMethod && n.Kind == jsfront.TokPunct && (n.Text == "(" || n.Text == "<"):
 			fv, next := e.functionExpr(m, j-1, keyStart)
 			val, j = fv, next
 			if accessor {
-				val = &value{kind: vUnknown, file: m.path, start: keyStart, end: fv.end, why: "a getter: computed when read", accessor: true}
+				val = &Value{Kind: VUnknown, File: m.path, Start: keyStart, End: fv.End, Why: "a getter: computed when read", Accessor: true}
 			}
 		case n.Kind == jsfront.TokPunct && n.Text == ":":
 			colon = true
@@ -123,69 +123,69 @@ func (e *evaluator) object(m *modFile, n *js.ObjectExpr, i int) (*value, int) {
 		case n.Kind == jsfront.TokPunct && (n.Text == "," || n.Text == "}"):
 			val = e.ref(m, key, keyStart, keyEnd)
 		default:
-			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+			return unknown(m, v.Start, v.End, "an object this inspector cannot read"), end + 1
 		}
 		if j < end && !m.isPunct(j, ",") {
-			return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+			return unknown(m, v.Start, v.End, "an object this inspector cannot read"), end + 1
 		}
 		if !keyKnown || key == "__proto__" && (k.Kind == jsfront.TokIdent || k.Kind == jsfront.TokString) && colon {
 			// `__proto__: x` sets the prototype: its keys are read through it
-			v.complete = false
+			v.Complete = false
 			continue
 		}
-		v.props = append(v.props, &prop{key: key, file: m.path, start: keyStart, end: keyEnd, val: val})
+		v.Props = append(v.Props, &Prop{Key: key, File: m.path, Start: keyStart, End: keyEnd, Val: val})
 	}
 	for m.isPunct(j, ",") {
 		j++
 	}
 	if j != end {
-		return unknown(m, v.start, v.end, "an object this inspector cannot read"), end + 1
+		return unknown(m, v.Start, v.End, "an object this inspector cannot read"), end + 1
 	}
 	return v, end + 1
 }
 
 // array is the array literal n at token i (its `[`): each element the
 // tree has, read in order in your text.
-func (e *evaluator) array(m *modFile, n *js.ArrayExpr, i int) (*value, int) {
+func (e *Reader) array(m *File, n *js.ArrayExpr, i int) (*Value, int) {
 	end := matching(m.toks, i)
-	v := &value{kind: vArray, file: m.path, start: m.tok(i).Start, end: m.tok(end).End, complete: true}
+	v := &Value{Kind: VArray, File: m.path, Start: m.Tok(i).Start, End: m.Tok(end).End, Complete: true}
 	j := i + 1
 	for _, el := range n.List {
 		if el.Value == nil {
 			if !m.isPunct(j, ",") {
-				return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+				return unknown(m, v.Start, v.End, "an array this inspector cannot read"), end + 1
 			}
-			v.complete = false // a hole
+			v.Complete = false // a hole
 			j++
 			continue
 		}
 		if el.Spread {
 			if !m.isPunct(j, "...") {
-				return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+				return unknown(m, v.Start, v.End, "an array this inspector cannot read"), end + 1
 			}
 			s, next := e.expr(m, el.Value, j+1)
-			if tooLargeAmong([]*value{s}) || s.kind == vArray && !e.fits(len(s.items)) {
-				return unknown(m, v.start, v.end, tooLarge), end + 1
+			if tooLargeAmong([]*Value{s}) || s.Kind == VArray && !e.fits(len(s.Items)) {
+				return unknown(m, v.Start, v.End, tooLarge), end + 1
 			}
-			if s.kind == vArray {
-				v.items = append(v.items, s.items...)
-				v.complete = v.complete && s.complete
+			if s.Kind == VArray {
+				v.Items = append(v.Items, s.Items...)
+				v.Complete = v.Complete && s.Complete
 			} else {
-				v.complete = false
+				v.Complete = false
 			}
 			j = next
 		} else {
 			it, next := e.expr(m, el.Value, j)
-			v.items = append(v.items, it)
+			v.Items = append(v.Items, it)
 			j = next
 		}
 		if j < end && !m.isPunct(j, ",") {
-			return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+			return unknown(m, v.Start, v.End, "an array this inspector cannot read"), end + 1
 		}
 		j++
 	}
 	if j < end {
-		return unknown(m, v.start, v.end, "an array this inspector cannot read"), end + 1
+		return unknown(m, v.Start, v.End, "an array this inspector cannot read"), end + 1
 	}
 	return v, end + 1
 }

@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import (
 	"fmt"
@@ -21,17 +21,17 @@ import (
 
 // jsKeyOrder orders properties as JavaScript enumerates them: integer keys
 // ascending first, then the others in the order they were added.
-func jsKeyOrder(props []*prop) []*prop {
-	var ints, others []*prop
+func jsKeyOrder(props []*Prop) []*Prop {
+	var ints, others []*Prop
 	for _, p := range props {
-		if n, err := strconv.ParseUint(p.key, 10, 32); err == nil && strconv.FormatUint(n, 10) == p.key {
+		if n, err := strconv.ParseUint(p.Key, 10, 32); err == nil && strconv.FormatUint(n, 10) == p.Key {
 			ints = append(ints, p)
 		} else {
 			others = append(others, p)
 		}
 	}
 	sort.SliceStable(ints, func(i, j int) bool {
-		a, b := ints[i].key, ints[j].key
+		a, b := ints[i].Key, ints[j].Key
 		return len(a) < len(b) || len(a) == len(b) && a < b // canonical: no leading zeros
 	})
 	return append(ints, others...)
@@ -41,7 +41,7 @@ func jsKeyOrder(props []*prop) []*prop {
 // keyword at token at) with no `extends` and no constructor: its fields
 // initialised in place, and its methods (the tree's members; their
 // positions and values in your text).
-func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, start, end int) *value {
+func (e *Reader) classInstance(m *File, name string, c *js.ClassDecl, at, start, end int) *Value {
 	if c.Extends != nil {
 		return unknown(m, start, end, fmt.Sprintf("an instance of `%s`, which extends another class", name))
 	}
@@ -52,15 +52,15 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 		}
 	}
 	j := at + 1
-	for j < len(m.toks) && !m.isPunct(j, "{") && m.tok(j).Kind != jsfront.TokEOF {
+	for j < len(m.toks) && !m.isPunct(j, "{") && m.Tok(j).Kind != jsfront.TokEOF {
 		j++
 	}
 	close := matching(m.toks, j)
-	v := &value{kind: vObject, file: m.path, start: m.tok(j).Start, end: m.tok(close).End, complete: true}
+	v := &Value{Kind: VObject, File: m.path, Start: m.Tok(j).Start, End: m.Tok(close).End, Complete: true}
 	// the methods are the prototype's, the fields the instance's own:
 	// a field wins over a method of the same name, and only the fields
 	// are enumerated (Object.keys, a spread)
-	var methods []*prop
+	var methods []*Prop
 	for _, el := range c.List {
 		switch {
 		case el.StaticBlock != nil:
@@ -71,20 +71,20 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 			if !ok {
 				return cannot
 			}
-			key := m.tok(k)
+			key := m.Tok(k)
 			val, _ := e.functionExpr(m, k, key.Start)
 			if el.Method.Get || el.Method.Set {
-				val = &value{kind: vUnknown, file: m.path, start: key.Start, end: val.end, why: "a getter: computed when read", accessor: true}
+				val = &Value{Kind: VUnknown, File: m.path, Start: key.Start, End: val.End, Why: "a getter: computed when read", Accessor: true}
 			}
-			methods = append(methods, &prop{key: key.Text, file: m.path, start: key.Start, end: key.End, val: val, inherited: true})
+			methods = append(methods, &Prop{Key: key.Text, File: m.path, Start: key.Start, End: key.End, Val: val, inherited: true})
 		case el.Field.Static || el.Field.Name.Private != nil:
 		default:
 			k, ok := m.keyTok(el.Field.Name)
 			if !ok {
 				return cannot
 			}
-			key := m.tok(k)
-			val := &value{kind: vUndefined, file: m.path, start: key.Start, end: key.End}
+			key := m.Tok(k)
+			val := &Value{Kind: VUndefined, File: m.path, Start: key.Start, End: key.End}
 			i := k + 1
 			if m.isPunct(i, "?") || m.isPunct(i, "!") {
 				i++
@@ -95,25 +95,25 @@ func (e *evaluator) classInstance(m *modFile, name string, c *js.ClassDecl, at, 
 			if el.Field.Init != nil && m.isPunct(i, "=") {
 				val, _ = e.expr(m, el.Field.Init, i+1)
 			}
-			v.props = append(v.props, &prop{key: key.Text, file: m.path, start: key.Start, end: key.End, val: val})
+			v.Props = append(v.Props, &Prop{Key: key.Text, File: m.path, Start: key.Start, End: key.End, Val: val})
 		}
 	}
-	v.props = append(methods, v.props...)
+	v.Props = append(methods, v.Props...)
 	return v
 }
 
 // keyTok is the token of a class member's name in your text; false for a
 // computed name or one the text does not have there.
-func (m *modFile) keyTok(n js.ClassElementName) (int, bool) {
+func (m *File) keyTok(n js.ClassElementName) (int, bool) {
 	if n.Computed != nil || len(n.Literal.Data) == 0 {
 		return 0, false
 	}
-	at, ok := m.tree.Pos(n.Literal.Data)
+	at, ok := m.Tree.Pos(n.Literal.Data)
 	if !ok {
 		return 0, false
 	}
 	k := m.tokenAt(at)
-	t := m.tok(k)
+	t := m.Tok(k)
 	return k, t.Start == at && (t.Kind == jsfront.TokIdent || t.Kind == jsfront.TokString)
 }
 
@@ -123,11 +123,11 @@ func (m *modFile) keyTok(n js.ClassElementName) (int, bool) {
 // write by a computed key or in a nested block or function, and `exports`
 // passed to a function (Object.assign, defineProperty), make it
 // incomplete.
-func (e *evaluator) cjsExports(m *modFile) *value {
-	t := m.tok(m.cjsPartial)
-	v := &value{kind: vObject, file: m.path, start: t.Start, end: t.End, complete: true}
+func (e *Reader) cjsExports(m *File) *Value {
+	t := m.Tok(m.CJSPartial)
+	v := &Value{Kind: VObject, File: m.path, Start: t.Start, End: t.End, Complete: true}
 	top := map[*js.BinaryExpr]bool{}
-	for _, s := range m.tree.AST.List {
+	for _, s := range m.Tree.AST.List {
 		if es, ok := s.(*js.ExprStmt); ok {
 			if b, ok := es.Value.(*js.BinaryExpr); ok && b.Op == js.EqToken {
 				top[b] = true
@@ -141,41 +141,41 @@ func (e *evaluator) cjsExports(m *modFile) *value {
 				return
 			}
 			if ix, ok := n.X.(*js.IndexExpr); ok && isExportsRef(ix.X) {
-				v.complete = false
+				v.Complete = false
 			}
 			if d, ok := n.X.(*js.DotExpr); ok && isExportsRef(d.X) {
 				if p := e.cjsMember(m, d, n.Y, top[n]); p != nil {
-					v.props = append(v.props, p)
+					v.Props = append(v.Props, p)
 				} else {
-					v.complete = false
+					v.Complete = false
 				}
 			}
 		case *js.CallExpr:
 			for _, a := range n.Args.List {
 				if isExportsRef(a.Value) {
-					v.complete = false
+					v.Complete = false
 				}
 			}
 		}
-	}), m.tree.AST)
+	}), m.Tree.AST)
 	return v
 }
 
 // cjsMember is the field `exports.x = value` sets, when the statement is
 // of the module's top level; nil otherwise.
-func (e *evaluator) cjsMember(m *modFile, d *js.DotExpr, value js.IExpr, top bool) *prop {
+func (e *Reader) cjsMember(m *File, d *js.DotExpr, value js.IExpr, top bool) *Prop {
 	name, ok := d.Y.(js.LiteralExpr)
 	if !ok || !top {
 		return nil
 	}
-	at, ok := m.tree.Pos(name.Data)
+	at, ok := m.Tree.Pos(name.Data)
 	k := m.tokenAt(at)
-	if !ok || m.tok(k).Start != at || !m.isPunct(k+1, "=") {
+	if !ok || m.Tok(k).Start != at || !m.isPunct(k+1, "=") {
 		return nil
 	}
-	key := m.tok(k)
+	key := m.Tok(k)
 	val, _ := e.expr(m, value, k+2)
-	return &prop{key: key.Text, file: m.path, start: key.Start, end: key.End, val: val}
+	return &Prop{Key: key.Text, File: m.path, Start: key.Start, End: key.End, Val: val}
 }
 
 // isExportsRef reports whether x is `exports` or `module.exports`.
@@ -194,8 +194,8 @@ var substRE = regexp.MustCompile(`^\s*([A-Za-z_$][\w$]*)((?:\s*\.\s*[A-Za-z_$][\
 
 // templateValue is a template literal whose substitutions are known
 // strings, numbers or booleans; its text parts must be free of escapes.
-func (e *evaluator) templateValue(m *modFile, t jsfront.Token) *value {
-	raw := string(m.src[t.Start+1 : t.End-1])
+func (e *Reader) templateValue(m *File, t jsfront.Token) *Value {
+	raw := string(m.Src[t.Start+1 : t.End-1])
 	var b strings.Builder
 	for raw != "" {
 		i := strings.Index(raw, "${")
@@ -226,7 +226,7 @@ func (e *evaluator) templateValue(m *modFile, t jsfront.Token) *value {
 			v = e.member(m, v, strings.TrimSpace(name), at, at+len(rest[:close]))
 		}
 		s, ok := jsString(v)
-		if tooLargeAmong([]*value{v}) {
+		if tooLargeAmong([]*Value{v}) {
 			return unknown(m, t.Start, t.End, tooLarge)
 		}
 		if !ok {
@@ -238,7 +238,7 @@ func (e *evaluator) templateValue(m *modFile, t jsfront.Token) *value {
 		b.WriteString(s)
 		raw = rest[close+1:]
 	}
-	return &value{kind: vString, file: m.path, start: t.Start, end: t.End, str: b.String()}
+	return &Value{Kind: VString, File: m.path, Start: t.Start, End: t.End, Str: b.String()}
 }
 
 // cookTemplate gives the value of a template's text part: line ends
@@ -274,18 +274,18 @@ func cookTemplate(raw string) (string, bool) {
 }
 
 // jsString converts a known primitive as String(v) does.
-func jsString(v *value) (string, bool) {
-	switch v.kind {
-	case vString:
-		return v.str, true
-	case vBool:
-		return v.str, true
-	case vNull:
+func jsString(v *Value) (string, bool) {
+	switch v.Kind {
+	case VString:
+		return v.Str, true
+	case VBool:
+		return v.Str, true
+	case VNull:
 		return "null", true
-	case vUndefined:
+	case VUndefined:
 		return "undefined", true
-	case vNumber:
-		n, ok := jsonNumber(v.str)
+	case VNumber:
+		n, ok := jsonNumber(v.Str)
 		return n, ok
 	}
 	return "", false
@@ -294,25 +294,25 @@ func jsString(v *value) (string, bool) {
 // concat folds `a + b + ...` of known strings and numbers left to right,
 // as JavaScript does (numbers add until a string is met); ok is false when
 // a term is not known.
-func concat(terms []*value) (*value, bool) {
+func concat(terms []*Value) (*Value, bool) {
 	acc := terms[0]
 	i := 1
-	for ; i < len(terms) && acc.kind != vString; i++ {
+	for ; i < len(terms) && acc.Kind != VString; i++ {
 		t := terms[i]
 		switch {
-		case acc.kind == vNumber && t.kind == vNumber:
-			a, err1 := strconv.ParseFloat(strings.ReplaceAll(acc.str, "_", ""), 64)
-			b, err2 := strconv.ParseFloat(strings.ReplaceAll(t.str, "_", ""), 64)
+		case acc.Kind == VNumber && t.Kind == VNumber:
+			a, err1 := strconv.ParseFloat(strings.ReplaceAll(acc.Str, "_", ""), 64)
+			b, err2 := strconv.ParseFloat(strings.ReplaceAll(t.Str, "_", ""), 64)
 			if err1 != nil || err2 != nil {
 				return nil, false
 			}
-			acc = &value{kind: vNumber, str: strconv.FormatFloat(a+b, 'g', -1, 64)}
-		case t.kind == vString:
+			acc = &Value{Kind: VNumber, Str: strconv.FormatFloat(a+b, 'g', -1, 64)}
+		case t.Kind == VString:
 			x, ok := jsString(acc)
 			if !ok {
 				return nil, false
 			}
-			acc = &value{kind: vString, str: x + t.str}
+			acc = &Value{Kind: VString, Str: x + t.Str}
 		default:
 			return nil, false
 		}
@@ -322,7 +322,7 @@ func concat(terms []*value) (*value, bool) {
 	}
 	// a string from here on: one builder, linear in the result
 	var b strings.Builder
-	b.WriteString(acc.str)
+	b.WriteString(acc.Str)
 	for _, t := range terms[i:] {
 		s, ok := jsString(t)
 		if !ok {
@@ -330,62 +330,62 @@ func concat(terms []*value) (*value, bool) {
 		}
 		b.WriteString(s)
 	}
-	return &value{kind: vString, str: b.String()}, true
+	return &Value{Kind: VString, Str: b.String()}, true
 }
 
 // builtinCall is the value of a call of a standard function on known
 // values, or nil: `Object.freeze(x)` is x; `Object.keys(o)` and
 // `Object.values(o)` of a known object; `a.join(sep)` of a known array.
-func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *value, method string, args []*value) *value {
-	if strings.HasPrefix(callee, "Object.") && m.global(start, "Object") && len(args) == 1 {
+func (e *Reader) builtinCall(m *File, start int, callee string, recv *Value, method string, args []*Value) *Value {
+	if strings.HasPrefix(callee, "Object.") && m.Global(start, "Object") && len(args) == 1 {
 		a := args[0]
 		switch callee {
 		case "Object.freeze", "Object.seal", "Object.preventExtensions":
 			return a
 		case "Object.keys", "Object.values":
-			if a.kind != vObject || !a.complete {
+			if a.Kind != VObject || !a.Complete {
 				return nil
 			}
-			if !e.fits(len(a.props)) {
-				return unknown(m, a.start, a.end, tooLarge)
+			if !e.fits(len(a.Props)) {
+				return unknown(m, a.Start, a.End, tooLarge)
 			}
-			out := &value{kind: vArray, file: a.file, start: a.start, end: a.end, complete: true}
+			out := &Value{Kind: VArray, File: a.File, Start: a.Start, End: a.End, Complete: true}
 			// a key repeated keeps its first place and takes its last value
 			at := map[string]int{}
-			var props []*prop
-			for _, p := range a.props {
+			var props []*Prop
+			for _, p := range a.Props {
 				if p.inherited {
 					continue
 				}
-				if k, ok := at[p.key]; ok {
-					props[k] = &prop{key: p.key, file: props[k].file, start: props[k].start, end: props[k].end, val: p.val}
+				if k, ok := at[p.Key]; ok {
+					props[k] = &Prop{Key: p.Key, File: props[k].File, Start: props[k].Start, End: props[k].End, Val: p.Val}
 					continue
 				}
-				at[p.key] = len(props)
+				at[p.Key] = len(props)
 				props = append(props, p)
 			}
 			for _, p := range jsKeyOrder(props) {
 				if callee == "Object.keys" {
-					out.items = append(out.items, &value{kind: vString, file: p.file, start: p.start, end: p.end, str: p.key})
+					out.Items = append(out.Items, &Value{Kind: VString, File: p.File, Start: p.Start, End: p.End, Str: p.Key})
 				} else {
-					out.items = append(out.items, p.val)
+					out.Items = append(out.Items, p.Val)
 				}
 			}
 			return out
 		}
 	}
-	if recv != nil && recv.kind == vArray && recv.complete && method == "join" && len(args) <= 1 {
+	if recv != nil && recv.Kind == VArray && recv.Complete && method == "join" && len(args) <= 1 {
 		sep := ","
 		if len(args) == 1 {
-			if args[0].kind != vString {
+			if args[0].Kind != VString {
 				return nil
 			}
-			sep = args[0].str
+			sep = args[0].Str
 		}
-		parts := make([]string, len(recv.items))
-		size := len(sep) * len(recv.items)
-		for i, it := range recv.items {
-			if it.kind == vNull || it.kind == vUndefined {
+		parts := make([]string, len(recv.Items))
+		size := len(sep) * len(recv.Items)
+		for i, it := range recv.Items {
+			if it.Kind == VNull || it.Kind == VUndefined {
 				continue // join writes nothing for them
 			}
 			s, ok := jsString(it)
@@ -396,9 +396,9 @@ func (e *evaluator) builtinCall(m *modFile, start int, callee string, recv *valu
 			size += len(s)
 		}
 		if !e.fits(size) {
-			return unknown(m, recv.start, recv.end, tooLarge)
+			return unknown(m, recv.Start, recv.End, tooLarge)
 		}
-		return &value{kind: vString, file: recv.file, start: recv.start, end: recv.end, str: strings.Join(parts, sep)}
+		return &Value{Kind: VString, File: recv.File, Start: recv.Start, End: recv.End, Str: strings.Join(parts, sep)}
 	}
 	return nil
 }

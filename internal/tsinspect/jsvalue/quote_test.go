@@ -1,4 +1,4 @@
-package tsinspect
+package jsvalue
 
 import "testing"
 
