@@ -7,7 +7,7 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
-// lexextent.go is what the value reader takes from the tokens of your text
+// extent.go is what the value reader takes from the tokens of your text
 // rather than from the syntax tree: where an expression, a function, a type
 // or a bracket ends (the tree has no positions, esbuild reprints what it
 // keeps and erases TypeScript's types and casts), and the quote of a value

@@ -6,7 +6,7 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
-// evalobject.go evaluates object and array literals of the syntax tree,
+// literals.go evaluates object and array literals of the syntax tree,
 // each property and element at its place in your text.
 
 // object is the object literal n at token i (its `{`): each property

@@ -9,7 +9,7 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
-// lowered.go reads TypeScript's enums and namespaces in the form esbuild
+// enums.go reads TypeScript's enums and namespaces in the form esbuild
 // lowers them to (as Bun's transpiler does), a function called at once on
 // the object:
 //

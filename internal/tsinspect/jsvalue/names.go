@@ -12,7 +12,7 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
-// eval_refs.go follows names: the module's own bindings, its imports
+// names.go follows names: the module's own bindings, its imports
 // (relative files, data files, files through a tsconfig alias) and exports,
 // and the errors reading them throws at load (a name declared nowhere, a
 // binding read before its declaration, an import the module does not
@@ -22,7 +22,7 @@ const maxEvalDepth = 64
 
 // ref follows an identifier read at load (at bytes start..end of m) to its
 // value. Whether the read throws (a name declared nowhere, a binding read
-// before its declaration ran) is the syntax tree's to say (loadwalk.go).
+// before its declaration ran) is the syntax tree's to say (package loadtime).
 func (e *Reader) ref(m *File, name string, start, end int) *Value {
 	return e.lookup(m, name, start, end, true)
 }

@@ -2,14 +2,16 @@ package jsvalue
 
 import (
 	"fmt"
+	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
-// evalnode.go evaluates an expression of the syntax tree: the tree says
+// expr.go evaluates an expression of the syntax tree: the tree says
 // what the expression is (an object and its properties, a call and its
 // arguments, the name a read means), and the tokens of your text, from the
 // token the expression starts at, where each part of it is and where it
@@ -542,4 +544,14 @@ func (e *Reader) call(m *File, n *js.CallExpr, v, recv *Value, method string, st
 		return b, end + 1
 	}
 	return call, end + 1
+}
+
+// isTypeScript reports whether path is parsed as TypeScript without JSX
+// (where `<T>expr` is a type assertion).
+func isTypeScript(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".ts", ".mts", ".cts":
+		return true
+	}
+	return false
 }
