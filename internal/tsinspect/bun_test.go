@@ -219,7 +219,7 @@ console.log([...s].filter((k) => /^[A-Za-z_$][\w$]*$/.test(k)).join(' '))`
 	}
 	for _, n := range names {
 		if !loadtime.IsBunGlobal(n) {
-			t.Errorf("Bun's global %q is missing from bunGlobalNames (globals.go)", n)
+			t.Errorf("Bun's global %q is missing from bunGlobalNames (loadtime/globals.go)", n)
 		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // check_loadtime.go reports, as findings, the calls that run at load and
-// that esbuild does not report as imports (loadtime.go finds them).
+// that esbuild does not report as imports (package loadtime finds them).
 
 // checkLoadTimeCalls reports the require() calls through createRequire and
 // the reads of missing files that run when file loads; it returns the

@@ -6,6 +6,13 @@
 // type-only and unused imports, the exports, what runs at load and the
 // default export's value; the tokens of the user's text give each value's
 // place and extent. Module code never runs.
+//
+// The work is done by the packages under it, each with one job: jsfront
+// (the front end: esbuild, the syntax tree, places in the user's text),
+// resolve (where an import leads), loadtime (what surely runs at load and
+// what of it throws) and jsvalue (the value reader). This package holds the
+// Inspector and its caches, the public API, and the checks that turn their
+// facts and values into findings.
 package tsinspect
 
 import (
