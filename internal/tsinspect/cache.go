@@ -80,52 +80,6 @@ func (c *cache) put(k cacheKey, r *Result, deps []resolve.Dep) {
 	c.entries[slot] = &cacheEntry{key: k, result: r, deps: deps}
 }
 
-// factsKey identifies esbuild's facts about a content: they depend on the
-// content, the loader and the JSX options only, so modules sharing a
-// helper, and a module inspected again after a dependency changed, reuse
-// them.
-type factsKey struct {
-	loader   int
-	tsconfig string // esbuild's tsconfig (the JSX options)
-	hash     [32]byte
-}
-
-// factsCache keeps esbuild's facts (immutable once made) by content.
-type factsCache struct {
-	mu      sync.Mutex
-	max     int
-	entries map[factsKey]esbuildFacts
-}
-
-func newFactsCache(max int) *factsCache {
-	return &factsCache{max: max, entries: map[factsKey]esbuildFacts{}}
-}
-
-func (c *factsCache) get(k factsKey) (esbuildFacts, bool) {
-	if c.max < 0 {
-		return esbuildFacts{}, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	f, ok := c.entries[k]
-	return f, ok
-}
-
-func (c *factsCache) put(k factsKey, f esbuildFacts) {
-	if c.max < 0 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.entries[k]; !ok && len(c.entries) >= c.max {
-		for old := range c.entries { // evict an arbitrary entry
-			delete(c.entries, old)
-			break
-		}
-	}
-	c.entries[k] = f
-}
-
 // unchanged returns the cached result of module in root when none of the
 // facts it was made from concerns a changed path: the path itself, a path
 // under it (a folder deleted with its contents) or a folder above it (a

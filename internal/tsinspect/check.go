@@ -132,11 +132,11 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 	}
 	res := &resolve.Resolver{Files: t, RepoRoot: repoRoot, Harness: in.harness}
 	c.res = res
-	facts, tree := in.parse(module, content, res.RootJSX())
+	facts, tree := in.facts.Parse(module, content, res.RootJSX())
 	c.tree = tree
 
 	syntax := 0
-	for _, m := range facts.messages {
+	for _, m := range facts.Messages {
 		if !m.Error {
 			continue
 		}
@@ -152,17 +152,17 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 	if syntax > 0 {
 		return r
 	}
-	c.load = &facts.load
-	if facts.unparsed != "" {
+	c.load = &facts.Load
+	if facts.Unparsed != "" {
 		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic,
-			"whether the module loads cannot be known statically: its imports and what runs when it loads are not read ("+facts.unparsed+")")
+			"whether the module loads cannot be known statically: its imports and what runs when it loads are not read ("+facts.Unparsed+")")
 	}
 
-	in.checkImports(c, res, facts.imports)
+	in.checkImports(c, res, facts.Imports)
 
 	hasDefault := false
-	for _, e := range facts.exports {
+	for _, e := range facts.Exports {
 		if e == "default" {
 			hasDefault = true
 		}
@@ -171,7 +171,7 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 	if lexErr == nil && tree != nil {
 		mod = jsvalue.NewFile(module, content, toks, tree)
 	}
-	if facts.built && !hasDefault {
+	if facts.Built && !hasDefault {
 		// what throws when the module loads comes first
 		c.reportLoadErrors(in.checkLinks(res, module, &facts), in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
@@ -224,7 +224,7 @@ func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, conten
 // caller's to follow after them).
 func (in *Inspector) evaluateAtLoad(c *checker, res *resolve.Resolver, m *jsvalue.File) *jsvalue.Reader {
 	ev := jsvalue.NewReader(res, m, func(file string, src []byte) *jsfront.Tree {
-		_, t := in.parse(file, src, res.RootJSX())
+		_, t := in.facts.Parse(file, src, res.RootJSX())
 		return t
 	})
 	c.ev = ev

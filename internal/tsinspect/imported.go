@@ -54,10 +54,10 @@ func (in *Inspector) checkImported(c *checker, res *resolve.Resolver, file strin
 		return fmt.Sprintf("%s:%d:%d", filepath.ToSlash(res.Rel(file)), p.Line+1, lines.CharColumn(p)+1)
 	}
 
-	facts := in.esbuildFacts(file, content, res.RootJSX())
+	facts := in.facts.Of(file, content, res.RootJSX())
 	var first *loadFailure
 	syntax := 0
-	for _, m := range facts.messages {
+	for _, m := range facts.Messages {
 		if !m.Error || syntax >= maxSyntaxErrors {
 			continue
 		}
@@ -72,11 +72,11 @@ func (in *Inspector) checkImported(c *checker, res *resolve.Resolver, file strin
 		return first
 	}
 	dir := filepath.Dir(file)
-	if !facts.built {
+	if !facts.Built {
 		return nil // its imports and load are not read: unknown
 	}
-	load := &facts.load
-	for _, imp := range facts.imports {
+	load := &facts.Load
+	for _, imp := range facts.Imports {
 		start, end := imp.Start, imp.End
 		atLoad := imp.Kind == jsfront.ImportStatic || load.AtLoad[start]
 		rs := res.Resolve(imp.Path, dir)

@@ -10,8 +10,9 @@
 // The work is done by the packages under it, each with one job: jsfront
 // (the front end: esbuild, the syntax tree, places in the user's text),
 // resolve (where an import leads), loadtime (what surely runs at load and
-// what of it throws) and jsvalue (the value reader). This package holds the
-// Inspector and its caches, the public API, and the checks that turn their
+// what of it throws), modfacts (the facts of a file's content and their
+// cache) and jsvalue (the value reader). This package holds the Inspector
+// and its cache of results, the public API, and the checks that turn the
 // facts and values into findings.
 package tsinspect
 
@@ -27,7 +28,7 @@ import (
 	"time"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
-	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/modfacts"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -72,7 +73,7 @@ type Inspector struct {
 	opts    Options
 	harness map[string]bool
 	cache   *cache
-	facts   *factsCache
+	facts   *modfacts.Cache
 
 	mu      sync.Mutex
 	flights map[cacheKey]*flight // inspections running now
@@ -133,7 +134,7 @@ func New(fsys vfs.FS, opts Options) *Inspector {
 		h[p] = true
 	}
 	return &Inspector{fsys: fsys, opts: opts, harness: h, cache: newCache(opts.CacheEntries),
-		facts: newFactsCache(opts.CacheEntries), flights: map[cacheKey]*flight{}}
+		facts: modfacts.NewCache(opts.CacheEntries), flights: map[cacheKey]*flight{}}
 }
 
 // Result is what an inspection found out about one module.
@@ -309,26 +310,4 @@ func (in *Inspector) IsFile(module string) bool {
 
 func tooLargeMessage(size int64, limit int) string {
 	return fmt.Sprintf("not inspected: the module is %d bytes, over the %d-byte limit of the inspection", size, limit)
-}
-
-// esbuildFacts returns esbuild's facts about a file's content, from the
-// facts cache when the same content was parsed with the same loader.
-func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsfront.JSXOptions) esbuildFacts {
-	loader, tsconfig := jsfront.BuildOptions(file, jsx)
-	k := factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}
-	if f, ok := in.facts.get(k); ok {
-		return f
-	}
-	f, _ := parseFile(file, content, loader, tsconfig)
-	in.facts.put(k, f)
-	return f
-}
-
-// parse parses a file for its syntax tree (nil when it does not parse),
-// keeping its facts in the facts cache.
-func (in *Inspector) parse(file string, content []byte, jsx jsfront.JSXOptions) (esbuildFacts, *jsfront.Tree) {
-	loader, tsconfig := jsfront.BuildOptions(file, jsx)
-	f, t := parseFile(file, content, loader, tsconfig)
-	in.facts.put(factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}, f)
-	return f, t
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/modfacts"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
@@ -21,9 +22,9 @@ import (
 // relative ES module it names does not export, as Bun says it. A module
 // whose names are known only when it runs (CommonJS, `export * from`) is
 // not held to a list.
-func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *esbuildFacts) *loadtime.Error {
+func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *modfacts.Facts) *loadtime.Error {
 	dir := filepath.Dir(file)
-	for _, imp := range f.named {
+	for _, imp := range f.Named {
 		rs := res.Resolve(imp.Spec, dir)
 		if rs.Outcome != resolve.ResolvedFile || !jsfront.ScriptFile(rs.File) {
 			continue
@@ -36,12 +37,12 @@ func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *esbuildFa
 		if err != nil || !jsfront.TextLike(content) {
 			continue
 		}
-		other := in.esbuildFacts(rs.File, content, res.RootJSX())
-		if !other.built || other.commonJS || other.reexportsAll || len(other.exports) == 0 {
+		other := in.facts.Of(rs.File, content, res.RootJSX())
+		if !other.Built || other.CommonJS || other.ReexportsAll || len(other.Exports) == 0 {
 			continue
 		}
 		found := false
-		for _, e := range other.exports {
+		for _, e := range other.Exports {
 			found = found || e == imp.Name
 		}
 		if found {
@@ -50,7 +51,7 @@ func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *esbuildFa
 		rel := filepath.ToSlash(res.Rel(rs.File))
 		return &loadtime.Error{File: file, Start: imp.Start, End: imp.End, Link: true,
 			Msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.Name, rel),
-			Hint: exportsHint(other.exports)}
+			Hint: exportsHint(other.Exports)}
 	}
 	return nil
 }

@@ -93,7 +93,7 @@ type File struct {
 	DefaultLocal string
 	// DefaultFrom is set by `export { default } from './x'`.
 	DefaultFrom *exportRef
-	// cjsPartial is the token of the last `exports.x` / `module.exports.x`.
+	// CJSPartial is the token of the last `exports.x` / `module.exports.x`.
 	CJSPartial int
 	// written are the bindings whose objects are changed after they are
 	// built, each at the offset of its first change (writes.go); cjsWrites

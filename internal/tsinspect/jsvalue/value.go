@@ -51,6 +51,7 @@ func (k Kind) Name() string {
 	return "a computed value"
 }
 
+// Value is a value the reader found, at its place in the user's text.
 type Value struct {
 	Kind       Kind
 	File       string // the file the value's source is in
@@ -68,6 +69,7 @@ type Value struct {
 	index      map[string]*Prop
 }
 
+// Prop is a property of an object value: its key's place and its value.
 type Prop struct {
 	Key        string
 	File       string
