@@ -13,6 +13,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/bunload"
 	"github.com/beeuni/beeuni-lsp/internal/bunload/buntest"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
 )
 
 // The differential test against Bun, the runtime the daemon loads modules
@@ -217,8 +218,8 @@ console.log([...s].filter((k) => /^[A-Za-z_$][\w$]*$/.test(k)).join(' '))`
 		t.Fatalf("bun listed %d globals: %q", len(names), out)
 	}
 	for _, n := range names {
-		if !isBunGlobal(n) {
-			t.Errorf("Bun's global %q is missing from bunGlobalNames (globals.go)", n)
+		if !loadtime.IsBunGlobal(n) {
+			t.Errorf("Bun's global %q is missing from bunGlobalNames (loadtime/globals.go)", n)
 		}
 	}
 }

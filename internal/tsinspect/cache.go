@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -26,7 +27,7 @@ type cacheSlot struct {
 type cacheEntry struct {
 	key    cacheKey
 	result *Result
-	deps   []dep
+	deps   []resolve.Dep
 }
 
 // cache keeps one result per module (the latest content), valid while every
@@ -53,17 +54,17 @@ func (c *cache) get(k cacheKey, fsys vfs.FS) (*Result, bool) {
 	}
 	// deps[0] is the module itself, already compared by hash
 	for _, d := range e.deps {
-		if d.path == k.module && d.kind == depFile {
+		if d.Path == k.module && d.Kind == resolve.DepFile {
 			continue
 		}
-		if !d.holds(fsys) {
+		if !d.Holds(fsys) {
 			return nil, false
 		}
 	}
 	return e.result, true
 }
 
-func (c *cache) put(k cacheKey, r *Result, deps []dep) {
+func (c *cache) put(k cacheKey, r *Result, deps []resolve.Dep) {
 	if c.max < 0 {
 		return
 	}
@@ -77,52 +78,6 @@ func (c *cache) put(k cacheKey, r *Result, deps []dep) {
 		}
 	}
 	c.entries[slot] = &cacheEntry{key: k, result: r, deps: deps}
-}
-
-// factsKey identifies esbuild's facts about a content: they depend on the
-// content, the loader and the JSX options only, so modules sharing a
-// helper, and a module inspected again after a dependency changed, reuse
-// them.
-type factsKey struct {
-	loader   int
-	tsconfig string // esbuild's tsconfig (the JSX options)
-	hash     [32]byte
-}
-
-// factsCache keeps esbuild's facts (immutable once made) by content.
-type factsCache struct {
-	mu      sync.Mutex
-	max     int
-	entries map[factsKey]esbuildFacts
-}
-
-func newFactsCache(max int) *factsCache {
-	return &factsCache{max: max, entries: map[factsKey]esbuildFacts{}}
-}
-
-func (c *factsCache) get(k factsKey) (esbuildFacts, bool) {
-	if c.max < 0 {
-		return esbuildFacts{}, false
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	f, ok := c.entries[k]
-	return f, ok
-}
-
-func (c *factsCache) put(k factsKey, f esbuildFacts) {
-	if c.max < 0 {
-		return
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.entries[k]; !ok && len(c.entries) >= c.max {
-		for old := range c.entries { // evict an arbitrary entry
-			delete(c.entries, old)
-			break
-		}
-	}
-	c.entries[k] = f
 }
 
 // unchanged returns the cached result of module in root when none of the
@@ -141,7 +96,7 @@ func (c *cache) unchanged(module, root string, changed []string) (*Result, bool)
 	}
 	for _, d := range e.deps {
 		for _, p := range changed {
-			if related(d.path, p) {
+			if related(d.Path, p) {
 				return nil, false
 			}
 		}

@@ -9,6 +9,10 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsvalue"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // Finding codes of module findings (Finding.File is the module, or a file
@@ -46,10 +50,10 @@ type checker struct {
 	r      *Result
 	module string
 	lines  map[string]*diag.Lines
-	ev     *evaluator
-	load   *loadFacts // what the module surely does when it loads
-	tree   *jsTree    // the module's syntax tree; nil when it does not parse
-	res    *resolver
+	ev     *jsvalue.Reader
+	load   *loadtime.Facts // what the module surely does when it loads
+	tree   *jsfront.Tree   // the module's syntax tree; nil when it does not parse
+	res    *resolve.Resolver
 	// seen holds the files whose loading is checked (the module and the
 	// relative files it imports, transitively)
 	seen map[string]bool
@@ -61,9 +65,9 @@ func (c *checker) linesOf(file string) *diag.Lines {
 	}
 	var src []byte
 	if c.ev != nil {
-		if f := c.ev.files[file]; f != nil {
-			src = f.src
-		} else if d, ok := c.ev.data[file]; ok {
+		if f := c.ev.Files[file]; f != nil {
+			src = f.Src
+		} else if d, ok := c.ev.Data[file]; ok {
 			src = d
 		}
 	}
@@ -95,17 +99,17 @@ func (c *checker) fail(file string, start, end int, reason string) {
 
 // inspect runs one inspection of content (already read) with t recording
 // what it reads.
-func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte) *Result {
+func (in *Inspector) inspect(t *resolve.Tracker, repoRoot, module string, content []byte) *Result {
 	lines := diag.NewLines(content)
 	r := &Result{Module: module, Loads: true, Lines: lines}
 	c := &checker{r: r, module: module, lines: map[string]*diag.Lines{module: lines}, seen: map[string]bool{module: true}}
-	t.record(dep{kind: depFile, path: module, hash: sha256Sum(content), ok: true})
+	t.Record(resolve.Dep{Kind: resolve.DepFile, Path: module, Hash: sha256Sum(content), OK: true})
 
 	if len(content) > in.opts.MaxBytes {
 		c.add(module, 0, 0, diag.Warning, CodeNotInspected, tooLargeMessage(int64(len(content)), in.opts.MaxBytes))
 		return r
 	}
-	if at := binaryAt(content); at >= 0 {
+	if at := jsfront.BinaryAt(content); at >= 0 {
 		what := "a NUL byte"
 		if content[at] != 0 {
 			what = "bytes that are not UTF-8"
@@ -115,64 +119,64 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.fail(module, at, at+1, msg)
 		return r
 	}
-	toks, lexErr := lex(content)
-	var lexFailure *lexError
+	toks, lexErr := jsfront.Lex(content)
+	var lexFailure *jsfront.LexError
 	if lexErr != nil {
 		errors.As(lexErr, &lexFailure)
 	}
-	if lexFailure != nil && lexFailure.limit {
+	if lexFailure != nil && lexFailure.Limit {
 		// esbuild's work grows faster than such input: it is not given to
 		// it (a pathological module must not stall the server).
-		c.add(module, lexFailure.offset, lexFailure.offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.msg)
+		c.add(module, lexFailure.Offset, lexFailure.Offset, diag.Warning, CodeNotInspected, "not inspected: "+lexFailure.Msg)
 		return r
 	}
-	res := &resolver{t: t, repoRoot: repoRoot, harness: in.harness}
+	res := &resolve.Resolver{Files: t, RepoRoot: repoRoot, Harness: in.harness}
 	c.res = res
-	facts, tree := in.parse(module, content, res.rootJSX())
+	facts, tree := in.facts.Parse(module, content, res.RootJSX())
 	c.tree = tree
 
 	syntax := 0
-	for _, m := range facts.messages {
-		if !m.error {
+	for _, m := range facts.Messages {
+		if !m.Error {
 			continue
 		}
 		syntax++
 		if syntax > maxSyntaxErrors {
 			break
 		}
-		start, end := m.start, m.end
-		msg := "syntax error: " + m.text
+		start, end := m.Start, m.End
+		msg := "syntax error: " + m.Text
 		c.add(module, start, end, diag.Error, CodeSyntax, msg)
 		c.fail(module, start, end, msg)
 	}
 	if syntax > 0 {
 		return r
 	}
-	c.load = &facts.load
-	if facts.unparsed != "" {
+	c.load = &facts.Load
+	if facts.Unparsed != "" {
 		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic,
-			"whether the module loads cannot be known statically: its imports and what runs when it loads are not read ("+facts.unparsed+")")
+			"whether the module loads cannot be known statically: its imports and what runs when it loads are not read ("+facts.Unparsed+")")
 	}
 
-	in.checkImports(c, res, facts.imports)
+	in.checkImports(c, res, facts.Imports)
 
 	hasDefault := false
-	for _, e := range facts.exports {
+	for _, e := range facts.Exports {
 		if e == "default" {
 			hasDefault = true
 		}
 	}
-	var mod *modFile
+	var mod *jsvalue.File
 	if lexErr == nil && tree != nil {
-		mod = newModFile(module, content, toks, tree)
+		mod = jsvalue.NewFile(module, content, toks, tree)
 	}
-	if facts.built && !hasDefault {
+	if facts.Built && !hasDefault {
 		// what throws when the module loads comes first
 		c.reportLoadErrors(in.checkLinks(res, module, &facts), in.checkLoadTimeCalls(c, res, module, c.load))
 		msg := "no default export: the daemon skips a module without `export default { description, parameters, execute }`"
 		start, end := 0, 0
-		if mod != nil && mod.typeOnlyDefault() {
+		if mod != nil && mod.TypeOnlyDefault() {
 			msg = "no default export at run time: `export default` of a type is erased; export a plain object `{ description, parameters, execute }`"
 		}
 		c.add(module, start, end, diag.Error, CodeDefaultExport, msg)
@@ -185,32 +189,32 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 		c.add(module, 0, 0, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return r
 	}
-	if mod.defaultAt < 0 && mod.defaultLocal == "" && mod.defaultFrom == nil && mod.cjsPartial < 0 {
+	if mod.DefaultAt < 0 && mod.DefaultLocal == "" && mod.DefaultFrom == nil && mod.CJSPartial < 0 {
 		r.Undecided = true
 		c.add(module, 0, 0, diag.Information, CodeNotStatic,
 			"the default export cannot be known statically (it is built when the module runs)")
 		return r
 	}
-	if c.load.hasUnsureThrow {
-		start, end := c.load.unsureThrow[0], c.load.unsureThrow[1]
+	if c.load.HasUnsureThrow {
+		start, end := c.load.UnsureThrow[0], c.load.UnsureThrow[1]
 		r.Undecided = true
 		c.add(module, start, end, diag.Information, CodeNotStatic,
 			"whether the module loads cannot be known statically: this `throw` runs when the module loads if its condition holds, which only running can tell (the environment, a file, a value)")
 	}
 	loadErr := in.checkLoadTimeCalls(c, res, module, c.load)
 	ev := in.evaluateAtLoad(c, res, mod)
-	v := ev.defaultValue(mod)
-	start := mod.tok(mod.defaultTok).start
-	end := v.end
-	if v.file != module || end < start {
-		end = mod.tok(mod.defaultTok).end
+	v := ev.DefaultValue(mod)
+	start := mod.Tok(mod.DefaultTok).Start
+	end := v.End
+	if v.File != module || end < start {
+		end = mod.Tok(mod.DefaultTok).End
 	}
 	r.DefaultExport = lines.Range(start, end)
 	thrown := c.reportLoadErrors(in.checkLinks(res, module, &facts), loadErr)
 	in.checkDefault(c, mod, v)
 	c.checkProcessEnv()
 	if thrown != nil {
-		c.dropNotStaticAt(thrown.file, thrown.start, thrown.end)
+		c.dropNotStaticAt(thrown.File, thrown.Start, thrown.End)
 	}
 	return r
 }
@@ -218,23 +222,23 @@ func (in *Inspector) inspect(t *tracker, repoRoot, module string, content []byte
 // evaluateAtLoad follows the values of the module's top-level const and
 // let initializers, in source order (the default export's value is the
 // caller's to follow after them).
-func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *evaluator {
-	ev := newEvaluator(res, m, func(file string, src []byte) *jsTree {
-		_, t := in.parse(file, src, res.rootJSX())
+func (in *Inspector) evaluateAtLoad(c *checker, res *resolve.Resolver, m *jsvalue.File) *jsvalue.Reader {
+	ev := jsvalue.NewReader(res, m, func(file string, src []byte) *jsfront.Tree {
+		_, t := in.facts.Parse(file, src, res.RootJSX())
 		return t
 	})
 	c.ev = ev
 	var vars []*js.Var
-	for _, v := range m.module {
-		if b := m.binds[v]; b != nil && (b.kind == bConst || b.kind == bLet) {
+	for _, v := range m.Module {
+		if b := m.Binds[v]; b != nil && (b.Kind == jsvalue.BindConst || b.Kind == jsvalue.BindLet) {
 			vars = append(vars, v)
 		}
 	}
-	sort.Slice(vars, func(i, j int) bool { return m.binds[vars[i]].at < m.binds[vars[j]].at })
+	sort.Slice(vars, func(i, j int) bool { return m.Binds[vars[i]].At < m.Binds[vars[j]].At })
 	for _, v := range vars {
-		b := m.binds[v]
-		t := m.tok(b.at)
-		ev.declared(m, v, b, t.start, t.end)
+		b := m.Binds[v]
+		t := m.Tok(b.At)
+		ev.Declared(m, v, b, t.Start, t.End)
 	}
 	return ev
 }
@@ -244,25 +248,25 @@ func (in *Inspector) evaluateAtLoad(c *checker, res *resolver, m *modFile) *eval
 // any code runs; then the first in source order of the calls' error
 // (loadErr) and the syntax tree's. It returns the error it reported, nil
 // when none.
-func (c *checker) reportLoadErrors(linkErr, loadErr *loadError) *loadError {
-	t := c.load.stopError(c.module)
+func (c *checker) reportLoadErrors(linkErr, loadErr *loadtime.Error) *loadtime.Error {
+	t := c.load.StopError(c.module)
 	if linkErr != nil {
 		t = linkErr
 	}
-	if loadErr != nil && (t == nil || !t.link && loadErr.start < t.start) {
-		c.fail(loadErr.file, loadErr.start, loadErr.end, loadErr.msg) // it runs first
+	if loadErr != nil && (t == nil || !t.Link && loadErr.Start < t.Start) {
+		c.fail(loadErr.File, loadErr.Start, loadErr.End, loadErr.Msg) // it runs first
 	}
 	if t == nil {
 		return nil
 	}
 	// the module stops at the throw: what follows never runs
 	code := CodeThrowsAtLoad
-	if t.link {
+	if t.Link {
 		code = CodeImport
 	}
-	c.add(t.file, t.start, t.end, diag.Error, code, t.msg+t.hint+
+	c.add(t.File, t.Start, t.End, diag.Error, code, t.Msg+t.Hint+
 		" (thrown when the module loads: the daemon skips it)")
-	c.fail(t.file, t.start, t.end, t.msg)
+	c.fail(t.File, t.Start, t.End, t.Msg)
 	return t
 }
 
@@ -280,29 +284,29 @@ func (c *checker) dropNotStaticAt(file string, start, end int) {
 	c.r.Findings = kept
 }
 
-func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImport) {
+func (in *Inspector) checkImports(c *checker, res *resolve.Resolver, imps []jsfront.Import) {
 	lines := c.r.Lines
 	dir := filepath.Dir(c.module)
 	for _, imp := range imps {
-		start, end := imp.start, imp.end
-		rs := res.resolve(imp.path, dir)
-		jsx := isJSXRuntime(imp.path) && end == start
+		start, end := imp.Start, imp.End
+		rs := res.Resolve(imp.Path, dir)
+		jsx := jsfront.IsJSXRuntime(imp.Path) && end == start
 		if jsx {
 			end = jsxTagEnd(lines.Content(), start)
 		}
-		out := Import{Path: imp.path, Range: lines.Range(start, end), Resolved: rs.file}
-		atLoad := imp.kind == importStatic || c.load.atLoad[start]
+		out := Import{Path: imp.Path, Range: lines.Range(start, end), Resolved: rs.File}
+		atLoad := imp.Kind == jsfront.ImportStatic || c.load.AtLoad[start]
 		when := ""
 		if !atLoad {
 			when = " when this call runs"
 		}
-		switch rs.outcome {
-		case resolvedBuiltin:
+		switch rs.Outcome {
+		case resolve.ResolvedBuiltin:
 			out.OK = true
-		case resolvedFile:
+		case resolve.ResolvedFile:
 			out.OK = true
-			if f := in.checkImported(c, res, rs.file); f != nil {
-				msg := fmt.Sprintf("'%s' will not load: %s (%s)", imp.path, f.reason, f.where)
+			if f := in.checkImported(c, res, rs.File); f != nil {
+				msg := fmt.Sprintf("'%s' will not load: %s (%s)", imp.Path, f.reason, f.where)
 				if atLoad {
 					out.OK = false
 					c.add(c.module, start, end, diag.Error, CodeImport, msg)
@@ -311,36 +315,36 @@ func (in *Inspector) checkImports(c *checker, res *resolver, imps []esbuildImpor
 					c.add(c.module, start, end, diag.Warning, CodeImport, msg+", when this call runs")
 				}
 			}
-		case resolvedPackage:
+		case resolve.ResolvedPackage:
 			out.OK = true
-			in.checkIgnored(c, res, c.module, start, end, imp.path, rs)
-		case resolveHarness:
+			in.checkIgnored(c, res, c.module, start, end, imp.Path, rs)
+		case resolve.ResolveHarness:
 			sev := diag.Error
 			if !atLoad {
 				sev = diag.Warning
 			}
-			msg := fmt.Sprintf("'%s' is a harness package: a tool module never imports one (the daemon runs the module for both harnesses); use `node:*` modules, Bun APIs and `fetch` instead", imp.path)
+			msg := fmt.Sprintf("'%s' is a harness package: a tool module never imports one (the daemon runs the module for both harnesses); use `node:*` modules, Bun APIs and `fetch` instead", imp.Path)
 			c.add(c.module, start, end, sev, CodeHarnessImport, msg)
 			if atLoad {
-				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.path))
+				c.fail(c.module, start, end, fmt.Sprintf("it imports the harness package '%s'", imp.Path))
 			}
-		case resolveMissing, resolveOutside:
+		case resolve.ResolveMissing, resolve.ResolveOutside:
 			if atLoad && jsx {
-				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+jsxHint(imp.path))
-				c.fail(c.module, start, end, rs.message)
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.Message+jsxHint(imp.Path))
+				c.fail(c.module, start, end, rs.Message)
 			} else if atLoad {
-				c.add(c.module, start, end, diag.Error, CodeImport, rs.message+importHint(imp.path, rs))
-				c.fail(c.module, start, end, rs.message)
+				c.add(c.module, start, end, diag.Error, CodeImport, rs.Message+importHint(imp.Path, rs))
+				c.fail(c.module, start, end, rs.Message)
 			} else {
-				c.add(c.module, start, end, diag.Warning, CodeImport, rs.message+when+importHint(imp.path, rs))
+				c.add(c.module, start, end, diag.Warning, CodeImport, rs.Message+when+importHint(imp.Path, rs))
 			}
-		case resolveUnknown:
+		case resolve.ResolveUnknown:
 			if atLoad {
 				c.r.Undecided = true
 			}
-			msg := rs.message
+			msg := rs.Message
 			if msg == "" {
-				msg = fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.path)
+				msg = fmt.Sprintf("'%s' cannot be checked statically: a module imports `node:*` modules, Bun APIs, relative files and packages from a node_modules", imp.Path)
 			}
 			c.add(c.module, start, end, diag.Information, CodeNotStatic, msg)
 		}
@@ -368,12 +372,12 @@ func jsxHint(spec string) string {
 }
 
 // importHint adds what to do about an import that does not resolve.
-func importHint(spec string, rs resolution) string {
-	if isRelative(spec) {
+func importHint(spec string, rs resolve.Resolution) string {
+	if resolve.IsRelative(spec) {
 		return ""
 	}
-	name, _ := packageName(spec)
-	if rs.nodeModules != "" {
+	name, _ := resolve.PackageName(spec)
+	if rs.NodeModules != "" {
 		return ""
 	}
 	return fmt.Sprintf(": no node_modules beside or above the module (inside the repository) provides it, and the sandbox installs nothing; add node_modules/%s to the repository, or use `node:*` modules, Bun APIs and `fetch` instead", name)

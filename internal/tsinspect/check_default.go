@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsvalue"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // check_default.go checks the default export against the module contract
@@ -13,234 +15,227 @@ import (
 
 // checkDefault checks the default export's value against the module
 // contract of SPEC section 8.
-func (in *Inspector) checkDefault(c *checker, mod *modFile, v *value) {
+func (in *Inspector) checkDefault(c *checker, mod *jsvalue.File, v *jsvalue.Value) {
 	module := c.module
-	switch v.kind {
-	case vObject:
-	case vCall:
-		if isOldTool(v, c.ev.files[v.file], in.harness) {
+	switch v.Kind {
+	case jsvalue.VObject:
+	case jsvalue.VCall:
+		if isOldTool(v, c.ev.Files[v.File], in.harness) {
 			msg := "the default export is the standard harness's `tool({ description, args, execute })`, which the daemon does not load: " + migrationSteps
-			c.add(v.file, v.start, v.end, diag.Error, CodeOldShape, msg)
-			c.fail(v.file, v.start, v.end, "the default export is the standard harness's tool({ ... }), not a plain object")
+			c.add(v.File, v.Start, v.End, diag.Error, CodeOldShape, msg)
+			c.fail(v.File, v.Start, v.End, "the default export is the standard harness's tool({ ... }), not a plain object")
 			return
 		}
 		c.r.Undecided = true
-		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic,
-			fmt.Sprintf("the default export is computed by a call to %s(...) when the module runs: its description, parameters and execute cannot be known statically", v.callee))
+		c.add(v.File, v.Start, v.End, diag.Information, CodeNotStatic,
+			fmt.Sprintf("the default export is computed by a call to %s(...) when the module runs: its description, parameters and execute cannot be known statically", v.Callee))
 		return
-	case vUnknown, vNamespace:
-		why := v.why
+	case jsvalue.VUnknown, jsvalue.VNamespace:
+		why := v.Why
 		if why == "" {
 			why = "computed when the module runs"
 		}
 		c.r.Undecided = true
-		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
+		c.add(v.File, v.Start, v.End, diag.Information, CodeNotStatic, "the default export cannot be known statically: "+why)
 		return
 	default:
-		start, end := v.start, v.end
-		if v.file == module && end <= start {
-			start, end = mod.tok(mod.defaultTok).start, mod.tok(mod.defaultTok).end
+		start, end := v.Start, v.End
+		if v.File == module && end <= start {
+			start, end = mod.Tok(mod.DefaultTok).Start, mod.Tok(mod.DefaultTok).End
 		}
-		c.add(v.file, start, end, diag.Error, CodeDefaultExport, fmt.Sprintf(
-			"the default export is %s, not a plain object `{ description, parameters, execute }`: the daemon skips the module", v.kind.name()))
-		c.fail(v.file, start, end, fmt.Sprintf("the default export is %s, not a plain object", v.kind.name()))
+		c.add(v.File, start, end, diag.Error, CodeDefaultExport, fmt.Sprintf(
+			"the default export is %s, not a plain object `{ description, parameters, execute }`: the daemon skips the module", v.Kind.Name()))
+		c.fail(v.File, start, end, fmt.Sprintf("the default export is %s, not a plain object", v.Kind.Name()))
 		return
 	}
 	obj := v
-	brace := [2]int{obj.start, obj.start + 1}
+	brace := [2]int{obj.Start, obj.Start + 1}
 	incompleteNoted := false
 	missing := func(field string) bool {
-		if obj.complete {
+		if obj.Complete {
 			return true
 		}
 		if !incompleteNoted {
 			incompleteNoted = true
-			c.add(obj.file, brace[0], brace[1], diag.Information, CodeNotStatic,
+			c.add(obj.File, brace[0], brace[1], diag.Information, CodeNotStatic,
 				"the default export has keys that cannot be known statically (a spread, a computed key or a `__proto__`): fields it lacks are not reported")
 		}
 		return false
 	}
 
 	// description
-	if p := obj.get("description"); p == nil {
+	if p := obj.Get("description"); p == nil {
 		if missing("description") {
-			c.add(obj.file, brace[0], brace[1], diag.Error, CodeDescription,
+			c.add(obj.File, brace[0], brace[1], diag.Error, CodeDescription,
 				"the default export has no `description`: a non-empty string the model reads to decide when to call the tool")
 		}
 	} else {
-		d := p.val
-		switch d.kind {
-		case vString:
-			if strings.TrimSpace(d.str) == "" {
-				c.add(d.file, d.start, d.end, diag.Error, CodeDescription,
+		d := p.Val
+		switch d.Kind {
+		case jsvalue.VString:
+			if strings.TrimSpace(d.Str) == "" {
+				c.add(d.File, d.Start, d.End, diag.Error, CodeDescription,
 					"`description` is empty: the model reads it to decide when to call the tool")
 			} else {
-				c.r.Description, c.r.DescriptionKnown = d.str, true
+				c.r.Description, c.r.DescriptionKnown = d.Str, true
 			}
-		case vUnknown, vCall, vNamespace:
-			c.add(d.file, d.start, d.end, diag.Information, CodeNotStatic,
-				"`description` cannot be known statically: "+whyOf(d))
+		case jsvalue.VUnknown, jsvalue.VCall, jsvalue.VNamespace:
+			c.add(d.File, d.Start, d.End, diag.Information, CodeNotStatic,
+				"`description` cannot be known statically: "+jsvalue.WhyOf(d))
 		default:
-			c.add(d.file, d.start, d.end, diag.Error, CodeDescription,
-				fmt.Sprintf("`description` is %s, not a string: it must be a non-empty string the model reads to decide when to call the tool", d.kind.name()))
+			c.add(d.File, d.Start, d.End, diag.Error, CodeDescription,
+				fmt.Sprintf("`description` is %s, not a string: it must be a non-empty string the model reads to decide when to call the tool", d.Kind.Name()))
 		}
 	}
 
 	// parameters
-	if p := obj.get("parameters"); p == nil {
-		if !obj.complete {
+	if p := obj.Get("parameters"); p == nil {
+		if !obj.Complete {
 			c.r.Undecided = true // a spread may bring it
 		}
 		if missing("parameters") {
 			msg := "the default export has no `parameters`: the daemon skips a module whose `parameters` is not an object schema; add `parameters: { type: 'object', properties: { ... } }`"
-			if a := obj.get("args"); a != nil {
+			if a := obj.Get("args"); a != nil {
 				msg += "; `args` is the standard harness's field: " + migrationSteps
 			}
-			c.add(obj.file, brace[0], brace[1], diag.Error, CodeParameters, msg)
-			c.fail(obj.file, brace[0], brace[1], "no `parameters` (the daemon needs an object schema)")
+			c.add(obj.File, brace[0], brace[1], diag.Error, CodeParameters, msg)
+			c.fail(obj.File, brace[0], brace[1], "no `parameters` (the daemon needs an object schema)")
 		}
 	} else {
 		in.checkParameters(c, p)
 	}
 
 	// execute
-	if p := obj.get("execute"); p == nil {
+	if p := obj.Get("execute"); p == nil {
 		if missing("execute") {
-			c.add(obj.file, brace[0], brace[1], diag.Error, CodeExecute,
+			c.add(obj.File, brace[0], brace[1], diag.Error, CodeExecute,
 				"the default export has no `execute(args, context)`: the function the daemon calls to run the tool")
 		}
 	} else {
-		e := p.val
-		switch e.kind {
-		case vFunction:
+		e := p.Val
+		switch e.Kind {
+		case jsvalue.VFunction:
 			if x, ok := c.executeOf(in, c.res, e); ok {
 				c.checkFetchSignal(x)
 				c.readContextEnv(x)
-				if pp := obj.get("parameters"); pp != nil {
-					c.checkArgs(x, pp.val)
+				if pp := obj.Get("parameters"); pp != nil {
+					c.checkArgs(x, pp.Val)
 				}
 			}
-		case vUnknown, vCall, vNamespace:
-			if e.accessor {
-				c.add(p.file, p.start, p.end, diag.Information, CodeNotStatic, "`execute` is a getter: its value cannot be known statically")
+		case jsvalue.VUnknown, jsvalue.VCall, jsvalue.VNamespace:
+			if e.Accessor {
+				c.add(p.File, p.Start, p.End, diag.Information, CodeNotStatic, "`execute` is a getter: its value cannot be known statically")
 			}
 		default:
-			c.add(e.file, e.start, e.end, diag.Error, CodeExecute,
-				fmt.Sprintf("`execute` is %s, not a function: write `async execute(args, context) { ... }`", e.kind.name()))
+			c.add(e.File, e.Start, e.End, diag.Error, CodeExecute,
+				fmt.Sprintf("`execute` is %s, not a function: write `async execute(args, context) { ... }`", e.Kind.Name()))
 		}
 	}
-}
-
-func whyOf(v *value) string {
-	if v.why != "" {
-		return v.why
-	}
-	return "computed when the module runs"
 }
 
 // isOldTool recognises `tool({ ... })` of the standard harness: the callee
 // is `tool` imported from a harness package, or a `tool` call whose object
 // has `args`.
-func isOldTool(v *value, mod *modFile, harness map[string]bool) bool {
-	if v.calleeRef != nil {
-		name, _ := packageName(v.calleeRef.spec)
-		if harness[name] && v.calleeRef.name == "tool" {
+func isOldTool(v *jsvalue.Value, mod *jsvalue.File, harness map[string]bool) bool {
+	if v.CalleeRef != nil {
+		name, _ := resolve.PackageName(v.CalleeRef.Spec)
+		if harness[name] && v.CalleeRef.Name == "tool" {
 			return true
 		}
 	}
 	// an undeclared `tool` (its import deleted) with the old fields; a
 	// `tool` the module declares or imports from its own files may well
 	// build a plain object
-	if v.callee == "tool" && mod != nil && mod.global(v.start, "tool") && len(v.args) == 1 && v.args[0].kind == vObject && v.args[0].get("args") != nil {
+	if v.Callee == "tool" && mod != nil && mod.Global(v.Start, "tool") && len(v.Args) == 1 && v.Args[0].Kind == jsvalue.VObject && v.Args[0].Get("args") != nil {
 		return true
 	}
 	return false
 }
 
-func (in *Inspector) checkParameters(c *checker, p *prop) {
-	v := p.val
-	switch v.kind {
-	case vObject:
-	case vUnknown, vCall, vNamespace:
-		msg := "`parameters` cannot be known statically: " + whyOf(v)
-		if v.kind == vCall {
-			msg = fmt.Sprintf("`parameters` is computed by %s(...) when the module runs: the schema cannot be known statically (its imports are checked)", v.callee)
+func (in *Inspector) checkParameters(c *checker, p *jsvalue.Prop) {
+	v := p.Val
+	switch v.Kind {
+	case jsvalue.VObject:
+	case jsvalue.VUnknown, jsvalue.VCall, jsvalue.VNamespace:
+		msg := "`parameters` cannot be known statically: " + jsvalue.WhyOf(v)
+		if v.Kind == jsvalue.VCall {
+			msg = fmt.Sprintf("`parameters` is computed by %s(...) when the module runs: the schema cannot be known statically (its imports are checked)", v.Callee)
 		}
 		c.r.Undecided = true
-		c.add(v.file, v.start, v.end, diag.Information, CodeNotStatic, msg)
+		c.add(v.File, v.Start, v.End, diag.Information, CodeNotStatic, msg)
 		return
 	default:
-		msg := fmt.Sprintf("`parameters` is %s, not an object schema: the daemon skips the module; write `{ type: 'object', properties: { ... } }`", v.kind.name())
-		c.add(v.file, v.start, v.end, diag.Error, CodeParameters, msg)
-		c.fail(v.file, v.start, v.end, "`parameters` is not an object schema")
+		msg := fmt.Sprintf("`parameters` is %s, not an object schema: the daemon skips the module; write `{ type: 'object', properties: { ... } }`", v.Kind.Name())
+		c.add(v.File, v.Start, v.End, diag.Error, CodeParameters, msg)
+		c.fail(v.File, v.Start, v.End, "`parameters` is not an object schema")
 		return
 	}
-	typ := v.get("type")
+	typ := v.Get("type")
 	switch {
-	case typ == nil && v.complete:
-		c.add(p.file, p.start, p.end, diag.Error, CodeParameters,
+	case typ == nil && v.Complete:
+		c.add(p.File, p.Start, p.End, diag.Error, CodeParameters,
 			"`parameters` has no `type: 'object'`: the daemon skips a module whose `parameters` is not an object schema")
-		c.fail(p.file, p.start, p.end, "`parameters` is not an object schema (no `type: 'object'`)")
+		c.fail(p.File, p.Start, p.End, "`parameters` is not an object schema (no `type: 'object'`)")
 	case typ == nil:
 		c.r.Undecided = true // a spread may bring it
-	case typ.val.kind == vString && typ.val.str == "object":
-	case typ.val.kind == vUnknown || typ.val.kind == vCall:
+	case typ.Val.Kind == jsvalue.VString && typ.Val.Str == "object":
+	case typ.Val.Kind == jsvalue.VUnknown || typ.Val.Kind == jsvalue.VCall:
 		c.r.Undecided = true
-		c.add(typ.val.file, typ.val.start, typ.val.end, diag.Information, CodeNotStatic,
-			"`parameters.type` cannot be known statically: "+whyOf(typ.val))
+		c.add(typ.Val.File, typ.Val.Start, typ.Val.End, diag.Information, CodeNotStatic,
+			"`parameters.type` cannot be known statically: "+jsvalue.WhyOf(typ.Val))
 	default:
-		what := typ.val.kind.name()
-		if typ.val.kind == vString {
-			what = fmt.Sprintf("'%s'", typ.val.str)
+		what := typ.Val.Kind.Name()
+		if typ.Val.Kind == jsvalue.VString {
+			what = fmt.Sprintf("'%s'", typ.Val.Str)
 		}
-		c.add(typ.val.file, typ.val.start, typ.val.end, diag.Error, CodeParameters,
+		c.add(typ.Val.File, typ.Val.Start, typ.Val.End, diag.Error, CodeParameters,
 			fmt.Sprintf("`parameters.type` is %s: a tool's parameters must be an object schema, `type: 'object'`", what))
-		c.fail(typ.val.file, typ.val.start, typ.val.end, "`parameters` is not an object schema (its type is not 'object')")
+		c.fail(typ.Val.File, typ.Val.Start, typ.Val.End, "`parameters` is not an object schema (its type is not 'object')")
 	}
 
-	props := v.get("properties")
-	var propsObj *value
-	if props != nil && props.val.kind == vObject {
-		propsObj = props.val
-		for _, pp := range propsObj.props {
-			if pp.key == "" {
+	props := v.Get("properties")
+	var propsObj *jsvalue.Value
+	if props != nil && props.Val.Kind == jsvalue.VObject {
+		propsObj = props.Val
+		for _, pp := range propsObj.Props {
+			if pp.Key == "" {
 				continue
 			}
-			s := pp.val
-			if s.kind == vObject && s.complete && s.get("description") == nil {
-				c.add(pp.file, pp.start, pp.end, diag.Hint, CodePropDescription,
-					fmt.Sprintf("property `%s` has no `description`: the model reads it to know what to pass", pp.key))
+			s := pp.Val
+			if s.Kind == jsvalue.VObject && s.Complete && s.Get("description") == nil {
+				c.add(pp.File, pp.Start, pp.End, diag.Hint, CodePropDescription,
+					fmt.Sprintf("property `%s` has no `description`: the model reads it to know what to pass", pp.Key))
 			}
 		}
 	}
-	if req := v.get("required"); req != nil && req.val.kind == vArray && propsObj != nil && propsObj.complete {
-		for _, it := range req.val.items {
-			if it.kind != vString {
+	if req := v.Get("required"); req != nil && req.Val.Kind == jsvalue.VArray && propsObj != nil && propsObj.Complete {
+		for _, it := range req.Val.Items {
+			if it.Kind != jsvalue.VString {
 				continue
 			}
-			if propsObj.get(it.str) == nil {
-				c.add(it.file, it.start, it.end, diag.Warning, CodeRequired,
-					fmt.Sprintf("`required` names `%s`, which `properties` does not define", it.str))
+			if propsObj.Get(it.Str) == nil {
+				c.add(it.File, it.Start, it.End, diag.Warning, CodeRequired,
+					fmt.Sprintf("`required` names `%s`, which `properties` does not define", it.Str))
 			}
 		}
 	}
-	j, parts, ok := toJSON(v)
+	j, parts, ok := jsvalue.ToJSON(v)
 	if ok {
 		c.r.Parameters = j
 	}
 	for _, u := range parts {
-		if u.path == "" && u.keys {
+		if u.Path == "" && u.Keys {
 			continue // said for the default export's fields already, when it matters
 		}
-		c.r.ParametersUnknown = append(c.r.ParametersUnknown, UnknownValue{Path: u.path, Why: u.why})
-		if u.path == "type" {
+		c.r.ParametersUnknown = append(c.r.ParametersUnknown, UnknownValue{Path: u.Path, Why: u.Why})
+		if u.Path == "type" {
 			continue // reported above
 		}
-		what := "`parameters." + u.path + "`"
-		if u.path == "" {
+		what := "`parameters." + u.Path + "`"
+		if u.Path == "" {
 			what = "`parameters`"
 		}
-		c.add(u.file, u.start, u.end, diag.Information, CodeNotStatic, what+" cannot be known statically: "+u.why+
+		c.add(u.File, u.Start, u.End, diag.Information, CodeNotStatic, what+" cannot be known statically: "+u.Why+
 			"; the rest of the schema is checked and shown")
 	}
 }

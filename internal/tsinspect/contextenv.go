@@ -7,6 +7,7 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
 )
 
 // contextenv.go finds the names execute reads from `context.env` (SPEC
@@ -47,16 +48,16 @@ func (c *checker) readContextEnv(x executeFn) {
 	}
 	isCtx := func(e js.IExpr) bool {
 		v, ok := e.(*js.Var)
-		return ok && ctx != nil && root(v) == ctx
+		return ok && ctx != nil && jsfront.Root(v) == ctx
 	}
 	isEnv := func(e js.IExpr) bool {
 		if v, ok := e.(*js.Var); ok {
-			return envs[root(v)]
+			return envs[jsfront.Root(v)]
 		}
 		return isMember(e, isCtx, "env")
 	}
 	// the consts the body binds to the env
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		d, ok := n.(*js.VarDecl)
 		if !ok || d.TokenType != js.ConstToken {
 			return
@@ -80,7 +81,7 @@ func (c *checker) readContextEnv(x executeFn) {
 		return
 	}
 	var reads []memberRead
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		if d, ok := n.(*js.VarDecl); ok {
 			for _, e := range d.List {
 				if o, ok := e.Binding.(*js.BindingObject); ok && e.Default != nil && isEnv(e.Default) {
@@ -98,11 +99,11 @@ func (c *checker) readContextEnv(x executeFn) {
 	// hover use, kept once in the (shared, cached) result
 	sortReads(reads)
 	first := map[string]bool{}
-	lines := c.linesOf(x.t.file)
+	lines := c.linesOf(x.t.File)
 	for _, r := range reads {
 		if !first[r.name] {
 			first[r.name] = true
-			c.r.EnvReads = append(c.r.EnvReads, EnvRead{Name: r.name, File: x.t.file, Range: lines.Range(r.start, r.end)})
+			c.r.EnvReads = append(c.r.EnvReads, EnvRead{Name: r.name, File: x.t.File, Range: lines.Range(r.start, r.end)})
 		}
 	}
 	slices.SortStableFunc(c.r.EnvReads, func(a, b EnvRead) int { return strings.Compare(a.Name, b.Name) })

@@ -5,6 +5,10 @@ import (
 	"sort"
 
 	"github.com/tdewolff/parse/v2/js"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsvalue"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // executefn.go finds execute's function on the syntax tree of its file and
@@ -15,7 +19,7 @@ import (
 
 // executeFn is execute's function on its file's tree.
 type executeFn struct {
-	t      *jsTree
+	t      *jsfront.Tree
 	params *js.Params
 	block  *js.BlockStmt
 }
@@ -24,14 +28,14 @@ func (x executeFn) body() js.INode { return x.block }
 
 // executeOf finds the function the value v of execute is, on the tree of
 // v's file: the outermost function whose first name lies in v's extent.
-func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, bool) {
-	t := c.treeOf(v.file)
+func (c *checker) executeOf(in *Inspector, res *resolve.Resolver, v *jsvalue.Value) (executeFn, bool) {
+	t := c.treeOf(v.File)
 	if t == nil {
 		return executeFn{}, false
 	}
 	var best executeFn
 	bestAt := -1
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		var x executeFn
 		switch f := n.(type) {
 		case *js.ArrowFunc:
@@ -47,13 +51,13 @@ func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, 
 		if first == nil {
 			return
 		}
-		at, ok := t.pos(first)
-		if ok && at >= v.start && at < v.end && (bestAt < 0 || at < bestAt) {
+		at, ok := t.Pos(first)
+		if ok && at >= v.Start && at < v.End && (bestAt < 0 || at < bestAt) {
 			best, bestAt = x, at
 		}
-	}), t.ast)
+	}), t.AST)
 	if bestAt < 0 {
-		return functionNamedAt(t, v.start)
+		return functionNamedAt(t, v.Start)
 	}
 	return best, true
 }
@@ -62,20 +66,20 @@ func (c *checker) executeOf(in *Inspector, res *resolver, v *value) (executeFn, 
 // file's text) is bound to: a function declaration (hoisted: `execute` in
 // `export default { execute }` above or below `function execute(...)`), or
 // a const bound to a function.
-func functionNamedAt(t *jsTree, at int) (executeFn, bool) {
+func functionNamedAt(t *jsfront.Tree, at int) (executeFn, bool) {
 	end := at
-	for end < len(t.src) && isNameByte(t.src[end]) {
+	for end < len(t.Src) && jsfront.IsNameByte(t.Src[end]) {
 		end++
 	}
-	name := string(t.src[at:end]) // only the reads of this name are placed
+	name := string(t.Src[at:end]) // only the reads of this name are placed
 	var target *js.Var
 	fns := map[*js.Var]executeFn{}
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		switch m := n.(type) {
 		case *js.Var:
 			if m.Link != nil && target == nil && string(m.Data) == name {
-				if p, ok := t.pos(m.Data); ok && p == at {
-					target = root(m)
+				if p, ok := t.Pos(m.Data); ok && p == at {
+					target = jsfront.Root(m)
 				}
 			}
 		case *js.FuncDecl:
@@ -99,16 +103,16 @@ func functionNamedAt(t *jsTree, at int) (executeFn, bool) {
 				}
 			}
 		}
-	}), t.ast)
+	}), t.AST)
 	x, ok := fns[target]
 	return x, ok && target != nil
 }
 
 // treeOf is the syntax tree of the module or of a file its values were
 // followed into (parsed once per inspection, when the file was loaded).
-func (c *checker) treeOf(file string) *jsTree {
-	if f := c.ev.files[file]; f != nil {
-		return f.tree
+func (c *checker) treeOf(file string) *jsfront.Tree {
+	if f := c.ev.Files[file]; f != nil {
+		return f.Tree
 	}
 	return nil
 }
@@ -122,15 +126,15 @@ func firstName(p *js.Params, body *js.BlockStmt) []byte {
 	for _, s := range body.List {
 		switch n := s.(type) {
 		case *js.ReturnStmt:
-			return leftmost(n.Value)
+			return jsfront.Leftmost(n.Value)
 		case *js.ExprStmt:
-			return leftmost(n.Value)
+			return jsfront.Leftmost(n.Value)
 		case *js.VarDecl:
 			if len(n.List) > 0 {
 				return bindingName(n.List[0].Binding)
 			}
 		case *js.IfStmt:
-			return leftmost(n.Cond)
+			return jsfront.Leftmost(n.Cond)
 		}
 		return nil
 	}
@@ -171,7 +175,7 @@ func sortReads(rs []memberRead) {
 func isFree(name string) func(js.IExpr) bool {
 	return func(e js.IExpr) bool {
 		v, ok := e.(*js.Var)
-		return ok && freeName(v, name)
+		return ok && jsfront.FreeName(v, name)
 	}
 }
 
@@ -187,7 +191,7 @@ func isMember(x js.IExpr, base func(js.IExpr) bool, field string) bool {
 
 // memberOf reads n as a member of base: `base.NAME` or `base['NAME']`, its
 // extent from base's start to the name's end (the `]` included).
-func memberOf(t *jsTree, n js.INode, base func(js.IExpr) bool) (memberRead, bool) {
+func memberOf(t *jsfront.Tree, n js.INode, base func(js.IExpr) bool) (memberRead, bool) {
 	var x js.IExpr
 	var name []byte
 	str := false
@@ -210,20 +214,20 @@ func memberOf(t *jsTree, n js.INode, base func(js.IExpr) bool) (memberRead, bool
 	if !base(x) {
 		return memberRead{}, false
 	}
-	first := leftmost(x)
-	start, ok := t.pos(first)
+	first := jsfront.Leftmost(x)
+	start, ok := t.Pos(first)
 	if !ok {
 		return memberRead{}, false
 	}
-	nameStart, end, ok := t.span(name)
+	nameStart, end, ok := t.Span(name)
 	if !ok {
 		return memberRead{}, false
 	}
 	r := memberRead{name: string(name), start: start, end: end, nameStart: nameStart, nameEnd: end}
 	if str {
-		s, _ := quoted(name)
+		s, _ := jsfront.Quoted(name)
 		r.name = s
-		close := bytes.IndexByte(t.src[end:], ']')
+		close := bytes.IndexByte(t.Src[end:], ']')
 		if close < 0 {
 			return memberRead{}, false
 		}
@@ -234,14 +238,14 @@ func memberOf(t *jsTree, n js.INode, base func(js.IExpr) bool) (memberRead, bool
 
 // patternReads are the top-level keys of an object pattern, each at its
 // own extent; rest reports a rest element at any depth.
-func patternReads(t *jsTree, b *js.BindingObject) (reads []memberRead, rest bool) {
+func patternReads(t *jsfront.Tree, b *js.BindingObject) (reads []memberRead, rest bool) {
 	for _, it := range b.List {
 		name := keyName(it)
 		if name == nil {
 			rest = true // a computed key: which names are read is not known
 			continue
 		}
-		if start, end, ok := t.span(name); ok {
+		if start, end, ok := t.Span(name); ok {
 			reads = append(reads, memberRead{name: string(name), start: start, end: end, nameStart: start, nameEnd: end})
 		}
 		if hasRest(it.Value.Binding) {
@@ -307,7 +311,7 @@ func (x executeFn) argReads() (reads []memberRead, whole bool) {
 	case *js.Var:
 		reads, whole = x.readsOf(func(e js.IExpr) bool {
 			v, ok := e.(*js.Var)
-			return ok && root(v) == b
+			return ok && jsfront.Root(v) == b
 		})
 		sortReads(reads)
 		return reads, whole
@@ -321,7 +325,7 @@ func (x executeFn) readsOf(base func(js.IExpr) bool) (reads []memberRead, whole 
 	consumed := map[js.IExpr]bool{}
 	methods := map[js.INode]bool{}
 	uses := 0
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		switch m := n.(type) {
 		case *js.CallExpr:
 			if d, ok := m.X.(*js.DotExpr); ok && base(d.X) {

@@ -6,6 +6,8 @@ import (
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsvalue"
 )
 
 // hints.go reads the module's code, on its syntax tree, for what the model
@@ -39,14 +41,14 @@ func (c *checker) checkProcessEnv() {
 		return
 	}
 	var reads []memberRead
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		if r, ok := memberOf(t, n, func(x js.IExpr) bool { return isMember(x, isFree("process"), "env") }); ok {
 			reads = append(reads, r)
 		}
-	}), t.ast)
+	}), t.AST)
 	sortReads(reads)
 	for _, r := range reads {
-		c.add(t.file, r.start, r.end, diag.Hint, CodeProcessEnv, fmt.Sprintf(
+		c.add(t.File, r.start, r.end, diag.Hint, CodeProcessEnv, fmt.Sprintf(
 			"`process.env.%s` is the box's environment when it started: a secret changed after the box started is in `context.env`, not in `process.env`; read `context.env.%s` in `execute(args, context)`",
 			r.name, r.name))
 	}
@@ -58,7 +60,7 @@ func (c *checker) checkProcessEnv() {
 func (c *checker) checkFetchSignal(x executeFn) {
 	var at []int
 	var ends []int
-	js.Walk(nodeVisitor(func(n js.INode) {
+	js.Walk(jsfront.NodeVisitor(func(n js.INode) {
 		call, ok := n.(*js.CallExpr)
 		if !ok {
 			return
@@ -85,12 +87,12 @@ func (c *checker) checkFetchSignal(x executeFn) {
 				return
 			}
 		}
-		if start, end, ok := x.t.span(name); ok {
+		if start, end, ok := x.t.Span(name); ok {
 			at, ends = append(at, start), append(ends, end)
 		}
 	}), x.body())
 	for i := range at {
-		c.add(x.t.file, at[i], ends[i], diag.Hint, CodeFetchNoSignal,
+		c.add(x.t.File, at[i], ends[i], diag.Hint, CodeFetchNoSignal,
 			"`fetch` without the turn's signal: pass `signal: context.signal` (`fetch(url, { signal: context.signal })`), so that stopping the turn stops the call")
 	}
 }
@@ -105,7 +107,7 @@ func hasProperty(o *js.ObjectExpr, key string) bool {
 		case p.Name != nil && p.Name.Computed == nil && string(p.Name.Literal.Data) == key:
 			return true
 		case p.Name == nil:
-			if v, ok := p.Value.(*js.Var); ok && string(root(v).Data) == key {
+			if v, ok := p.Value.(*js.Var); ok && string(jsfront.Root(v).Data) == key {
 				return true
 			}
 		}
@@ -114,34 +116,34 @@ func hasProperty(o *js.ObjectExpr, key string) bool {
 }
 
 // checkArgs compares what execute reads of its arguments with the schema.
-func (c *checker) checkArgs(x executeFn, params *value) {
-	if params == nil || params.kind != vObject {
+func (c *checker) checkArgs(x executeFn, params *jsvalue.Value) {
+	if params == nil || params.Kind != jsvalue.VObject {
 		return
 	}
-	props := params.get("properties")
-	if props == nil || props.val.kind != vObject || !props.val.complete {
+	props := params.Get("properties")
+	if props == nil || props.Val.Kind != jsvalue.VObject || !props.Val.Complete {
 		return
 	}
 	reads, whole := x.argReads()
 	read := map[string]bool{}
 	for _, r := range reads {
 		read[r.name] = true
-		if props.val.get(r.name) == nil {
-			c.add(x.t.file, r.nameStart, r.nameEnd, diag.Warning, CodeArgNotInSchema, fmt.Sprintf(
+		if props.Val.Get(r.name) == nil {
+			c.add(x.t.File, r.nameStart, r.nameEnd, diag.Warning, CodeArgNotInSchema, fmt.Sprintf(
 				"`execute` reads `%s`, which `parameters.properties` does not define: the model never sends it; add it to the schema, or stop reading it", r.name))
 		}
 	}
 	if whole {
 		return
 	}
-	req := params.get("required")
-	if req == nil || req.val.kind != vArray || !req.val.complete {
+	req := params.Get("required")
+	if req == nil || req.Val.Kind != jsvalue.VArray || !req.Val.Complete {
 		return
 	}
-	for _, it := range req.val.items {
-		if it.kind == vString && !read[it.str] && props.val.get(it.str) != nil {
-			c.add(it.file, it.start, it.end, diag.Hint, CodeRequiredUnread, fmt.Sprintf(
-				"`%s` is required, but `execute` never reads it: the model must send it for nothing; read it, or drop it from `required`", it.str))
+	for _, it := range req.Val.Items {
+		if it.Kind == jsvalue.VString && !read[it.Str] && props.Val.Get(it.Str) != nil {
+			c.add(it.File, it.Start, it.End, diag.Hint, CodeRequiredUnread, fmt.Sprintf(
+				"`%s` is required, but `execute` never reads it: the model must send it for nothing; read it, or drop it from `required`", it.Str))
 		}
 	}
 }

@@ -6,6 +6,14 @@
 // type-only and unused imports, the exports, what runs at load and the
 // default export's value; the tokens of the user's text give each value's
 // place and extent. Module code never runs.
+//
+// The work is done by the packages under it, each with one job: jsfront
+// (the front end: esbuild, the syntax tree, places in the user's text),
+// resolve (where an import leads), loadtime (what surely runs at load and
+// what of it throws), modfacts (the facts of a file's content and their
+// cache) and jsvalue (the value reader). This package holds the Inspector
+// and its cache of results, the public API, and the checks that turn the
+// facts and values into findings.
 package tsinspect
 
 import (
@@ -18,11 +26,10 @@ import (
 	"slices"
 	"sync"
 	"time"
-	"unicode/utf8"
-
-	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/modfacts"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -66,7 +73,7 @@ type Inspector struct {
 	opts    Options
 	harness map[string]bool
 	cache   *cache
-	facts   *factsCache
+	facts   *modfacts.Cache
 
 	mu      sync.Mutex
 	flights map[cacheKey]*flight // inspections running now
@@ -89,13 +96,13 @@ func (in *Inspector) flight(key cacheKey, repoRoot, module string, content []byt
 	f := &flight{done: make(chan struct{})}
 	in.flights[key] = f
 	go func() {
-		t := newTracker(in.fsys)
+		t := resolve.NewTracker(in.fsys)
 		r := in.inspect(t, repoRoot, module, content)
 		// kept for its positions, not its content (see diag.Lines.Compact)
 		r.Lines = r.Lines.Compact()
 		// The cache keeps the deps as long as the result: a copy of their
 		// length, not the array append grew.
-		in.cache.put(key, r, slices.Clone(t.deps))
+		in.cache.put(key, r, slices.Clone(t.Deps))
 		f.result = r
 		in.mu.Lock()
 		delete(in.flights, key)
@@ -127,7 +134,7 @@ func New(fsys vfs.FS, opts Options) *Inspector {
 		h[p] = true
 	}
 	return &Inspector{fsys: fsys, opts: opts, harness: h, cache: newCache(opts.CacheEntries),
-		facts: newFactsCache(opts.CacheEntries), flights: map[cacheKey]*flight{}}
+		facts: modfacts.NewCache(opts.CacheEntries), flights: map[cacheKey]*flight{}}
 }
 
 // Result is what an inspection found out about one module.
@@ -294,32 +301,6 @@ func (in *Inspector) unreadable(module string, err error) *Result {
 	}
 }
 
-// textLike reports whether content is UTF-8 text without NUL bytes.
-func textLike(content []byte) bool {
-	return binaryAt(content) < 0
-}
-
-// binaryAt returns the offset of the first NUL byte or invalid UTF-8
-// sequence, or -1.
-func binaryAt(content []byte) int {
-	for i := 0; i < len(content); {
-		c := content[i]
-		if c == 0 {
-			return i
-		}
-		if c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(content[i:])
-		if r == utf8.RuneError && size <= 1 {
-			return i
-		}
-		i += size
-	}
-	return -1
-}
-
 // IsFile reports whether module exists as a file (not a folder) on the
 // inspector's file system. Callers skip missing modules, which are rule T6's.
 func (in *Inspector) IsFile(module string) bool {
@@ -329,37 +310,4 @@ func (in *Inspector) IsFile(module string) bool {
 
 func tooLargeMessage(size int64, limit int) string {
 	return fmt.Sprintf("not inspected: the module is %d bytes, over the %d-byte limit of the inspection", size, limit)
-}
-
-// esbuildFacts returns esbuild's facts about a file's content, from the
-// facts cache when the same content was parsed with the same loader.
-func (in *Inspector) esbuildFacts(file string, content []byte, jsx jsxOptions) esbuildFacts {
-	loader, tsconfig := buildOptions(file, jsx)
-	k := factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}
-	if f, ok := in.facts.get(k); ok {
-		return f
-	}
-	f, _ := parseFile(file, content, loader, tsconfig)
-	in.facts.put(k, f)
-	return f
-}
-
-// parse parses a file for its syntax tree (nil when it does not parse),
-// keeping its facts in the facts cache.
-func (in *Inspector) parse(file string, content []byte, jsx jsxOptions) (esbuildFacts, *jsTree) {
-	loader, tsconfig := buildOptions(file, jsx)
-	f, t := parseFile(file, content, loader, tsconfig)
-	in.facts.put(factsKey{loader: int(loader), tsconfig: tsconfig, hash: sha256.Sum256(content)}, f)
-	return f, t
-}
-
-// buildOptions are the loader and tsconfig esbuild reads file with, as Bun
-// does: by its extension, with the repository's JSX options for JSX.
-func buildOptions(file string, jsx jsxOptions) (api.Loader, string) {
-	loader := loaderFor(file)
-	tsconfig := "{}"
-	if loader == api.LoaderJSX || loader == api.LoaderTSX {
-		tsconfig = jsx.tsconfigRaw()
-	}
-	return loader, tsconfig
 }

@@ -6,7 +6,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/tdewolff/parse/v2/js"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/jsfront"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/loadtime"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/modfacts"
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect/resolve"
 )
 
 // links.go checks what Bun checks when it links a file to the ES modules it
@@ -15,100 +18,40 @@ import (
 // keeps count (TypeScript's type-only and unused ones are dropped, as Bun
 // drops them), whether the name is read at load or only in `execute`.
 
-// namedImport is a name a file imports from another (`import { name }`,
-// `import { name as alias }`, `export { name } from`), at the name in the
-// import statement.
-type namedImport struct {
-	spec, name string
-	start, end int
-}
-
-// namedImportsOf lists a file's named imports of relative modules (a
-// default or namespace import links whatever the module exports).
-func namedImportsOf(t *jsTree) []namedImport {
-	var out []namedImport
-	add := func(module []byte, list []js.Alias) {
-		spec, ok := quoted(module)
-		if !ok {
-			return
-		}
-		for _, al := range list {
-			name := al.Name
-			if name == nil {
-				name = al.Binding
-			}
-			if n := string(name); n == "" || n == "*" || n == "default" {
-				continue
-			}
-			start, end, ok := t.span(name)
-			if !ok {
-				continue
-			}
-			out = append(out, namedImport{spec: spec, name: string(name), start: start, end: end})
-		}
-	}
-	for _, s := range t.ast.List {
-		switch n := s.(type) {
-		case *js.ImportStmt:
-			add(n.Module, n.List)
-		case *js.ExportStmt:
-			if n.Module != nil {
-				add(n.Module, n.List)
-			}
-		}
-	}
-	return out
-}
-
-// reexportsAll reports whether a file has `export * from`: its names are
-// another module's, not listed here.
-func reexportsAll(t *jsTree) bool {
-	for _, s := range t.ast.List {
-		if n, ok := s.(*js.ExportStmt); ok && n.Module != nil {
-			for _, al := range n.List {
-				if al.Name == nil && string(al.Binding) == "*" {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
 // checkLinks finds the first named import of file (facts f) that the
 // relative ES module it names does not export, as Bun says it. A module
 // whose names are known only when it runs (CommonJS, `export * from`) is
 // not held to a list.
-func (in *Inspector) checkLinks(res *resolver, file string, f *esbuildFacts) *loadError {
+func (in *Inspector) checkLinks(res *resolve.Resolver, file string, f *modfacts.Facts) *loadtime.Error {
 	dir := filepath.Dir(file)
-	for _, imp := range f.named {
-		rs := res.resolve(imp.spec, dir)
-		if rs.outcome != resolvedFile || !scriptFile(rs.file) {
+	for _, imp := range f.Named {
+		rs := res.Resolve(imp.Spec, dir)
+		if rs.Outcome != resolve.ResolvedFile || !jsfront.ScriptFile(rs.File) {
 			continue
 		}
-		switch strings.ToLower(filepath.Ext(rs.file)) {
+		switch strings.ToLower(filepath.Ext(rs.File)) {
 		case ".cjs", ".cts":
 			continue
 		}
-		content, err := res.t.readFile(rs.file)
-		if err != nil || !textLike(content) {
+		content, err := res.Files.ReadFile(rs.File)
+		if err != nil || !jsfront.TextLike(content) {
 			continue
 		}
-		other := in.esbuildFacts(rs.file, content, res.rootJSX())
-		if !other.built || other.commonJS || other.reexportsAll || len(other.exports) == 0 {
+		other := in.facts.Of(rs.File, content, res.RootJSX())
+		if !other.Built || other.CommonJS || other.ReexportsAll || len(other.Exports) == 0 {
 			continue
 		}
 		found := false
-		for _, e := range other.exports {
-			found = found || e == imp.name
+		for _, e := range other.Exports {
+			found = found || e == imp.Name
 		}
 		if found {
 			continue
 		}
-		rel := filepath.ToSlash(res.rel(rs.file))
-		return &loadError{file: file, start: imp.start, end: imp.end, link: true,
-			msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.name, rel),
-			hint: exportsHint(other.exports)}
+		rel := filepath.ToSlash(res.Rel(rs.File))
+		return &loadtime.Error{File: file, Start: imp.Start, End: imp.End, Link: true,
+			Msg:  fmt.Sprintf("Export named '%s' not found in module '%s'", imp.Name, rel),
+			Hint: exportsHint(other.Exports)}
 	}
 	return nil
 }
