@@ -141,20 +141,21 @@ func toolName() *Node {
 // `beeuni:` value holds a colon, a value of another type is no string.
 func modulePath() *Node {
 	exts := analysis.ModuleExtensions()
-	return &Node{
-		Type:        "string",
-		Description: fmt.Sprintf("A repo-relative path to the tool's module (%s), e.g. tools/lookup_order.ts. Only the five Beeuni tools take a `beeuni:` value.\n%srules.md#t5", strings.Join(exts, ", "), docsURL),
-		Pattern:     relativeStart + extensionsPattern(exts),
-		Not:         &Node{Type: "string", Pattern: leaves},
-	}
+	return repoPath(exts, fmt.Sprintf("A repo-relative path to the tool's module (%s), e.g. tools/lookup_order.ts. Only the five Beeuni tools take a `beeuni:` value.", strings.Join(exts, ", ")), "t5")
 }
 
 // importPath is I2 (as far as a pattern can say it) and I3.
 func importPath() *Node {
 	exts := analysis.ImportExtensions()
+	return repoPath(exts, fmt.Sprintf("A repo-relative path to a YAML file (%s), resolved from the repository root.", strings.Join(exts, ", ")), "i2")
+}
+
+// repoPath is a repo-relative path with one of exts that does not leave
+// the repository, described by what and the section of rules.md.
+func repoPath(exts []string, what, section string) *Node {
 	return &Node{
 		Type:        "string",
-		Description: fmt.Sprintf("A repo-relative path to a YAML file (%s), resolved from the repository root.\n%srules.md#i2", strings.Join(exts, ", "), docsURL),
+		Description: what + "\n" + docsURL + "rules.md#" + section,
 		Pattern:     relativeStart + extensionsPattern(exts),
 		Not:         &Node{Type: "string", Pattern: leaves},
 	}
