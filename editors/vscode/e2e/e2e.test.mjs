@@ -229,7 +229,6 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     assert.ok(fs.existsSync(codeServer), 'code-server missing: run scripts/install-editor-deps.sh');
     fs.cpSync(fixture, project, { recursive: true });
     fs.appendFileSync(path.join(project, 'beeuni.yaml'), DUPLICATE);
-    fs.writeFileSync(path.join(project, 'schema-probe.yaml'), PROBE);
     fs.mkdirSync(tmpdir);
     const dataDir = path.join(tmp, 'data');
     const extensionsDir = path.join(tmp, 'extensions');
@@ -353,6 +352,8 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
   });
 
   step('the stand-in YAML extension runs yaml-language-server with the schema', async () => {
+    // Only for these two steps: the screenshots show the project as it was.
+    fs.writeFileSync(path.join(project, 'schema-probe.yaml'), PROBE);
     await openFile('schema-probe.yaml');
     const mode = page.locator('[id="status.editor.mode"]');
     await eventually(30_000, async () => (await mode.innerText()).trim() === 'YAML', 'the language mode "YAML" for the probe');
@@ -380,6 +381,15 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
       assert.equal(manifest.rows.filter((r) => r.includes(f.message)).length, 1, `${f.code} once: ${shown}`);
     }
     assert.ok(manifest.rows.every((r) => /\nbeeuni\n/.test(r)), `only beeuni-lsp's findings: ${shown}`);
+    // Closed and removed, the probe leaves Problems and the Explorer (and
+    // the later screenshots) as they were.
+    const probeTab = page.locator('.tab', { hasText: 'schema-probe.yaml' });
+    if (await probeTab.count()) {
+      await probeTab.hover();
+      await probeTab.locator('.tab-actions .action-label').first().click();
+    }
+    await eventually(30_000, async () => !(await problemsByFile())['schema-probe.yaml'], "the probe's finding to go once the probe is closed");
+    fs.rmSync(path.join(project, 'schema-probe.yaml'));
   });
 
   step('shows a hover', async () => {

@@ -5,6 +5,8 @@
 // document selector matches, and yaml-language-server reads the `yaml.*`
 // settings (yaml.schemas among them) from the client. What it leaves out:
 // the schema store, the custom schema and content requests, telemetry.
+// The test bundles it with esbuild, vscode-languageclient coming from the
+// Beeuni extension's node_modules (editors/vscode/node_modules).
 const vscode = require('vscode');
 const { LanguageClient, TransportKind } = require('vscode-languageclient/node');
 
