@@ -82,6 +82,7 @@ type workspace struct {
 	folders  []string
 	projects map[string]*project
 	scans    int // workspace scans that have not registered their projects yet
+	removing int // projects unregistered whose diagnostics are not cleared yet
 
 	// foldersSet: the client named workspace folders (or changed them);
 	// folders are then the projects' bounds (folders.go).
@@ -217,13 +218,19 @@ func (w *workspace) removeProject(root string) {
 	w.mu.Lock()
 	p := w.projects[root]
 	delete(w.projects, root)
-	w.cond.Broadcast()
+	w.removing++
 	w.mu.Unlock()
 	if p != nil {
 		p.stop()
 	}
 	w.eng.Forget(root)
 	w.pub.dropRoot(root)
+	// Idle only once the clearing publish is queued: an answer sent after
+	// waitIdle then comes after it.
+	w.mu.Lock()
+	w.removing--
+	w.cond.Broadcast()
+	w.mu.Unlock()
 }
 
 // waitIdle waits until no analysis is pending or running (tests and the
@@ -237,7 +244,7 @@ func (w *workspace) waitIdle(ctx context.Context, withModules bool) error {
 	defer stop()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for w.scans > 0 || w.busyLocked(withModules) {
+	for w.scans > 0 || w.removing > 0 || w.busyLocked(withModules) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
