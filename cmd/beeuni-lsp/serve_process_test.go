@@ -5,7 +5,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
 )
 
 // serverProcess starts this test binary as `beeuni-lsp serve` (TestMain)
@@ -66,30 +67,14 @@ func waitExit(t *testing.T, cmd *exec.Cmd) *os.ProcessState {
 // readFrame reads one Content-Length frame's body.
 func readFrame(t *testing.T, r *bufio.Reader) string {
 	t.Helper()
-	length := -1
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			t.Fatalf("reading a header: %v", err)
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			break
-		}
-		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-			if _, err := fmt.Sscan(v, &length); err != nil {
-				t.Fatalf("bad header %q", line)
-			}
-		}
-	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(r, body); err != nil {
-		t.Fatalf("reading a body: %v", err)
+	body, err := jsonrpcframe.Read(r)
+	if err != nil {
+		t.Fatalf("reading a frame: %v", err)
 	}
 	return string(body)
 }
 
-func frame(body string) string { return fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body) }
+func frame(body string) string { return string(jsonrpcframe.Append(nil, []byte(body))) }
 
 // fileNonBlocking reads f's O_NONBLOCK flag without changing it (File.Fd
 // would make the descriptor blocking).
