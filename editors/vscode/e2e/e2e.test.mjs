@@ -152,17 +152,25 @@ async function runCommand(title) {
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
 }
 
-/** Picks an item from the quick pick that is open. */
-async function pick(label) {
-  const input = page.locator('.quick-input-widget input').first();
-  await input.waitFor({ state: 'visible' });
-  await input.fill(label);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: label }).first().click();
-}
-
+/**
+ * Opens a file through Quick Open. A file the test has just written may not
+ * be in Quick Open's file list yet (the workspace's file watcher reports it a
+ * moment later): close the picker and ask again until it is.
+ */
 async function openFile(name) {
-  await page.keyboard.press('Control+P');
-  await pick(name);
+  await eventually(60_000, async () => {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input').first();
+    await input.waitFor({ state: 'visible' });
+    await input.fill(name);
+    try {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().click({ timeout: 5_000 });
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      throw err;
+    }
+    return true;
+  }, `${name} in Quick Open`);
   await page.locator('.tab.active', { hasText: name }).waitFor();
 }
 
