@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/diag"
+	"github.com/beeuni/beeuni-lsp/internal/markertest"
 	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
@@ -28,7 +28,7 @@ const wsRoot = "/ws"
 
 // cursorMark marks a cursor in a workspace file; it is removed before the
 // workspace is loaded.
-const cursorMark = "⁁"
+const cursorMark = markertest.Cursor
 
 func TestMarkers(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.txtar")
@@ -43,19 +43,6 @@ func TestMarkers(t *testing.T) {
 			runArchive(t, file)
 		})
 	}
-}
-
-// marker is one @name(args) found in a comment.
-type marker struct {
-	name   string
-	args   []string
-	file   string // workspace path (absolute)
-	line   int    // 1-based line in the file as written (for messages)
-	cursor int    // offset of the nearest cursor before it, -1 if none
-}
-
-func (m marker) String() string {
-	return fmt.Sprintf("%s:%d: @%s(%s)", strings.TrimPrefix(m.file, wsRoot+"/"), m.line, m.name, strings.Join(m.args, ", "))
 }
 
 // workspace is one loaded archive.
@@ -81,7 +68,7 @@ func runArchive(t *testing.T, file string) {
 	ws := &workspace{t: t, ar: ar, texts: map[string][]byte{}, goldens: map[string]string{},
 		projects: map[string]*analysis.Project{}, modules: map[string]Modules{}, repos: map[string]*RepoFiles{},
 		current: map[string][]byte{}, updated: map[string]string{}}
-	var markers []marker
+	var markers []markertest.Marker
 	good := map[string][]byte{}
 	clean := &txtar.Archive{}
 	for _, f := range ar.Files {
@@ -93,7 +80,10 @@ func runArchive(t *testing.T, file string) {
 			ws.goldens[strings.TrimPrefix(f.Name, "@")] = string(f.Data)
 			continue
 		}
-		text, ms := parseFile(t, abs(f.Name), string(f.Data))
+		text, ms, err := markertest.File(abs(f.Name), string(f.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
 		markers = append(markers, ms...)
 		ws.texts[abs(f.Name)] = []byte(text)
 		clean.Files = append(clean.Files, txtar.File{Name: f.Name, Data: []byte(text)})
@@ -154,101 +144,6 @@ func runArchive(t *testing.T, file string) {
 
 func abs(name string) string { return filepath.Join(wsRoot, filepath.FromSlash(name)) }
 
-// parseFile removes the cursors from a file and reads its markers.
-func parseFile(t *testing.T, path, data string) (string, []marker) {
-	var out strings.Builder
-	var markers []marker
-	cursor := -1
-	lines := strings.SplitAfter(data, "\n")
-	for i, line := range lines {
-		// Cursors first, so that a marker on the same line sees them.
-		for {
-			j := strings.Index(line, cursorMark)
-			if j < 0 {
-				break
-			}
-			out.WriteString(line[:j])
-			cursor = out.Len()
-			line = line[j+len(cursorMark):]
-		}
-		out.WriteString(line)
-		for _, m := range markersIn(t, line) {
-			m.file, m.line, m.cursor = path, i+1, cursor
-			markers = append(markers, m)
-		}
-	}
-	return out.String(), markers
-}
-
-// markersIn parses every @name(args) in the comment part of a line.
-func markersIn(t *testing.T, line string) []marker {
-	var out []marker
-	c := strings.Index(line, "#@")
-	if c < 0 {
-		c = strings.Index(line, "// @")
-		if c < 0 {
-			return nil
-		}
-	}
-	s := line[c:]
-	for {
-		at := strings.Index(s, "@")
-		if at < 0 {
-			return out
-		}
-		s = s[at+1:]
-		open := strings.Index(s, "(")
-		if open < 0 {
-			return out
-		}
-		m := marker{name: s[:open]}
-		s = s[open+1:]
-		args, rest, err := parseArgs(s)
-		if err != nil {
-			t.Fatalf("bad marker in %q: %v", line, err)
-		}
-		m.args = args
-		out = append(out, m)
-		s = rest
-	}
-}
-
-// parseArgs reads comma-separated arguments up to the closing parenthesis:
-// Go-quoted strings or bare words.
-func parseArgs(s string) ([]string, string, error) {
-	var args []string
-	for {
-		s = strings.TrimLeft(s, " ")
-		if s == "" {
-			return nil, "", fmt.Errorf("unclosed (")
-		}
-		if s[0] == ')' {
-			return args, s[1:], nil
-		}
-		var arg string
-		if s[0] == '"' {
-			q, err := strconv.QuotedPrefix(s)
-			if err != nil {
-				return nil, "", err
-			}
-			arg, _ = strconv.Unquote(q)
-			s = s[len(q):]
-		} else {
-			end := strings.IndexAny(s, ",)")
-			if end < 0 {
-				return nil, "", fmt.Errorf("unclosed (")
-			}
-			arg = strings.TrimSpace(s[:end])
-			s = s[end:]
-		}
-		args = append(args, arg)
-		s = strings.TrimLeft(s, " ")
-		if strings.HasPrefix(s, ",") {
-			s = s[1:]
-		}
-	}
-}
-
 // project returns the project that holds path.
 func (ws *workspace) project(path string) (*analysis.Project, Modules, *RepoFiles) {
 	root, ok := analysis.FindRoot(ws.fs, path)
@@ -301,7 +196,7 @@ func (ws *workspace) loc(l Location) string {
 }
 
 // golden compares got with the golden section name (or records it).
-func (ws *workspace) golden(m marker, name, got string) {
+func (ws *workspace) golden(m markertest.Marker, name, got string) {
 	if !strings.HasSuffix(got, "\n") {
 		got += "\n"
 	}
@@ -319,30 +214,30 @@ func (ws *workspace) golden(m marker, name, got string) {
 	}
 }
 
-func (ws *workspace) needCursor(m marker) {
-	if m.cursor < 0 {
+func (ws *workspace) needCursor(m markertest.Marker) {
+	if m.Cursor < 0 {
 		ws.t.Fatalf("%s: no ⁁ cursor before this marker", m)
 	}
 }
 
-func (ws *workspace) wantArgs(m marker, n int) {
-	if len(m.args) < n {
+func (ws *workspace) wantArgs(m markertest.Marker, n int) {
+	if len(m.Args) < n {
 		ws.t.Fatalf("%s: wants %d arguments", m, n)
 	}
 }
 
-func (ws *workspace) run(m marker) {
+func (ws *workspace) run(m markertest.Marker) {
 	t := ws.t
-	p, mods, repo := ws.project(m.file)
-	switch m.name {
+	p, mods, repo := ws.project(m.File)
+	switch m.Name {
 	case "complete":
 		ws.needCursor(m)
-		items := Completion(p, repo, m.file, ws.content(m.file), m.cursor)
+		items := Completion(p, repo, m.File, ws.content(m.File), m.Cursor)
 		var got []string
 		for _, it := range items {
 			got = append(got, it.Label)
 		}
-		want := m.args
+		want := m.Args
 		if n := len(want); n > 0 && want[n-1] == "..." {
 			want = want[:n-1]
 			if len(got) > len(want) {
@@ -361,88 +256,88 @@ func (ws *workspace) run(m marker) {
 		// @item(label, replaced, newText[, detail])
 		ws.needCursor(m)
 		ws.wantArgs(m, 3)
-		items := Completion(p, repo, m.file, ws.content(m.file), m.cursor)
+		items := Completion(p, repo, m.File, ws.content(m.File), m.Cursor)
 		var found *CompletionItem
 		for i := range items {
-			if items[i].Label == m.args[0] {
+			if items[i].Label == m.Args[0] {
 				found = &items[i]
 			}
 		}
 		if found == nil {
-			t.Errorf("%s: no item %q", m, m.args[0])
+			t.Errorf("%s: no item %q", m, m.Args[0])
 			return
 		}
-		text := ws.content(m.file)
-		if r := string(text[found.Edit.Start:found.Edit.End]); r != m.args[1] || found.Edit.NewText != m.args[2] || found.Edit.File != m.file {
-			t.Errorf("%s: edit replaces %q with %q in %s, want %q with %q", m, r, found.Edit.NewText, rel(found.Edit.File), m.args[1], m.args[2])
+		text := ws.content(m.File)
+		if r := string(text[found.Edit.Start:found.Edit.End]); r != m.Args[1] || found.Edit.NewText != m.Args[2] || found.Edit.File != m.File {
+			t.Errorf("%s: edit replaces %q with %q in %s, want %q with %q", m, r, found.Edit.NewText, rel(found.Edit.File), m.Args[1], m.Args[2])
 		}
-		if len(m.args) > 3 && found.Detail != m.args[3] {
-			t.Errorf("%s: detail %q, want %q", m, found.Detail, m.args[3])
+		if len(m.Args) > 3 && found.Detail != m.Args[3] {
+			t.Errorf("%s: detail %q, want %q", m, found.Detail, m.Args[3])
 		}
 	case "hover":
 		ws.needCursor(m)
 		ws.wantArgs(m, 2)
-		h, ok := Hover(p, mods, m.file, m.cursor)
+		h, ok := Hover(p, mods, m.File, m.Cursor)
 		if !ok {
 			t.Errorf("%s: no hover", m)
 			return
 		}
-		if got := string(ws.content(m.file)[h.Range.Start.Offset:h.Range.End.Offset]); got != m.args[1] {
-			t.Errorf("%s: hover range covers %q, want %q", m, got, m.args[1])
+		if got := string(ws.content(m.File)[h.Range.Start.Offset:h.Range.End.Offset]); got != m.Args[1] {
+			t.Errorf("%s: hover range covers %q, want %q", m, got, m.Args[1])
 		}
-		ws.golden(m, m.args[0], h.Markdown)
+		ws.golden(m, m.Args[0], h.Markdown)
 	case "nohover":
 		ws.needCursor(m)
-		if h, ok := Hover(p, mods, m.file, m.cursor); ok {
+		if h, ok := Hover(p, mods, m.File, m.Cursor); ok {
 			t.Errorf("%s: unexpected hover %q", m, h.Markdown)
 		}
 	case "def":
 		ws.needCursor(m)
 		var got []string
-		for _, l := range Definition(p, mods, m.file, m.cursor) {
+		for _, l := range Definition(p, mods, m.File, m.Cursor) {
 			got = append(got, ws.loc(l))
 		}
-		ws.same(m, "definition", got, m.args)
+		ws.same(m, "definition", got, m.Args)
 	case "refs", "refsNoDecl":
 		ws.needCursor(m)
 		var got []string
-		for _, l := range References(p, m.file, m.cursor, m.name == "refs") {
+		for _, l := range References(p, m.File, m.Cursor, m.Name == "refs") {
 			got = append(got, ws.loc(l))
 		}
-		ws.same(m, "references", got, m.args)
+		ws.same(m, "references", got, m.Args)
 	case "highlight":
 		ws.needCursor(m)
 		var got []string
-		for _, h := range DocumentHighlights(p, m.file, m.cursor) {
-			s := ws.rng(m.file, h.Range)
+		for _, h := range DocumentHighlights(p, m.File, m.Cursor) {
+			s := ws.rng(m.File, h.Range)
 			if h.Write {
 				s += " write"
 			}
 			got = append(got, s)
 		}
-		ws.same(m, "highlights", got, m.args)
+		ws.same(m, "highlights", got, m.Args)
 	case "prepare":
 		ws.needCursor(m)
 		ws.wantArgs(m, 1)
-		r, name, err := PrepareRename(p, m.file, m.cursor)
+		r, name, err := PrepareRename(p, m.File, m.Cursor)
 		if err != nil {
 			t.Errorf("%s: prepareRename refused: %v", m, err)
 			return
 		}
-		if got := string(ws.content(m.file)[r.Start.Offset:r.End.Offset]); got != m.args[0] || name != unquote(m.args[0]) {
-			t.Errorf("%s: prepareRename range %q name %q, want %q", m, got, name, m.args[0])
+		if got := string(ws.content(m.File)[r.Start.Offset:r.End.Offset]); got != m.Args[0] || name != unquote(m.Args[0]) {
+			t.Errorf("%s: prepareRename range %q name %q, want %q", m, got, name, m.Args[0])
 		}
 	case "prepareErr":
 		ws.needCursor(m)
 		ws.wantArgs(m, 1)
-		_, _, err := PrepareRename(p, m.file, m.cursor)
-		if err == nil || !strings.Contains(err.Error(), m.args[0]) {
-			t.Errorf("%s: prepareRename error %v, want one containing %q", m, err, m.args[0])
+		_, _, err := PrepareRename(p, m.File, m.Cursor)
+		if err == nil || !strings.Contains(err.Error(), m.Args[0]) {
+			t.Errorf("%s: prepareRename error %v, want one containing %q", m, err, m.Args[0])
 		}
 	case "rename":
 		ws.needCursor(m)
 		ws.wantArgs(m, 2)
-		edits, err := Rename(p, m.file, m.cursor, m.args[0])
+		edits, err := Rename(p, m.File, m.Cursor, m.Args[0])
 		if err != nil {
 			t.Errorf("%s: rename refused: %v", m, err)
 			return
@@ -451,13 +346,13 @@ func (ws *workspace) run(m marker) {
 		for _, e := range edits {
 			lines = append(lines, fmt.Sprintf("%s:%s-%s %q", rel(e.File), ws.pos(e.File, e.Start), ws.pos(e.File, e.End), e.NewText))
 		}
-		ws.golden(m, m.args[1], strings.Join(lines, "\n"))
+		ws.golden(m, m.Args[1], strings.Join(lines, "\n"))
 	case "renameErr":
 		ws.needCursor(m)
 		ws.wantArgs(m, 2)
-		_, err := Rename(p, m.file, m.cursor, m.args[0])
-		if err == nil || !strings.Contains(err.Error(), m.args[1]) {
-			t.Errorf("%s: rename error %v, want one containing %q", m, err, m.args[1])
+		_, err := Rename(p, m.File, m.Cursor, m.Args[0])
+		if err == nil || !strings.Contains(err.Error(), m.Args[1]) {
+			t.Errorf("%s: rename error %v, want one containing %q", m, err, m.Args[1])
 		}
 	case "symbols":
 		ws.wantArgs(m, 1)
@@ -465,12 +360,12 @@ func (ws *workspace) run(m marker) {
 		var dump func(ss []Symbol, indent string)
 		dump = func(ss []Symbol, indent string) {
 			for _, s := range ss {
-				fmt.Fprintf(&b, "%s%s %s %s sel %s %q\n", indent, s.Kind, s.Name, ws.rng(m.file, s.Range), ws.rng(m.file, s.Selection), s.Detail)
+				fmt.Fprintf(&b, "%s%s %s %s sel %s %q\n", indent, s.Kind, s.Name, ws.rng(m.File, s.Range), ws.rng(m.File, s.Selection), s.Detail)
 				dump(s.Children, indent+"  ")
 			}
 		}
-		dump(DocumentSymbols(p, m.file), "")
-		ws.golden(m, m.args[0], b.String())
+		dump(DocumentSymbols(p, m.File), "")
+		ws.golden(m, m.Args[0], b.String())
 	case "wsymbols":
 		ws.wantArgs(m, 2)
 		var ps []*analysis.Project
@@ -483,41 +378,41 @@ func (ws *workspace) run(m marker) {
 			ps = append(ps, ws.projects[r])
 		}
 		var lines []string
-		for _, s := range WorkspaceSymbols(ps, m.args[0]) {
+		for _, s := range WorkspaceSymbols(ps, m.Args[0]) {
 			lines = append(lines, fmt.Sprintf("%s %s %s:%s %q (%s)", s.Kind, s.Name, rel(s.File), ws.rng(s.File, s.Selection), s.Detail, s.Container))
 		}
-		ws.golden(m, m.args[1], strings.Join(lines, "\n"))
+		ws.golden(m, m.Args[1], strings.Join(lines, "\n"))
 	case "folding":
 		ws.wantArgs(m, 1)
 		var lines []string
-		for _, fr := range FoldingRanges(p, m.file) {
+		for _, fr := range FoldingRanges(p, m.File) {
 			lines = append(lines, fmt.Sprintf("%d-%d", fr.StartLine+1, fr.EndLine+1))
 		}
-		ws.golden(m, m.args[0], strings.Join(lines, "\n"))
+		ws.golden(m, m.Args[0], strings.Join(lines, "\n"))
 	case "links":
 		ws.wantArgs(m, 1)
 		var lines []string
-		for _, l := range DocumentLinks(p, m.file) {
-			lines = append(lines, fmt.Sprintf("%s -> %s", ws.rng(m.file, l.Range), rel(l.Target)))
+		for _, l := range DocumentLinks(p, m.File) {
+			lines = append(lines, fmt.Sprintf("%s -> %s", ws.rng(m.File, l.Range), rel(l.Target)))
 		}
-		ws.golden(m, m.args[0], strings.Join(lines, "\n"))
+		ws.golden(m, m.Args[0], strings.Join(lines, "\n"))
 	case "inlay":
 		ws.wantArgs(m, 1)
 		var lines []string
-		for _, h := range InlayHints(p, mods, m.file) {
+		for _, h := range InlayHints(p, mods, m.File) {
 			if h.Pos.Offset != h.Offset {
 				t.Errorf("%s: inlay hint Pos %d != Offset %d", m, h.Pos.Offset, h.Offset)
 			}
-			lines = append(lines, fmt.Sprintf("%s %q pad=%v tooltip=%q", ws.pos(m.file, h.Offset), h.Label, h.PaddingLeft, h.Tooltip))
+			lines = append(lines, fmt.Sprintf("%s %q pad=%v tooltip=%q", ws.pos(m.File, h.Offset), h.Label, h.PaddingLeft, h.Tooltip))
 		}
-		ws.golden(m, m.args[0], strings.Join(lines, "\n"))
+		ws.golden(m, m.Args[0], strings.Join(lines, "\n"))
 	default:
 		t.Fatalf("%s: unknown marker", m)
 	}
 }
 
 // same compares two lists of rendered results.
-func (ws *workspace) same(m marker, what string, got, want []string) {
+func (ws *workspace) same(m markertest.Marker, what string, got, want []string) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		ws.t.Errorf("%s: %s\n got  %q\n want %q", m, what, got, want)
 	}

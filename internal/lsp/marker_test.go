@@ -11,40 +11,40 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 	"golang.org/x/tools/txtar"
 
+	"github.com/beeuni/beeuni-lsp/internal/markertest"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
-// The marker tests run the real server over a pipe on a txtar workspace.
-// The archive's comment (the text before the first file) lists what the
-// editor must see, one expectation a line; "#" starts a comment line.
-// A location is a file and a quoted pattern: the pattern's first
-// occurrence in the file, where "|" marks the cursor (it is not part of
-// the text). Expectations:
+// The server's marker tests run the real server over a pipe on a txtar
+// workspace, in the marker syntax of internal/markertest. The archive's
+// comment is a script: one marker a line, run in order ("#" starts a prose
+// line). A location is a file and a quoted pattern: the pattern's first
+// occurrence in the file's current text, where ⁁ marks the cursor (it is
+// not part of the text). The markers:
 //
-//	open FILE                          open FILE in the editor (beeuni.yaml is always opened)
-//	type FILE "PATTERN" "TEXT"         the editor replaces PATTERN with TEXT (an incremental change)
-//	diag FILE "PATTERN" CODE           a diagnostic with CODE exactly on PATTERN
-//	diags FILE N                       FILE has exactly N diagnostics
-//	complete FILE "PAT|TERN" LABEL...  completion offers these labels, in this order
-//	nocomplete FILE "PAT|TERN" LABEL   completion does not offer LABEL
-//	edit FILE "PAT|TERN" LABEL "PATTERN" the item LABEL replaces exactly PATTERN
-//	hover FILE "PAT|TERN" "TEXT"       the hover holds TEXT
-//	nohover FILE "PAT|TERN"            no hover
-//	def FILE "PAT|TERN" TARGET ["PATTERN"] the definition is in TARGET (at PATTERN)
-//	refs FILE "PAT|TERN" N             N references, declaration included
-//	highlights FILE "PAT|TERN" N       N highlights
-//	symbols FILE NAME...               the outline's top-level names
-//	wsymbol QUERY FILE "PATTERN"       a workspace symbol for QUERY at PATTERN
-//	link FILE "PATTERN" TARGET         a document link on PATTERN to TARGET
-//	rename FILE "PAT|TERN" NEW N       renaming gives N edits
-//	norename FILE "PAT|TERN" "TEXT"    prepareRename refuses with TEXT in its reason
-//	inlay FILE "PATTERN" "LABEL"       an inlay hint LABEL at the end of PATTERN
-//	folds FILE N                       N folding ranges
+//	@open(FILE)                           open FILE in the editor (beeuni.yaml is always opened)
+//	@type(FILE, "PATTERN", "TEXT")        the editor replaces PATTERN with TEXT (an incremental change)
+//	@diag(FILE, "PATTERN", CODE)          a diagnostic with CODE exactly on PATTERN
+//	@diags(FILE, N)                       FILE has exactly N diagnostics
+//	@complete(FILE, "PAT⁁TERN", LABEL...) completion offers these labels, in this order
+//	@nocomplete(FILE, "PAT⁁TERN", LABEL)  completion does not offer LABEL
+//	@edit(FILE, "PAT⁁TERN", LABEL, "PATTERN") the item LABEL replaces exactly PATTERN
+//	@hover(FILE, "PAT⁁TERN", "TEXT")      the hover holds TEXT
+//	@nohover(FILE, "PAT⁁TERN")            no hover
+//	@def(FILE, "PAT⁁TERN", TARGET[, "PATTERN"]) the definition is in TARGET (at PATTERN)
+//	@refs(FILE, "PAT⁁TERN", N)            N references, declaration included
+//	@highlights(FILE, "PAT⁁TERN", N)      N highlights
+//	@symbols(FILE, NAME...)               the outline's top-level names
+//	@wsymbol(QUERY, FILE, "PATTERN")      a workspace symbol for QUERY at PATTERN
+//	@link(FILE, "PATTERN", TARGET)        a document link on PATTERN to TARGET
+//	@rename(FILE, "PAT⁁TERN", NEW, N)     renaming gives N edits
+//	@norename(FILE, "PAT⁁TERN", "TEXT")   prepareRename refuses with TEXT in its reason
+//	@inlay(FILE, "PATTERN", "LABEL")      an inlay hint LABEL at the end of PATTERN
+//	@folds(FILE, N)                       N folding ranges
 //
 // Every archive runs twice, once with a UTF-16 client and once with a
 // UTF-8 one; expected positions are computed by a reference conversion
@@ -162,30 +162,6 @@ func refPosition(content []byte, offset int, enc Encoding) protocol.Position {
 	return protocol.Position{Line: uint32(line), Character: uint32(col)}
 }
 
-// markerArgs splits an expectation line into words and quoted strings.
-func markerArgs(t testing.TB, line string) []string {
-	var out []string
-	for line = strings.TrimSpace(line); line != ""; line = strings.TrimSpace(line) {
-		if line[0] == '"' {
-			s, err := strconv.QuotedPrefix(line)
-			if err != nil {
-				t.Fatalf("bad quoted string in %q: %v", line, err)
-			}
-			u, _ := strconv.Unquote(s)
-			out = append(out, u)
-			line = line[len(s):]
-			continue
-		}
-		i := strings.IndexAny(line, " \t")
-		if i < 0 {
-			i = len(line)
-		}
-		out = append(out, line[:i])
-		line = line[i:]
-	}
-	return out
-}
-
 type markerRun struct {
 	t       *testing.T
 	s       *session
@@ -196,24 +172,18 @@ type markerRun struct {
 func (r *markerRun) abs(rel string) string { return filepath.Join(wsRoot, filepath.FromSlash(rel)) }
 
 // find returns the offsets of pattern in file: its start, end and cursor
-// (the "|" or the start).
+// (the ⁁ or the start).
 func (r *markerRun) find(file, pattern string) (start, end, cursor int) {
 	r.t.Helper()
 	content, ok := r.content[r.abs(file)]
 	if !ok {
 		r.t.Fatalf("no file %s in the archive", file)
 	}
-	bar := strings.Index(pattern, "|")
-	plain := strings.Replace(pattern, "|", "", 1)
-	start = strings.Index(string(content), plain)
-	if start < 0 {
-		r.t.Fatalf("pattern %q not in %s", plain, file)
+	start, end, cursor, ok = markertest.Pattern(string(content), pattern)
+	if !ok {
+		r.t.Fatalf("pattern %q not in %s", pattern, file)
 	}
-	cursor = start
-	if bar >= 0 {
-		cursor = start + bar
-	}
-	return start, start + len(plain), cursor
+	return start, end, cursor
 }
 
 func (r *markerRun) pos(file string, offset int) protocol.Position {
@@ -239,17 +209,18 @@ func runMarkers(t *testing.T, file string, enc Encoding) {
 	}
 	r.s = editorSession(t, fsys, enc, wsRoot)
 	toOpen := map[string]bool{"beeuni.yaml": true}
+	script, err := markertest.Script(string(ar.Comment))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var lines [][]string
-	for _, line := range strings.Split(string(ar.Comment), "\n") {
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+	for _, m := range script {
+		if m.Name == "open" && len(m.Args) == 1 {
+			toOpen[m.Args[0]] = true
 			continue
 		}
-		args := markerArgs(t, line)
-		if args[0] == "open" {
-			toOpen[args[1]] = true
-			continue
-		}
-		lines = append(lines, args)
+		// The checks read the marker's name as the first word.
+		lines = append(lines, append([]string{m.Name}, m.Args...))
 	}
 	for _, f := range sortedKeys(toOpen) {
 		r.s.open(r.abs(f), string(r.content[r.abs(f)]))
@@ -267,7 +238,7 @@ func (r *markerRun) check(args []string, versions map[string]int) {
 	t := r.t
 	need := func(n int) {
 		if len(args) < n {
-			t.Fatalf("expectation %q needs %d arguments", args, n-1)
+			t.Fatalf("marker @%s needs %d arguments, has %d", args[0], n-1, len(args)-1)
 		}
 	}
 	var diags map[string]protocol.PublishDiagnosticsParams
@@ -490,7 +461,7 @@ func (r *markerRun) check(args []string, versions map[string]int) {
 			t.Errorf("%d folding ranges, want %d: %v", len(folds), n, folds)
 		}
 	default:
-		t.Fatalf("unknown expectation %q", args[0])
+		t.Fatalf("unknown marker @%s", args[0])
 	}
 }
 
@@ -511,4 +482,3 @@ func describeDiags(ds []protocol.Diagnostic) string {
 	return "[" + strings.Join(out, "; ") + "]"
 }
 
-var _ = utf8.RuneError
