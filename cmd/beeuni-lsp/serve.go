@@ -37,8 +37,8 @@ func runServe(ctx context.Context, e env, args []string) int {
 // which keeps collections rare while the heap is small, as during the
 // initial module scan of a smaller project: esbuild allocates hundreds of
 // KB for each module, and every collection it starts slows the requests
-// answered meanwhile (docs/performance.md, "Requests during the initial
-// scan"). GOMEMLIMIT and GOGC, read with getenv, override each.
+// answered meanwhile (docs/performance.md, "The collector settings").
+// GOMEMLIMIT and GOGC, read with getenv, override each.
 func tuneGC(getenv func(string) string) {
 	if getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(serveMemoryLimit)
@@ -53,7 +53,7 @@ func tuneGC(getenv func(string) string) {
 // typing meets the limit every few keystrokes: 140 MiB keeps the peak RSS
 // near 148 MiB (budget 150), where 130 MiB held it near 139 MiB but made
 // completion's p95 13 to 18 ms instead of 7 to 9 and the keystroke's 43 to
-// 53 ms instead of 35 to 37 (docs/performance.md, "Issue 14's budgets").
+// 53 ms instead of 35 to 37 (docs/performance.md, "The collector settings").
 const serveMemoryLimit = 140 << 20
 
 // serveGCPercent is the server's GC percent (GOGC): the heap may grow to

@@ -41,7 +41,8 @@ const maxCachedRead = 4 << 20
 // keepsContent reports whether the content of path is kept. A tool
 // module's is not: only its inspection reads it, again only once it
 // changed (which forgets it anyway), and the contents of 10,000 modules
-// are 20 MB that every collection would mark (docs/performance.md).
+// are 20 MB that every collection would mark (docs/server.md,
+// "Diagnostics pipeline").
 func keepsContent(path string, data []byte) bool {
 	if ext := filepath.Ext(path); analysis.HasModuleExtension(path) || ext == ".tsx" || ext == ".jsx" {
 		return false // a tool module, or a JSX file one imports

@@ -36,7 +36,8 @@ const maxYield = 100 * time.Millisecond
 // two requests of a burst runs beside the second: it takes the second
 // core, and its allocations (esbuild's, hundreds of KB a module) start
 // collections that the request then helps with. Measured in
-// docs/performance.md ("Requests during the initial scan").
+// docs/performance.md ("What keeps a keystroke cheap": interactive work
+// first).
 const quiet = 5 * time.Millisecond
 
 // begin marks a request as under way; the function it returns marks it

@@ -20,8 +20,8 @@ const (
 	// are this quick, analysing each keystroke costs less than the timer.
 	minBurstPause = 2 * time.Millisecond
 	// maxBurstPause caps the pause: every millisecond of it is latency
-	// the keystroke budget pays (p95 60 ms at 10,000 tools, see
-	// docs/performance.md), and a slow load coalesces a burst by itself.
+	// the keystroke budget pays (docs/performance.md, "Budgets"), and a
+	// slow load coalesces a burst by itself.
 	maxBurstPause = 10 * time.Millisecond
 )
 
@@ -30,7 +30,7 @@ const (
 // it loads p while it is dirty. One goroutine for the project's life: its
 // stack, grown for yaml.v3's recursion through the manifest's nesting, is
 // not grown again by copying at every keystroke (docs/performance.md,
-// "Stdin through the poller, parked YAML workers"). A panic in a load is
+// "What keeps a keystroke cheap"). A panic in a load is
 // recovered and logged; the worker goes on.
 func (w *workspace) yamlWorker(ctx context.Context, p *project) {
 	for {
