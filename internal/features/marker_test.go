@@ -406,6 +406,34 @@ func (ws *workspace) run(m markertest.Marker) {
 			lines = append(lines, fmt.Sprintf("%s %q pad=%v tooltip=%q", ws.pos(m.File, h.Offset), h.Label, h.PaddingLeft, h.Tooltip))
 		}
 		ws.golden(m, m.Args[0], strings.Join(lines, "\n"))
+	case "calls":
+		// @calls(golden): the call hierarchy items at the cursor, each with
+		// its incoming calls (a tool) or outgoing calls (an agent).
+		ws.needCursor(m)
+		ws.wantArgs(m, 1)
+		var lines []string
+		item := func(it CallItem) string {
+			kind := "tool"
+			if it.Kind == CallAgent {
+				kind = "agent"
+			}
+			return fmt.Sprintf("%s %s %q %s:%s sel %s", kind, it.Name, it.Detail, rel(it.File), ws.rng(it.File, it.Range), ws.rng(it.File, it.Selection))
+		}
+		for _, it := range PrepareCallHierarchy(p, mods, m.File, m.Cursor) {
+			lines = append(lines, item(it))
+			calls, dir := IncomingCalls(p, it), "in "
+			if it.Kind == CallAgent {
+				calls, dir = OutgoingCalls(p, it), "out"
+			}
+			for _, c := range calls {
+				var from []string
+				for _, r := range c.FromRanges {
+					from = append(from, ws.rng(c.FromFile, r))
+				}
+				lines = append(lines, fmt.Sprintf("  %s %s from %s:%s", dir, item(c.Item), rel(c.FromFile), strings.Join(from, ",")))
+			}
+		}
+		ws.golden(m, m.Args[0], strings.Join(lines, "\n"))
 	default:
 		t.Fatalf("%s: unknown marker", m)
 	}

@@ -94,6 +94,15 @@ func checkEveryOffsetAt(t *testing.T, p *analysis.Project, repo *RepoFiles, f *a
 	}
 	PrepareRename(p, f.Path, off)
 	_, _ = Rename(p, f.Path, off, "renamed_tool")
+	for _, it := range PrepareCallHierarchy(p, nil, f.Path, off) {
+		for _, c := range append(IncomingCalls(p, it), OutgoingCalls(p, it)...) {
+			for _, r := range c.FromRanges {
+				if samePath(c.FromFile, f.Path) {
+					inFile("call from "+c.Item.Name, r.Start.Offset, r.End.Offset)
+				}
+			}
+		}
+	}
 }
 
 // TestNilInputs: features on no project, an unknown file, or no text answer
@@ -112,7 +121,8 @@ func TestNilInputs(t *testing.T) {
 	if Definition(p, nil, "/x/beeuni.yaml", 0) != nil || References(p, "/x/beeuni.yaml", 0, true) != nil ||
 		DocumentSymbols(p, "/x/beeuni.yaml") != nil || FoldingRanges(p, "/x/beeuni.yaml") != nil ||
 		InlayHints(p, nil, "/x/beeuni.yaml") != nil || DocumentLinks(p, "/x/beeuni.yaml") != nil ||
-		DocumentHighlights(p, "/x/beeuni.yaml", 0) != nil || WorkspaceSymbols([]*analysis.Project{nil, p}, "") != nil {
+		DocumentHighlights(p, "/x/beeuni.yaml", 0) != nil || WorkspaceSymbols([]*analysis.Project{nil, p}, "") != nil ||
+		PrepareCallHierarchy(p, nil, "/x/beeuni.yaml", 0) != nil || PrepareCallHierarchy(nil, nil, "/x/beeuni.yaml", 0) != nil {
 		t.Error("a feature answered for a file the project does not have")
 	}
 	if _, _, err := PrepareRename(p, "/x/beeuni.yaml", 0); err == nil {

@@ -30,6 +30,9 @@ func registerFeatures(s *Server) {
 	s.register(protocol.MethodTextDocumentDocumentLink, interactiveWork, documentLink)
 	s.register(protocol.MethodTextDocumentPrepareRename, interactiveWork, prepareRename)
 	s.register(protocol.MethodTextDocumentRename, interactiveWork, rename)
+	s.register(protocol.MethodTextDocumentPrepareCallHierarchy, interactiveWork, prepareCallHierarchy)
+	s.register(protocol.MethodCallHierarchyIncomingCalls, interactiveWork, incomingCalls)
+	s.register(protocol.MethodCallHierarchyOutgoingCalls, interactiveWork, outgoingCalls)
 	s.register(methodInlayHint, interactiveWork, inlayHint)
 	s.register(protocol.MethodTextDocumentCodeLens, interactiveWork, codeLens)
 	s.register(protocol.MethodTextDocumentCodeAction, interactiveWork, codeAction)
@@ -49,6 +52,7 @@ func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
 	caps.FoldingRangeProvider = true
 	caps.DocumentLinkProvider = &protocol.DocumentLinkOptions{}
 	caps.RenameProvider = &protocol.RenameOptions{PrepareProvider: true}
+	caps.CallHierarchyProvider = true
 	if ci.inlayHints {
 		caps.InlayHintProvider = true
 	} else {

@@ -45,6 +45,7 @@ import (
 //	@norename(FILE, "PAT⁁TERN", "TEXT")   prepareRename refuses with TEXT in its reason
 //	@inlay(FILE, "PATTERN", "LABEL")      an inlay hint LABEL at the end of PATTERN
 //	@folds(FILE, N)                       N folding ranges
+//	@calls(FILE, "PAT⁁TERN", in|out, NAME...) the incoming (agents) or outgoing (tools) calls of the item there
 //
 // Every archive runs twice, once with a UTF-16 client and once with a
 // UTF-8 one; expected positions are computed by a reference conversion
@@ -453,6 +454,33 @@ func (r *markerRun) check(args []string, versions map[string]int) {
 			}
 		}
 		t.Errorf("no inlay hint %q on line %d; got %v", args[3], want.Line, got)
+	case "calls":
+		need(4)
+		var items []protocol.CallHierarchyItem
+		r.s.call(protocol.MethodTextDocumentPrepareCallHierarchy, r.docPos(args[1], args[2]), &items)
+		if len(items) == 0 {
+			t.Fatalf("no call hierarchy item")
+		}
+		var names []string
+		switch args[3] {
+		case "in":
+			var calls []protocol.CallHierarchyIncomingCall
+			r.s.call(protocol.MethodCallHierarchyIncomingCalls, map[string]any{"item": items[0]}, &calls)
+			for _, c := range calls {
+				names = append(names, c.From.Name)
+			}
+		case "out":
+			var calls []protocol.CallHierarchyOutgoingCall
+			r.s.call(protocol.MethodCallHierarchyOutgoingCalls, map[string]any{"item": items[0]}, &calls)
+			for _, c := range calls {
+				names = append(names, c.To.Name)
+			}
+		default:
+			t.Fatalf("@calls: direction %q, want in or out", args[3])
+		}
+		if strings.Join(names, " ") != strings.Join(args[4:], " ") {
+			t.Errorf("%s calls of %s: %v, want %v", args[3], items[0].Name, names, args[4:])
+		}
 	case "folds":
 		need(3)
 		var folds []protocol.FoldingRange
