@@ -33,6 +33,7 @@ func registerFeatures(s *Server) {
 	s.register(protocol.MethodTextDocumentPrepareCallHierarchy, interactiveWork, prepareCallHierarchy)
 	s.register(protocol.MethodCallHierarchyIncomingCalls, interactiveWork, incomingCalls)
 	s.register(protocol.MethodCallHierarchyOutgoingCalls, interactiveWork, outgoingCalls)
+	s.register(protocol.MethodWillRenameFiles, interactiveWork, willRenameFiles)
 	s.register(methodInlayHint, interactiveWork, inlayHint)
 	s.register(protocol.MethodTextDocumentCodeLens, interactiveWork, codeLens)
 	s.register(protocol.MethodTextDocumentCodeAction, interactiveWork, codeAction)
@@ -53,6 +54,9 @@ func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
 	caps.DocumentLinkProvider = &protocol.DocumentLinkOptions{}
 	caps.RenameProvider = &protocol.RenameOptions{PrepareProvider: true}
 	caps.CallHierarchyProvider = true
+	if caps.Workspace != nil {
+		caps.Workspace.FileOperations = &protocol.ServerCapabilitiesWorkspaceFileOperations{WillRename: willRenameFilters()}
+	}
 	if ci.inlayHints {
 		caps.InlayHintProvider = true
 	} else {

@@ -261,6 +261,24 @@ H.run({
     vim.api.nvim_set_current_buf(bufnr)
   end },
 
+  { ':BeeuniRename from a module buffer moves it and updates the manifest line', function()
+    write_all()
+    vim.cmd('edit ' .. project .. '/tools/lookup_order.ts')
+    local module_buf = vim.api.nvim_get_current_buf()
+    local answered, failure = false, nil
+    beeuni.rename_file('find_order.ts', module_buf, function(err)
+      answered, failure = true, err
+    end)
+    H.wait_for(10000, function() return answered end, 'the rename to finish')
+    H.eq(nil, failure, 'rename error')
+    -- 0.10+ renames the buffer, 0.7 opens the new file in a new one.
+    H.truthy(vim.fn.bufnr(project .. '/tools/find_order.ts') ~= -1, 'a buffer for the new file')
+    H.truthy(H.read_file(project .. '/tools/find_order.ts'), 'tools/find_order.ts on disk')
+    H.eq(nil, H.read_file(project .. '/tools/lookup_order.ts'), 'tools/lookup_order.ts gone')
+    H.eq('  lookup_order: tools/find_order.ts', vim.api.nvim_buf_get_lines(bufnr, 6, 7, false)[1], 'the manifest line, in its buffer')
+    H.truthy(vim.fn.exists(':BeeuniRename') == 2, ':BeeuniRename defined')
+  end },
+
   { ':checkhealth beeuni finds the binary, its version and the root', function()
     vim.api.nvim_set_current_buf(bufnr)
     vim.cmd('checkhealth beeuni')

@@ -251,6 +251,80 @@ function M.show_tools(bufnr, done)
   end)
 end
 
+--- Renames or moves the file of bufnr to new_path (a bare name: in the same
+--- folder), first asking the server for the edits that keep every module
+--- path and imports: entry pointing at it (workspace/willRenameFiles):
+--- Neovim's own rename asks no server. The edited manifests are left
+--- modified, for the user to look at and write. Calls done(err).
+function M.rename_file(new_path, bufnr, done)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local function finish(err)
+    if done then
+      done(err)
+    end
+  end
+  local old = vim.api.nvim_buf_get_name(bufnr)
+  if old == '' then
+    notify('this buffer has no file to rename', vim.log.levels.ERROR)
+    return finish('no file')
+  end
+  if not new_path or new_path == '' then
+    notify('usage: :BeeuniRename {new path}', vim.log.levels.ERROR)
+    return finish('no new path')
+  end
+  local new
+  if new_path:find('/', 1, true) then
+    new = vim.fn.fnamemodify(new_path, ':p')
+  else
+    new = vim.fn.fnamemodify(old, ':h') .. '/' .. new_path
+  end
+  if uv.fs_stat(new) then
+    notify(new .. ' exists already', vim.log.levels.ERROR)
+    return finish('exists')
+  end
+  local client = M.client_for(bufnr)
+  if not client then
+    no_client()
+    return finish('no client')
+  end
+  local params = { files = { { oldUri = vim.uri_from_fname(old), newUri = vim.uri_from_fname(new) } } }
+  client_request(client, 'workspace/willRenameFiles', params, function(err, result)
+    if err then
+      notify('the server could not follow the rename (' .. (err.message or tostring(err)) .. '): nothing was renamed', vim.log.levels.ERROR)
+      return finish(err)
+    end
+    local edited = 0
+    if result then
+      vim.lsp.util.apply_workspace_edit(result, client.offset_encoding or 'utf-16')
+      for _, change in ipairs(result.documentChanges or {}) do
+        if change.edits then
+          edited = edited + 1
+        end
+      end
+      for _ in pairs(result.changes or {}) do
+        edited = edited + 1
+      end
+    end
+    vim.fn.mkdir(vim.fn.fnamemodify(new, ':h'), 'p')
+    vim.lsp.util.rename(old, new)
+    if edited > 0 then
+      notify(string.format('renamed; %d file(s) that name it were edited: :wall to save them', edited))
+    else
+      notify('renamed; no manifest names it')
+    end
+    finish(nil)
+  end, bufnr)
+end
+
+--- Defines the global :BeeuniRename (idempotent), in every version: a
+--- module file is renamed from its own buffer, to which the client does
+--- not attach.
+function M.create_rename_command()
+  vim.api.nvim_create_user_command('BeeuniRename', function(opts)
+    M.rename_file(opts.args)
+  end, { nargs = 1, complete = 'file', desc = "Rename this buffer's file and update the paths beeuni.yaml names it by" })
+end
+
 --- Opens a centred floating window holding lines; `q` or <Esc> closes it.
 --- Returns the window id.
 function M.open_float(lines, title)
