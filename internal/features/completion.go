@@ -13,12 +13,13 @@ import (
 // project's copy (p.File(path).Content). The cursor's context is read from
 // text line by line, so a half-written line works; what exists (the tools
 // the session gets, other files' declarations) comes from p, which may be
-// the last project that parsed. repo lists the files to offer (may be nil:
-// then no file is offered).
+// the last project that parsed. repo gives the files to offer, asked only
+// when the cursor's place offers files (may be nil: then no file is
+// offered).
 //
 // Items come in the order to show them (SortText ascending), and each Edit
 // replaces exactly the word being typed.
-func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, offset int) []CompletionItem {
+func Completion(p *analysis.Project, repo RepoSource, path string, text []byte, offset int) []CompletionItem {
 	path = filepath.Clean(path)
 	if text == nil && p != nil {
 		if f := p.File(path); f != nil {
@@ -32,7 +33,7 @@ func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, 
 	if ctx.slot == slotNone {
 		return nil
 	}
-	c := &completer{p: p, repo: repo, path: path, ctx: ctx}
+	c := &completer{p: p, src: repo, path: path, ctx: ctx}
 	c.run()
 	return c.items
 }
@@ -49,7 +50,7 @@ func Completion(p *analysis.Project, repo *RepoFiles, path string, text []byte, 
 // With a limit and a word typed, the items whose filter text starts with the
 // word come first (in Completion's order), then the other matches: a cut
 // list keeps the likeliest items, not the first declared.
-func CompletionMatching(p *analysis.Project, repo *RepoFiles, path string, text []byte, offset, limit int) (items []CompletionItem, incomplete bool) {
+func CompletionMatching(p *analysis.Project, repo RepoSource, path string, text []byte, offset, limit int) (items []CompletionItem, incomplete bool) {
 	path = filepath.Clean(path)
 	if text == nil && p != nil {
 		if f := p.File(path); f != nil {
@@ -63,7 +64,7 @@ func CompletionMatching(p *analysis.Project, repo *RepoFiles, path string, text 
 	if ctx.slot == slotNone {
 		return nil, false
 	}
-	c := &completer{p: p, repo: repo, path: path, ctx: ctx, limit: limit}
+	c := &completer{p: p, src: repo, path: path, ctx: ctx, limit: limit}
 	if ctx.wordStart >= 0 && ctx.wordStart < offset {
 		c.typed = text[ctx.wordStart:offset]
 	}
@@ -91,8 +92,12 @@ const (
 )
 
 type completer struct {
-	p     *analysis.Project
+	p *analysis.Project
+	// src gives the repository's files; repo is its answer, asked once, by
+	// files(), where the cursor's place offers files.
+	src   RepoSource
 	repo  *RepoFiles
+	asked bool
 	path  string
 	ctx   cursorCtx
 	items []CompletionItem
@@ -288,17 +293,18 @@ type taken struct {
 func (c *completer) taken() taken {
 	t := taken{beeuni: map[string]bool{}}
 	var lk repoLookups
-	if c.repo != nil {
-		lk = c.repo.lookups()
+	repo := c.files()
+	if repo != nil {
+		lk = repo.lookups()
 		t.names = lk.names
-		t.module = make([]bool, len(c.repo.Modules))
-		t.name = make([]bool, len(c.repo.Modules))
+		t.module = make([]bool, len(repo.Modules))
+		t.name = make([]bool, len(repo.Modules))
 	}
 	c.eachDeclared(func(name, value string) {
 		if analysis.IsBeeuniTool(name) {
 			t.beeuni[name] = true
 		}
-		if c.repo == nil {
+		if repo == nil {
 			return
 		}
 		for _, i := range lk.byName[name] {
@@ -321,7 +327,7 @@ func (c *completer) toolKeys() {
 		}
 		c.add(b, ItemBeeuniTool, b+": "+analysis.BeeuniPrefix+b, "Beeuni tool", beeuniToolDoc(b))
 	}
-	if c.repo == nil {
+	if c.files() == nil {
 		return
 	}
 	offered := map[string]bool{}
@@ -349,7 +355,7 @@ func (c *completer) toolValues(key string) {
 	if analysis.IsBeeuniTool(key) {
 		c.add(analysis.BeeuniPrefix+key, ItemBeeuniTool, analysis.BeeuniPrefix+key, "the tool Beeuni maintains", beeuniToolDoc(key))
 	}
-	if c.repo == nil {
+	if c.files() == nil {
 		return
 	}
 	tk := c.taken()
@@ -375,7 +381,7 @@ func (c *completer) toolValues(key string) {
 
 // imports offers the YAML files of the repository not imported yet.
 func (c *completer) imports() {
-	if c.repo == nil {
+	if c.files() == nil {
 		return
 	}
 	self := ""
@@ -511,4 +517,15 @@ func sortText(n int) string {
 		n /= 10
 	}
 	return string(b[:])
+}
+
+// files returns the repository's files, asking the source once.
+func (c *completer) files() *RepoFiles {
+	if !c.asked {
+		c.asked = true
+		if c.src != nil {
+			c.repo = c.src.Files()
+		}
+	}
+	return c.repo
 }

@@ -189,3 +189,34 @@ func TestCompletionMatchingPrefersPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// countingRepo counts the times completion asks for the repository's files.
+type countingRepo struct {
+	repo  *RepoFiles
+	asked int
+}
+
+func (c *countingRepo) Files() *RepoFiles { c.asked++; return c.repo }
+
+// TestCompletionAsksForFilesOnlyWhereItOffersThem: a name in an agent's
+// list needs no scan of the repository; a tools: key asks once, even over
+// CompletionMatching's two passes.
+func TestCompletionAsksForFilesOnlyWhereItOffersThem(t *testing.T) {
+	p, repo, text := matchingWorkspace(t, 30)
+	agent := strings.LastIndex(text, "      - ") + len("      - ")
+	src := &countingRepo{repo: repo}
+	if items, _ := CompletionMatching(p, src, "/m/beeuni.yaml", []byte(text), agent, 10); len(items) == 0 {
+		t.Fatal("no completion in the agent's list")
+	}
+	if src.asked != 0 {
+		t.Errorf("completion in an agent's list asked for the files %d times, want 0", src.asked)
+	}
+	edited := strings.Replace(text, "tools:\n  web_search", "tools:\n  t\n  web_search", 1)
+	at := strings.Index(edited, "  t\n") + 3
+	if items, _ := CompletionMatching(p, src, "/m/beeuni.yaml", []byte(edited), at, 10); len(items) == 0 {
+		t.Fatal("no completion under tools:")
+	}
+	if src.asked != 1 {
+		t.Errorf("completion of a tools: key asked for the files %d times, want 1", src.asked)
+	}
+}

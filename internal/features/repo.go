@@ -13,6 +13,17 @@ import (
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
+// RepoSource gives the files completion offers. Completion asks it only
+// where the cursor's place offers files (a tools: key or module path, an
+// imports: entry), so that a completion elsewhere, such as a name in an
+// agent's list, never waits for a scan of the repository.
+type RepoSource interface {
+	Files() *RepoFiles // nil: no file is offered
+}
+
+// Files returns r itself: a scan already made is its own source.
+func (r *RepoFiles) Files() *RepoFiles { return r }
+
 // RepoFiles lists the files of a repository that completion may offer:
 // tool modules for tools: and YAML files for imports:. Scanning walks the
 // whole repository, so the server scans once per project and again when a

@@ -22,7 +22,7 @@ func completion(ctx context.Context, s *Server, v *view, params json.RawMessage)
 	if a.p == nil {
 		return list, nil
 	}
-	repo := s.ws.repoFiles(ctx, v, a.p)
+	repo := &lazyRepo{ctx: ctx, w: s.ws, v: v, p: a.p}
 	docs := map[string]string{}
 	content := a.mapper.Content()
 	// Only the items matching the word typed so far are made, at most
@@ -53,6 +53,18 @@ func completion(ctx context.Context, s *Server, v *view, params json.RawMessage)
 	s.mu.Unlock()
 	return list, nil
 }
+
+// lazyRepo scans the project's files only when the completion offers
+// files: the first completion of a fresh server in an agent's list does not
+// wait for a scan of a 10,000-module repository.
+type lazyRepo struct {
+	ctx context.Context
+	w   *workspace
+	v   *view
+	p   *project
+}
+
+func (l *lazyRepo) Files() *features.RepoFiles { return l.w.repoFiles(l.ctx, l.v, l.p) }
 
 // maxCompletionItems caps a completion list (an agent's list in a
 // 10,000-tool project offers every tool): the list is then marked
