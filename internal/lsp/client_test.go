@@ -1,118 +1,70 @@
 package lsp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"net"
-	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
+	"github.com/beeuni/beeuni-lsp/internal/lsp/lspclient"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // wireMsg is any JSON-RPC message as the test client sees it.
-type wireMsg struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *wireError      `json:"error,omitempty"`
-}
+type wireMsg = lspclient.Message
 
-type wireError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-}
+type wireError = lspclient.Error
 
-// client is a test LSP client speaking raw frames, so that tests can also
-// send what no well-behaved client would. A reader goroutine sorts what
-// the server sends: answers to the client's calls, notifications (kept in
-// order), and requests from the server (answered by serverCalls).
+// answerWait bounds how long a test waits for an answer or a notification.
+// It is no speed test: a server that has not answered by then is hung.
+const answerWait = 2 * time.Minute
+
+// client is the tests' view of lspclient.Client, the one LSP client of the
+// tests and the benchmark: calls that fail the test instead of returning
+// errors, and serverCalls, which answers the server's requests by method
+// (a missing method is answered with null). It speaks raw frames, so that
+// tests can also send what no well-behaved client would.
 type client struct {
-	t  testing.TB
-	w  io.Writer
-	wm sync.Mutex
+	*lspclient.Client
+	t testing.TB
 
-	mu       sync.Mutex
-	cond     *sync.Cond
-	answers  map[string]*wireMsg
-	notes    []*wireMsg
-	requests []*wireMsg // requests from the server, in order
-	closed   bool
-	nextID   int
-
-	// serverCalls answers requests from the server by method; a missing
-	// method is answered with null.
-	serverCalls map[string]func(params json.RawMessage) any
+	mu          sync.Mutex
+	serverCalls map[string]func(params json.RawMessage) any // under mu while the client runs
 }
 
 func newClient(t testing.TB, r io.Reader, w io.Writer) *client {
-	c := &client{t: t, w: w, answers: map[string]*wireMsg{}, serverCalls: map[string]func(json.RawMessage) any{}}
-	c.cond = sync.NewCond(&c.mu)
-	go c.readLoop(bufio.NewReader(r))
+	c := &client{t: t, serverCalls: map[string]func(json.RawMessage) any{}}
+	c.Client = lspclient.New(r, w, lspclient.Options{KeepNotes: true, Answer: func(m *lspclient.Message) any {
+		c.mu.Lock()
+		h := c.serverCalls[m.Method]
+		c.mu.Unlock()
+		if h == nil {
+			return nil
+		}
+		return h(m.Params)
+	}})
 	return c
 }
 
-func (c *client) readLoop(r *bufio.Reader) {
-	defer func() {
-		c.mu.Lock()
-		c.closed = true
-		c.cond.Broadcast()
-		c.mu.Unlock()
-	}()
-	for {
-		body, err := jsonrpcframe.Read(r)
-		if err != nil {
-			return
-		}
-		var m wireMsg
-		if err := json.Unmarshal(body, &m); err != nil {
-			c.t.Errorf("server sent invalid JSON: %v: %s", err, body)
-			return
-		}
-		switch {
-		case m.Method != "" && m.ID != nil:
-			c.mu.Lock()
-			c.requests = append(c.requests, &m)
-			h := c.serverCalls[m.Method]
-			c.mu.Unlock()
-			var result any
-			if h != nil {
-				result = h(m.Params)
-			}
-			// The answer may race the end of the test (a closed pipe):
-			// that is not the test's failure.
-			if data, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result}); err == nil {
-				c.wm.Lock()
-				_, _ = c.w.Write(jsonrpcframe.Append(nil, data))
-				c.wm.Unlock()
-			}
-		case m.Method != "":
-			c.mu.Lock()
-			c.notes = append(c.notes, &m)
-			c.cond.Broadcast()
-			c.mu.Unlock()
-		default:
-			c.mu.Lock()
-			c.answers[string(m.ID)] = &m
-			c.cond.Broadcast()
-			c.mu.Unlock()
-		}
-	}
+// handle sets the answer to the server's requests of a method.
+func (c *client) handle(method string, h func(params json.RawMessage) any) {
+	c.mu.Lock()
+	c.serverCalls[method] = h
+	c.mu.Unlock()
 }
+
+// requests returns the requests the server sent so far.
+func (c *client) requests() []*wireMsg { return c.Requests() }
 
 // sendRaw writes bytes as they are.
 func (c *client) sendRaw(data string) {
-	c.wm.Lock()
-	defer c.wm.Unlock()
-	if _, err := io.WriteString(c.w, data); err != nil {
-		c.t.Fatalf("write: %v", err)
+	if err := c.SendRaw([]byte(data)); err != nil {
+		c.t.Fatal(err)
 	}
 }
 
@@ -122,42 +74,29 @@ func (c *client) sendBody(body []byte) {
 }
 
 func (c *client) sendJSON(v any) {
-	data, err := json.Marshal(v)
-	if err != nil {
-		c.t.Fatalf("marshal: %v", err)
+	if err := c.Send(v); err != nil {
+		c.t.Fatal(err)
 	}
-	c.sendBody(data)
 }
 
 // start sends a request and returns its id.
 func (c *client) start(method string, params any) string {
-	c.mu.Lock()
-	c.nextID++
-	id := strconv.Itoa(c.nextID)
-	c.mu.Unlock()
-	msg := map[string]any{"jsonrpc": "2.0", "id": c.nextIDRaw(id), "method": method}
-	if params != nil {
-		msg["params"] = params
+	id, err := c.Start(method, params)
+	if err != nil {
+		c.t.Fatal(err)
 	}
-	c.sendJSON(msg)
-	return id
+	return string(id)
 }
 
-func (c *client) nextIDRaw(id string) json.RawMessage { return json.RawMessage(id) }
-
-// answer waits for the answer to id.
+// answer waits for the answer to id (its JSON text).
 func (c *client) answer(id string) *wireMsg {
 	c.t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for c.answers[id] == nil {
-		if c.closed {
-			c.t.Fatalf("connection closed before the answer to request %s", id)
-		}
-		c.cond.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+	defer cancel()
+	m, err := c.Await(ctx, json.RawMessage(id))
+	if err != nil {
+		c.t.Fatal(err)
 	}
-	m := c.answers[id]
-	delete(c.answers, id)
 	return m
 }
 
@@ -183,11 +122,9 @@ func (c *client) callErr(method string, params any) *wireError {
 }
 
 func (c *client) notify(method string, params any) {
-	msg := map[string]any{"jsonrpc": "2.0", "method": method}
-	if params != nil {
-		msg["params"] = params
+	if err := c.Notify(method, params); err != nil {
+		c.t.Fatal(err)
 	}
-	c.sendJSON(msg)
 }
 
 // waitNote waits until a notification satisfies match and returns it.
@@ -195,26 +132,16 @@ func (c *client) notify(method string, params any) {
 // at, and the index after the match is returned.
 func (c *client) waitNote(from int, match func(*wireMsg) bool) (*wireMsg, int) {
 	c.t.Helper()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for i := from; ; i++ {
-		for i >= len(c.notes) {
-			if c.closed {
-				c.t.Fatalf("connection closed while waiting for a notification")
-			}
-			c.cond.Wait()
-		}
-		if match(c.notes[i]) {
-			return c.notes[i], i + 1
-		}
+	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+	defer cancel()
+	m, next, err := c.WaitNote(ctx, from, match)
+	if err != nil {
+		c.t.Fatal(err)
 	}
+	return m, next
 }
 
-func (c *client) notesSnapshot() []*wireMsg {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]*wireMsg(nil), c.notes...)
-}
+func (c *client) notesSnapshot() []*wireMsg { return c.Notes() }
 
 // session is a server running in-process on a pipe, with its client.
 type session struct {

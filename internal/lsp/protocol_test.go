@@ -179,11 +179,9 @@ func TestMalformedMessagesAreAnsweredAndSurvived(t *testing.T) {
 			if got.Error == nil || got.Error.Code != codeMethodNotFound {
 				t.Fatalf("probe after %s: got %+v, want MethodNotFound", tt.name, got.Error)
 			}
-			s.mu.Lock()
-			defer s.mu.Unlock()
 			var codes []int
 			var ids []string
-			for id, a := range s.answers {
+			for id, a := range s.Answers() {
 				if a.Error == nil {
 					t.Errorf("unexpected success answer %s", id)
 					continue

@@ -148,14 +148,12 @@ func TestModuleCreatedAndDeletedOnDisk(t *testing.T) {
 	s.open("/ws/beeuni.yaml", manifest)
 	s.idle()
 	// The watchers were registered dynamically.
-	s.mu.Lock()
 	var registered string
-	for _, r := range s.requests {
+	for _, r := range s.requests() {
 		if r.Method == "client/registerCapability" {
 			registered = string(r.Params)
 		}
 	}
-	s.mu.Unlock()
 	for _, glob := range watchPatterns {
 		if !strings.Contains(registered, fmt.Sprintf("%q", glob)) {
 			t.Errorf("watcher %s not registered: %s", glob, registered)
@@ -594,13 +592,11 @@ func TestConcurrentScansHaveTokensOfTheirOwn(t *testing.T) {
 		ends[string(p.Token)]++
 	}
 	var created []string
-	s.mu.Lock()
-	for _, r := range s.requests {
+	for _, r := range s.requests() {
 		if r.Method == protocol.MethodWorkDoneProgressCreate {
 			created = append(created, string(r.Params))
 		}
 	}
-	s.mu.Unlock()
 	if len(created) != 3 || created[0] == created[1] || created[1] == created[2] || created[0] == created[2] {
 		t.Errorf("progress tokens created: %v, want 3 different ones", created)
 	}

@@ -70,11 +70,9 @@ func TestServerMessagesKeepTheirWireForm(t *testing.T) {
 	}
 	s.call(protocol.MethodWorkspaceExecuteCommand, map[string]any{"command": CommandEject, "arguments": eject.Command.Arguments}, nil)
 
-	s.mu.Lock()
-	for _, r := range s.requests {
+	for _, r := range s.requests() {
 		got[r.Method] = r.Params
 	}
-	s.mu.Unlock()
 	var progress []json.RawMessage
 	for _, n := range s.notesSnapshot() {
 		if n.Method == protocol.MethodProgress {

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -15,25 +14,20 @@ import (
 	"sync"
 	"time"
 
-	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
+	"github.com/beeuni/beeuni-lsp/internal/lsp/lspclient"
 )
 
-// Client is a minimal LSP client, as an editor is one: it frames JSON-RPC
-// messages with Content-Length headers, matches responses to requests,
-// answers the server's own requests, and records every publishDiagnostics
-// with the time it was read.
+// Client is the benchmark's LSP client, as an editor is one:
+// lspclient.Client (framing, requests matched to their answers by id, the
+// server's own requests answered as an editor would) recording every
+// publishDiagnostics with the time it was read, and the server it runs
+// (a process, or a server in this process).
 type Client struct {
-	w       io.Writer
-	wmu     sync.Mutex
-	written int64 // bytes written, under wmu
+	*lspclient.Client // Call, Notify, Written
 
 	mu        sync.Mutex
-	nextID    int64
-	pending   map[int64]chan *message
 	diags     map[string][]DiagEvent // by document URI, in arrival order
 	changed   chan struct{}          // closed and replaced at each publish
-	readErr   error                  // why the read loop stopped
-	done      chan struct{}          // closed when the read loop stops
 	settings  json.RawMessage        // the answer to workspace/configuration items
 	published int                    // publishDiagnostics count
 
@@ -96,37 +90,18 @@ type Range struct {
 }
 
 // RPCError is a JSON-RPC error answer.
-type RPCError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
-
-func (e *RPCError) Error() string { return fmt.Sprintf("json-rpc error %d: %s", e.Code, e.Message) }
-
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *RPCError       `json:"error,omitempty"`
-	at      time.Time
-}
+type RPCError = lspclient.Error
 
 // NewClient starts a client on a connection: it writes to w and reads from
 // r until r ends. settings answers each item of workspace/configuration
 // (nil: null).
 func NewClient(r io.Reader, w io.Writer, settings json.RawMessage) *Client {
 	c := &Client{
-		w:        w,
-		pending:  map[int64]chan *message{},
 		diags:    map[string][]DiagEvent{},
 		changed:  make(chan struct{}),
-		done:     make(chan struct{}),
 		settings: settings,
 	}
-	go c.readLoop(bufio.NewReaderSize(r, 1<<16))
+	c.Client = lspclient.New(r, w, lspclient.Options{Answer: c.answer, OnNote: c.recordDiagnostics})
 	return c
 }
 
@@ -210,130 +185,8 @@ func (c *Client) Stderr() string {
 	return s
 }
 
-// Call sends a request and waits for its answer, decoding the result into
-// result (when non-nil). It returns the time from the write to the read of
-// the answer.
-func (c *Client) Call(ctx context.Context, method string, params, result any) (time.Duration, error) {
-	c.mu.Lock()
-	c.nextID++
-	id := c.nextID
-	ch := make(chan *message, 1)
-	c.pending[id] = ch
-	c.mu.Unlock()
-	start := time.Now()
-	if err := c.send(message{JSONRPC: "2.0", ID: json.RawMessage(strconv.FormatInt(id, 10)), Method: method}, params); err != nil {
-		return 0, fmt.Errorf("%s: %w", method, err)
-	}
-	select {
-	case m := <-ch:
-		d := m.at.Sub(start)
-		if m.Error != nil {
-			return d, fmt.Errorf("%s: %w", method, m.Error)
-		}
-		if result != nil {
-			if err := json.Unmarshal(m.Result, result); err != nil {
-				return d, fmt.Errorf("%s: decode result %.200s: %w", method, m.Result, err)
-			}
-		}
-		return d, nil
-	case <-c.done:
-		return 0, fmt.Errorf("%s: connection closed: %w", method, c.readErr)
-	case <-ctx.Done():
-		c.mu.Lock()
-		delete(c.pending, id)
-		c.mu.Unlock()
-		_ = c.Notify("$/cancelRequest", map[string]any{"id": id})
-		return 0, fmt.Errorf("%s: %w", method, ctx.Err())
-	}
-}
-
-// Notify sends a notification.
-func (c *Client) Notify(method string, params any) error {
-	if err := c.send(message{JSONRPC: "2.0", Method: method}, params); err != nil {
-		return fmt.Errorf("%s: %w", method, err)
-	}
-	return nil
-}
-
-// send marshals m with params and writes it with its header.
-func (c *Client) send(m message, params any) error {
-	if params != nil {
-		p, err := json.Marshal(params)
-		if err != nil {
-			return fmt.Errorf("encode params: %w", err)
-		}
-		m.Params = p
-	}
-	body, err := json.Marshal(m)
-	if err != nil {
-		return fmt.Errorf("encode message: %w", err)
-	}
-	return c.writeFrame(body)
-}
-
-func (c *Client) writeFrame(body []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	frame := jsonrpcframe.Append(make([]byte, 0, len(body)+32), body)
-	n, err := c.w.Write(frame)
-	c.written += int64(n)
-	return err
-}
-
-// Written returns the number of bytes written to the server so far.
-func (c *Client) Written() int64 {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	return c.written
-}
-
-func (c *Client) readLoop(r *bufio.Reader) {
-	var err error
-	defer func() {
-		c.mu.Lock()
-		c.readErr = err
-		c.mu.Unlock()
-		close(c.done)
-	}()
-	for {
-		var body []byte
-		body, err = jsonrpcframe.Read(r)
-		if err != nil {
-			return
-		}
-		at := time.Now()
-		var m message
-		if err = json.Unmarshal(body, &m); err != nil {
-			err = fmt.Errorf("decode message %.200q: %w", body, err)
-			return
-		}
-		m.at = at
-		switch {
-		case m.Method != "" && len(m.ID) > 0:
-			go c.answer(&m)
-		case m.Method == "textDocument/publishDiagnostics":
-			c.recordDiagnostics(&m)
-		case m.Method != "":
-			// Other notifications (logs, progress) are not measured.
-		default:
-			id, perr := strconv.ParseInt(string(m.ID), 10, 64)
-			if perr != nil {
-				continue
-			}
-			c.mu.Lock()
-			ch := c.pending[id]
-			delete(c.pending, id)
-			c.mu.Unlock()
-			if ch != nil {
-				ch <- &m
-			}
-		}
-	}
-}
-
 // answer replies to a request from the server as an editor would.
-func (c *Client) answer(m *message) {
-	var result any
+func (c *Client) answer(m *lspclient.Message) any {
 	switch m.Method {
 	case "workspace/configuration":
 		var p struct {
@@ -347,21 +200,19 @@ func (c *Client) answer(m *message) {
 				items[i] = json.RawMessage("null")
 			}
 		}
-		result = items
+		return items
 	case "workspace/applyEdit":
-		result = map[string]any{"applied": false, "failureReason": "the benchmark client applies no edit"}
+		return map[string]any{"applied": false, "failureReason": "the benchmark client applies no edit"}
 	case "window/showDocument":
-		result = map[string]any{"success": false}
-	case "window/showMessageRequest":
-		result = nil
-	default: // client/registerCapability, window/workDoneProgress/create, …
-		result = nil
+		return map[string]any{"success": false}
 	}
-	res, _ := json.Marshal(result)
-	_ = c.send(message{JSONRPC: "2.0", ID: m.ID, Result: res}, nil)
+	return nil // client/registerCapability, window/workDoneProgress/create, window/showMessageRequest, …
 }
 
-func (c *Client) recordDiagnostics(m *message) {
+func (c *Client) recordDiagnostics(m *lspclient.Message) {
+	if m.Method != "textDocument/publishDiagnostics" {
+		return
+	}
 	var p struct {
 		URI         string       `json:"uri"`
 		Version     *int         `json:"version"`
@@ -371,7 +222,7 @@ func (c *Client) recordDiagnostics(m *message) {
 		return
 	}
 	c.mu.Lock()
-	c.diags[p.URI] = append(c.diags[p.URI], DiagEvent{At: m.at, Version: p.Version, Diagnostics: p.Diagnostics})
+	c.diags[p.URI] = append(c.diags[p.URI], DiagEvent{At: m.At, Version: p.Version, Diagnostics: p.Diagnostics})
 	c.published++
 	close(c.changed)
 	c.changed = make(chan struct{})
@@ -416,8 +267,8 @@ func (c *Client) WaitFor(ctx context.Context, cond func(diags map[string][]DiagE
 		}
 		select {
 		case <-changed:
-		case <-c.done:
-			return fmt.Errorf("connection closed while waiting for diagnostics: %v", c.readErr)
+		case <-c.Done():
+			return fmt.Errorf("connection closed while waiting for diagnostics: %v", c.Err())
 		case <-ctx.Done():
 			return ctx.Err()
 		}

@@ -1,8 +1,8 @@
 package protocol
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,15 +11,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/beeuni/beeuni-lsp/internal/lsp/jsonrpcframe"
+	"github.com/beeuni/beeuni-lsp/internal/lsp/lspclient"
 )
 
 // serverBinary is the path of the beeuni-lsp binary built once for the
@@ -49,21 +48,10 @@ func TestMain(m *testing.M) {
 // test: a server that has not answered by then is hung.
 const answerWait = 60 * time.Second
 
-// message is one JSON-RPC message, decoded loosely.
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id,omitempty"`
-	Method  string          `json:"method,omitempty"`
-	Params  json.RawMessage `json:"params,omitempty"`
-	Result  json.RawMessage `json:"result,omitempty"`
-	Error   *rpcError       `json:"error,omitempty"`
-}
+// message is one JSON-RPC message as the client read it.
+type message = lspclient.Message
 
-type rpcError struct {
-	Code    int             `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
-}
+type rpcError = lspclient.Error
 
 // JSON-RPC and LSP error codes.
 const (
@@ -78,27 +66,21 @@ const (
 	codeRequestFailed        = -32803 // a deliberate refusal, with its reason (prepareRename)
 )
 
-// client is a raw LSP client over the server process's stdio. It frames
-// what it is given, reads every message the server sends, answers the
-// server's own requests (workspace/configuration and registrations), and
-// keeps notifications for the test to wait on.
+// client is the server process's stdio with lspclient.Client, the one LSP
+// client of the tests and the benchmark, on it: it answers the server's own
+// requests (workspace/configuration and registrations) and keeps the
+// notifications for the test to wait on; its calls fail the test.
 type client struct {
+	*lspclient.Client
 	t     testing.TB
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 
-	writeMu sync.Mutex
-
-	mu            sync.Mutex
-	cond          *sync.Cond
-	responses     map[string]message // by id (its JSON text)
-	notifications []message
-	readErr       error // set when the server's stdout ends or misframes
-	stderr        bytes.Buffer
+	stderrMu sync.Mutex
+	stderr   bytes.Buffer
 
 	exited   chan struct{}
-	exitCode int
-	nextID   int
+	exitCode int // set before exited is closed
 
 	// acceptEdits: workspace/applyEdit is answered applied (nothing is
 	// applied: a test that needs the server to go on after the edit).
@@ -120,8 +102,7 @@ func startServer(t testing.TB, dir string, args ...string) *client {
 func startCommand(t testing.TB, cmd *exec.Cmd, dir string) *client {
 	t.Helper()
 	cmd.Dir = dir
-	c := &client{t: t, cmd: cmd, responses: map[string]message{}, exited: make(chan struct{}), nextID: 1000}
-	c.cond = sync.NewCond(&c.mu)
+	c := &client{t: t, cmd: cmd, exited: make(chan struct{})}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -130,12 +111,12 @@ func startCommand(t testing.TB, cmd *exec.Cmd, dir string) *client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = &lockedWriter{mu: &c.mu, w: &c.stderr}
+	cmd.Stderr = &lockedWriter{mu: &c.stderrMu, w: &c.stderr}
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting %s: %v", cmd.Path, err)
 	}
 	c.stdin = stdin
-	go c.readLoop(stdout)
+	c.Client = lspclient.New(stdout, stdin, lspclient.Options{KeepNotes: true, Answer: c.answerServerRequest})
 	go func() {
 		err := cmd.Wait()
 		code := 0
@@ -145,11 +126,8 @@ func startCommand(t testing.TB, cmd *exec.Cmd, dir string) *client {
 				code = ee.ExitCode()
 			}
 		}
-		c.mu.Lock()
 		c.exitCode = code
-		c.mu.Unlock()
 		close(c.exited)
-		c.cond.Broadcast()
 	}()
 	t.Cleanup(func() {
 		select {
@@ -182,64 +160,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 func (c *client) stderrText() string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.stderrMu.Lock()
+	defer c.stderrMu.Unlock()
 	return c.stderr.String()
-}
-
-// readLoop reads frames strictly: the server must always frame correctly.
-func (c *client) readLoop(r io.Reader) {
-	in := bufio.NewReaderSize(r, 1<<20)
-	fail := func(err error) {
-		c.mu.Lock()
-		if c.readErr == nil {
-			c.readErr = err
-		}
-		c.mu.Unlock()
-		c.cond.Broadcast()
-	}
-	for {
-		body, err := jsonrpcframe.Read(in)
-		if err == io.EOF {
-			fail(io.EOF)
-			return
-		}
-		if err != nil {
-			fail(fmt.Errorf("server stdout: %w", err))
-			return
-		}
-		if !utf8.Valid(body) {
-			fail(fmt.Errorf("server stdout: a message that is not valid UTF-8: %.200q", body))
-			return
-		}
-		var m message
-		if err := json.Unmarshal(body, &m); err != nil || m.JSONRPC != "2.0" {
-			fail(fmt.Errorf("server stdout: not a JSON-RPC 2.0 message (%v): %.200s", err, body))
-			return
-		}
-		switch {
-		case m.Method != "" && m.ID != nil:
-			c.answerServerRequest(m)
-		case m.Method != "":
-			c.mu.Lock()
-			c.notifications = append(c.notifications, m)
-			c.mu.Unlock()
-			c.cond.Broadcast()
-		default:
-			c.mu.Lock()
-			c.responses[string(m.ID)] = m
-			c.mu.Unlock()
-			c.cond.Broadcast()
-		}
-	}
 }
 
 // answerServerRequest answers what a server asks of a client: settings
 // (an empty object per item, so defaults apply), and null for the rest
 // (registrations, progress tokens; applyEdit is refused unless
 // acceptEdits).
-func (c *client) answerServerRequest(m message) {
-	var result any
+func (c *client) answerServerRequest(m *message) any {
 	switch m.Method {
 	case "workspace/configuration":
 		var p struct {
@@ -250,37 +180,20 @@ func (c *client) answerServerRequest(m message) {
 		for i := range items {
 			items[i] = map[string]any{}
 		}
-		result = items
+		return items
 	case "workspace/applyEdit":
-		result = map[string]any{"applied": false, "failureReason": "the test client applies nothing"}
 		if c.acceptEdits.Load() {
-			result = map[string]any{"applied": true}
+			return map[string]any{"applied": true}
 		}
+		return map[string]any{"applied": false, "failureReason": "the test client applies nothing"}
 	}
-	// This runs on the reading goroutine: it must not use c.t, which the
-	// test goroutine may be switching to a subtest's.
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
-	if err == nil {
-		c.writeMu.Lock()
-		_, err = c.stdin.Write(frame(body))
-		c.writeMu.Unlock()
-	}
-	if err != nil {
-		c.mu.Lock()
-		if c.readErr == nil {
-			c.readErr = fmt.Errorf("answering the server's %s: %v", m.Method, err)
-		}
-		c.mu.Unlock()
-		c.cond.Broadcast()
-	}
+	return nil
 }
 
 // writeRaw writes bytes to the server's stdin as they are.
 func (c *client) writeRaw(data []byte) {
 	c.t.Helper()
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	if _, err := c.stdin.Write(data); err != nil {
+	if err := c.SendRaw(data); err != nil {
 		c.t.Fatalf("writing to the server: %v", err)
 	}
 }
@@ -293,30 +206,18 @@ func frame(body []byte) []byte {
 // send writes one message, framed.
 func (c *client) send(msg any) {
 	c.t.Helper()
-	body, err := json.Marshal(msg)
-	if err != nil {
+	if err := c.Send(msg); err != nil {
 		c.t.Fatal(err)
 	}
-	c.writeRaw(frame(body))
-}
-
-// newID returns a fresh request id (a number) as JSON.
-func (c *client) newID() json.RawMessage {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.nextID++
-	return json.RawMessage(strconv.Itoa(c.nextID))
 }
 
 // start sends a request and returns its id without waiting.
 func (c *client) start(method string, params any) json.RawMessage {
 	c.t.Helper()
-	id := c.newID()
-	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
-	if params != nil {
-		msg["params"] = params
+	id, err := c.Start(method, params)
+	if err != nil {
+		c.t.Fatal(err)
 	}
-	c.send(msg)
 	return id
 }
 
@@ -329,35 +230,21 @@ func (c *client) call(method string, params any) message {
 // notify sends a notification.
 func (c *client) notify(method string, params any) {
 	c.t.Helper()
-	msg := map[string]any{"jsonrpc": "2.0", "method": method}
-	if params != nil {
-		msg["params"] = params
+	if err := c.Notify(method, params); err != nil {
+		c.t.Fatal(err)
 	}
-	c.send(msg)
 }
 
 // await waits for the answer to id (its JSON text) and removes it.
 func (c *client) await(id json.RawMessage) message {
 	c.t.Helper()
-	key := string(id)
-	deadline := time.Now().Add(answerWait)
-	stop := time.AfterFunc(answerWait, c.cond.Broadcast)
-	defer stop.Stop()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for {
-		if m, ok := c.responses[key]; ok {
-			delete(c.responses, key)
-			return m
-		}
-		if c.readErr != nil {
-			c.t.Fatalf("waiting for the answer to %s: %v", key, c.readErr)
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("no answer to request %s within %v: the server hangs", key, answerWait)
-		}
-		c.cond.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+	defer cancel()
+	m, err := c.Await(ctx, id)
+	if err != nil {
+		c.t.Fatalf("no answer to request %s within %v: %v", id, answerWait, err)
 	}
+	return *m
 }
 
 // waitNotification waits for a notification that satisfies ok, looking at
@@ -365,34 +252,17 @@ func (c *client) await(id json.RawMessage) message {
 // of notifications seen so far.
 func (c *client) waitNotification(from int, what string, ok func(message) bool) (message, int) {
 	c.t.Helper()
-	deadline := time.Now().Add(answerWait)
-	stop := time.AfterFunc(answerWait, c.cond.Broadcast)
-	defer stop.Stop()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for {
-		for i := from; i < len(c.notifications); i++ {
-			if ok(c.notifications[i]) {
-				return c.notifications[i], i + 1
-			}
-		}
-		from = len(c.notifications)
-		if c.readErr != nil {
-			c.t.Fatalf("waiting for %s: %v", what, c.readErr)
-		}
-		if time.Now().After(deadline) {
-			c.t.Fatalf("no %s within %v; the last notifications:\n%s", what, answerWait, lastNotifications(c.notifications, 6))
-		}
-		c.cond.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), answerWait)
+	defer cancel()
+	m, next, err := c.WaitNote(ctx, from, func(m *message) bool { return ok(*m) })
+	if err != nil {
+		c.t.Fatalf("no %s within %v (%v); the last notifications:\n%s", what, answerWait, err, lastNotifications(c.Notes(), 6))
 	}
+	return *m, next
 }
 
 // notificationCount returns how many notifications arrived so far.
-func (c *client) notificationCount() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.notifications)
-}
+func (c *client) notificationCount() int { return len(c.Notes()) }
 
 // waitExit waits for the process to end and returns its exit code.
 func (c *client) waitExit() int {
@@ -402,8 +272,6 @@ func (c *client) waitExit() int {
 	case <-time.After(answerWait):
 		c.t.Fatalf("the server did not exit within %v", answerWait)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	return c.exitCode
 }
 
@@ -418,7 +286,7 @@ func fileURI(path string) string {
 
 // lastNotifications renders the last n notifications, shortened, for a
 // failure message.
-func lastNotifications(ms []message, n int) string {
+func lastNotifications(ms []*message, n int) string {
 	var b strings.Builder
 	for _, m := range ms[max(0, len(ms)-n):] {
 		fmt.Fprintf(&b, "  %s %.1500s\n", m.Method, m.Params)

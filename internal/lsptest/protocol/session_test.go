@@ -177,9 +177,7 @@ func (s *session) checkAlive() {
 		s.t.Fatalf("documentSymbol after the edit: %s %+v; want a symbol %s", m.Result, m.Error, name)
 	}
 	s.checkVersionsNeverGoBack(s.manifest)
-	s.mu.Lock()
-	stray, ok := s.responses["null"]
-	s.mu.Unlock()
+	stray, ok := s.Answers()["null"]
 	if ok {
 		s.t.Fatalf("an answer with id null that no malformed message asked for: %+v", stray)
 	}
@@ -197,10 +195,8 @@ func (s *session) checkVersionsNeverGoBack(path string) {
 	for i, v := range s.sent {
 		order[v] = i
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	last, lastVersion := -1, -1
-	for _, m := range s.notifications {
+	for _, m := range s.Notes() {
 		if m.Method != "textDocument/publishDiagnostics" {
 			continue
 		}
