@@ -261,6 +261,21 @@ H.run({
     vim.api.nvim_set_current_buf(bufnr)
   end },
 
+  { 'the call hierarchy: the agents that get a tool, in the quickfix list', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    vim.fn.setqflist({}, 'r')
+    vim.api.nvim_win_set_cursor(0, { 7, 4 }) -- on `lookup_order` under tools:
+    vim.lsp.buf.incoming_calls()
+    local items = H.wait_for(10000, function()
+      local qf = vim.fn.getqflist()
+      return #qf > 0 and qf
+    end, 'the incoming calls in the quickfix list')
+    H.eq(1, #items, 'one agent gets lookup_order: ' .. vim.inspect(items))
+    H.eq('support', items[1].text, 'the agent')
+    H.eq(10, items[1].lnum, "where the agent names it (its tools list's line)")
+    vim.cmd('cclose')
+  end },
+
   { ':BeeuniRename from a module buffer moves it and updates the manifest line', function()
     write_all()
     vim.cmd('edit ' .. project .. '/tools/lookup_order.ts')

@@ -416,6 +416,18 @@ describe('VS Code (code-server) with the Beeuni extension', { timeout: 240_000 }
     await page.keyboard.press('Escape');
   });
 
+  step('shows the agents that get a tool in the call hierarchy', async () => {
+    await page.locator('.monaco-editor .view-lines').first().click();
+    await goTo(7, 4); // `lookup_order:` under tools:
+    await runCommand('Calls: Show Call Hierarchy');
+    // The References view lists the callers: the one agent whose tools name it.
+    const row = page.locator('.monaco-list-row', { hasText: 'support' }).first();
+    await row.waitFor({ timeout: 30_000 });
+    assert.match(await row.innerText(), /support/);
+    await shoot('vscode-call-hierarchy');
+    await page.keyboard.press('Escape');
+  });
+
   step('applies a quick fix', async () => {
     await page.locator('.monaco-editor .view-lines').first().click();
     await goTo(3, 17);
