@@ -93,10 +93,10 @@ func TestMaxWarnings(t *testing.T) {
 
 // Workflow commands escape what the runner would read as syntax.
 func TestGitHubEscapes(t *testing.T) {
-	got := formatGitHubFindings([]finding{{
+	got := githubCommand(finding{
 		File: "a,b:c%/beeuni.yaml", Line: 1, Column: 2, EndLine: 3, EndColumn: 4, Code: "T1",
 		Message: "50% of it:\r\nnext, line", sev: 2,
-	}})
+	})
 	want := "::warning file=a%2Cb%3Ac%25/beeuni.yaml,line=1,col=2,endLine=3,endColumn=4,title=T1::50%25 of it:%0D%0Anext, line\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)

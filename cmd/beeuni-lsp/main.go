@@ -41,6 +41,20 @@ type env struct {
 	// terminal is set when stdin is a terminal: a person, not an editor,
 	// started the process.
 	terminal bool
+	// stdoutTerminal is set when stdout is a terminal: validate's text
+	// output then shows each finding's source line (--color auto).
+	stdoutTerminal bool
+	// getenv reads the process's environment (NO_COLOR, GitHub Actions'
+	// variables); nil reads an empty environment.
+	getenv func(string) string
+}
+
+// variable returns the environment variable key, "" when unset.
+func (e env) variable(key string) string {
+	if e.getenv == nil {
+		return ""
+	}
+	return e.getenv(key)
 }
 
 func main() {
@@ -53,7 +67,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "beeuni-lsp: %v\n", err)
 		os.Exit(2)
 	}
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: physicalDir(wd), terminal: isTerminal(os.Stdin)}
+	e := env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: physicalDir(wd),
+		terminal: isTerminal(os.Stdin), stdoutTerminal: isTerminal(os.Stdout), getenv: os.Getenv,
+	}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 

@@ -113,7 +113,7 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	case formatJSON:
 		text, err = formatJSONFindings(out)
 	case formatGitHub:
-		text = formatGitHubFindings(out) + summary(counts) + "\n"
+		text, err = githubOutput(e, out, counts)
 	case formatSARIF:
 		text, err = formatSARIFLog(out)
 	default:
