@@ -34,6 +34,7 @@ type options struct {
 	noInspect   bool
 	force       bool
 	format      string
+	color       string
 	runtime     string
 	maxWarnings int
 	positional  []string
@@ -53,6 +54,7 @@ var (
 		flags: []flagDoc{
 			{"format", "FORMAT", "text (the default), json, github (GitHub Actions workflow commands) or sarif (SARIF 2.1.0)"},
 			{"json", "", "the same as --format json"},
+			{"color", "WHEN", "text format: auto (the default: on a terminal outside CI, each finding with its source line, a caret under the range, its rule's docs, in colour unless NO_COLOR is set), always, or never (no colour)"},
 			{"max-warnings", "N", "exit 1 when there are more than N warnings (default: no limit)"},
 			{"no-inspect", "", "skip module inspection (T11 and the modules' own findings)"},
 			{"runtime", "bun", "also load each module in Bun (bun on PATH) the way the daemon does, and print its verdict beside the static one; a disagreement exits 1 (text format only)"},
@@ -109,6 +111,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 			fs.StringVar(&opts.format, f.name, "", f.usage)
 		case "runtime":
 			fs.StringVar(&opts.runtime, f.name, "", f.usage)
+		case "color":
+			fs.StringVar(&opts.color, f.name, colorAuto, f.usage)
 		case "max-warnings":
 			fs.IntVar(&opts.maxWarnings, f.name, -1, f.usage)
 		}
@@ -130,6 +134,11 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 		}
 		opts.positional = append(opts.positional, rest[0])
 		args = rest[1:]
+	}
+	switch opts.color {
+	case "", colorAuto, colorAlways, colorNever:
+	default:
+		return opts, false, fmt.Errorf("%s: --color must be auto, always or never, not %q", c.name, opts.color)
 	}
 	if opts.maxWarnings < -1 {
 		return opts, false, fmt.Errorf("%s: --max-warnings must be 0 or more, not %d", c.name, opts.maxWarnings)

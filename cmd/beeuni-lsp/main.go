@@ -19,7 +19,8 @@ const usage = `usage: beeuni-lsp [command] [flags]
 Commands:
   serve                        speak the Language Server Protocol on stdio (the default)
   validate [flags] [PATH]      check beeuni.yaml, its imports and tool modules
-                               (--format text|json|github|sarif, --json, --max-warnings N, --no-inspect, --runtime bun)
+                               (--format text|json|github|sarif, --json, --color auto|always|never,
+                               --max-warnings N, --no-inspect, --runtime bun)
   tools ls [--json] [PATH]     list the tools a session gets
   tools eject NAME [--force] [PATH]
                                copy a Beeuni tool into tools/NAME.ts and point the manifest at it
