@@ -68,7 +68,8 @@ var (
 	toolsLsCommand = command{
 		name: "tools ls", args: "[PATH]", max: 1,
 		about: "Lists the tools a session gets (name, kind, source), then the listed tools that will not load " +
-			"(T6, T11), the invalid entries (T3) and the removed Beeuni tools. " + pathArg,
+			"(T6, T11), the invalid entries (T3), the removed Beeuni tools, and the entries it leaves out " +
+			"because sessions get no tool from them (T1, T2, T4, T5, T7). " + pathArg,
 		flags: []flagDoc{{"json", "", "print one JSON object instead of the table"}},
 		exits: [3]string{
 			"the project was read (whatever its findings)",
