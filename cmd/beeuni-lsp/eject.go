@@ -23,7 +23,7 @@ func runToolsEject(ctx context.Context, e env, args []string) int {
 		return 0
 	}
 	if err != nil {
-		return usageError(e, err.Error())
+		return toolsEjectCommand.usageError(e, err.Error())
 	}
 	name, force := opts.positional[0], opts.force
 	fsys := vfs.NewDisk()
@@ -35,11 +35,11 @@ func runToolsEject(ctx context.Context, e env, args []string) int {
 	addedBack := p.Model != nil && slices.Contains(p.Model.Removed, name)
 	c, err := edit.Eject(p, fsys, name, force)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n", err)
+		fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n", relMessage(e, p.Root, err.Error()))
 		return 1
 	}
 	if err := edit.Apply(ctx, p.Root, c); err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: eject %s failed, nothing changed: %s\n", name, oneLine(err.Error()))
+		fmt.Fprintf(e.stderr, "beeuni-lsp: eject %s failed, nothing changed: %s\n", name, oneLine(relMessage(e, p.Root, err.Error())))
 		return 1
 	}
 	manifest := analysis.ManifestName

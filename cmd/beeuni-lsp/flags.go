@@ -31,6 +31,7 @@ type flagDoc struct {
 // only its own.
 type options struct {
 	json        bool
+	stdio       bool
 	noInspect   bool
 	force       bool
 	format      string
@@ -44,9 +45,25 @@ type options struct {
 const pathArg = "PATH is the project's folder or its beeuni.yaml; without PATH, the " +
 	"nearest beeuni.yaml in the working folder or a folder above it (as git finds .git: from the working folder with its symbolic links resolved)."
 
-const cannotRun = "it cannot run: a bad flag or argument, no beeuni.yaml, an unreadable folder (one line on stderr)"
+const cannotRun = "it cannot run: no beeuni.yaml, an unreadable folder (one line on stderr), or a bad flag or argument (the reason, then this usage)"
 
 var (
+	serveCommand = command{
+		name: "serve",
+		about: "Speaks the Language Server Protocol on stdin and stdout until the client sends exit; " +
+			"editors start it (`beeuni-lsp` with no arguments is the same). Trace lines go to stderr.",
+		flags: []flagDoc{{"stdio", "", "accepted for the clients that pass it: stdio is the only transport"}},
+		exits: [3]string{
+			"the client sent shutdown, then exit",
+			"the client exited, or the stream ended, without shutdown",
+			"a bad flag or argument (the reason, then this usage, on stderr)",
+		},
+	}
+	versionCommand = command{
+		name:  "version",
+		about: "Prints the version: the release, the module version `go install` fetched, or the commit a checkout was built from.",
+		exits: [3]string{"the version printed", "", "a bad flag or argument (the reason, then this usage, on stderr)"},
+	}
 	validateCommand = command{
 		name: "validate", args: "[PATH]", max: 1,
 		about: "Checks beeuni.yaml, its imports and its tool modules, and prints one line per finding, " +
@@ -93,7 +110,7 @@ var (
 
 // parse reads args as c's flags and positional arguments, flags anywhere
 // (`validate shop --json`), `--` ending them. help is set for -h/--help;
-// a bad command line is an error to print with usageError.
+// a bad command line is an error to print with c.usageError.
 func (c command) parse(args []string) (opts options, help bool, err error) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -103,6 +120,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 		switch f.name {
 		case "json":
 			fs.BoolVar(&opts.json, f.name, false, f.usage)
+		case "stdio":
+			fs.BoolVar(&opts.stdio, f.name, false, f.usage)
 		case "no-inspect":
 			fs.BoolVar(&opts.noInspect, f.name, false, f.usage)
 		case "force":
@@ -145,6 +164,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 		return opts, false, fmt.Errorf("%s: --max-warnings must be 0 or more, not %d", c.name, opts.maxWarnings)
 	}
 	switch n := len(opts.positional); {
+	case n > 0 && c.max == 0:
+		return opts, false, fmt.Errorf("%s takes no arguments, not %q", c.name, opts.positional[0])
 	case n < c.min:
 		return opts, false, fmt.Errorf("%s needs %s; see beeuni-lsp %s --help", c.name, c.args, c.name)
 	case n > c.max:
@@ -172,10 +193,21 @@ func flagError(err error) string {
 	return msg
 }
 
+// usageError prints a reason and the command's usage to stderr and
+// returns exit code 2.
+func (c command) usageError(e env, reason string) int {
+	fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n\n%s", reason, c.help())
+	return 2
+}
+
 // help is what `beeuni-lsp <command> --help` prints.
 func (c command) help() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "usage: beeuni-lsp %s [flags] %s\n\n", c.name, c.args)
+	fmt.Fprintf(&b, "usage: beeuni-lsp %s [flags]", c.name)
+	if c.args != "" {
+		b.WriteString(" " + c.args)
+	}
+	b.WriteString("\n\n")
 	b.WriteString(wrap(c.about, 78))
 	b.WriteString("\nFlags:\n")
 	rows := make([][2]string, 0, len(c.flags)+1)
@@ -199,7 +231,9 @@ func (c command) help() string {
 	}
 	b.WriteString("\nExit codes:\n")
 	for code, what := range c.exits {
-		fmt.Fprintf(&b, "  %d  %s\n", code, what)
+		if what != "" {
+			fmt.Fprintf(&b, "  %d  %s\n", code, what)
+		}
 	}
 	fmt.Fprintf(&b, "\nRules and their fixes: %s\n", ruledoc.DocURL)
 	return b.String()

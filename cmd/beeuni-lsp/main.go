@@ -135,6 +135,12 @@ func run(ctx context.Context, e env, args []string) int {
 		}
 		return usageError(e, fmt.Sprintf("unknown tools subcommand %q", args[1]))
 	case "version", "--version", "-v":
+		if _, help, err := versionCommand.parse(args[1:]); help {
+			fmt.Fprint(e.stdout, versionCommand.help())
+			return 0
+		} else if err != nil {
+			return versionCommand.usageError(e, err.Error())
+		}
 		fmt.Fprintf(e.stdout, "beeuni-lsp %s\n", version.String())
 		return 0
 	case "help", "--help", "-h":
@@ -144,7 +150,8 @@ func run(ctx context.Context, e env, args []string) int {
 	return usageError(e, fmt.Sprintf("unknown command %q", args[0]))
 }
 
-// usageError prints a reason and the usage to stderr and returns exit code 2.
+// usageError prints a reason and the top-level usage to stderr and
+// returns exit code 2: for a command line that names no command.
 func usageError(e env, reason string) int {
 	fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n\n%s", reason, usage)
 	return 2

@@ -22,7 +22,7 @@ func runToolsLs(ctx context.Context, e env, args []string) int {
 		return 0
 	}
 	if err != nil {
-		return usageError(e, err.Error())
+		return toolsLsCommand.usageError(e, err.Error())
 	}
 	fsys := vfs.NewDisk()
 	p, code := loadProject(ctx, e, fsys, firstOr(opts.positional, ""))

@@ -55,18 +55,18 @@ func runValidate(ctx context.Context, e env, args []string) int {
 		return 0
 	}
 	if err != nil {
-		return usageError(e, err.Error())
+		return validateCommand.usageError(e, err.Error())
 	}
 	format := opts.format
 	switch {
 	case opts.json && format != "" && format != formatJSON:
-		return usageError(e, fmt.Sprintf("validate: --json and --format %s disagree", format))
+		return validateCommand.usageError(e, fmt.Sprintf("validate: --json and --format %s disagree", format))
 	case opts.json || format == formatJSON:
 		format = formatJSON
 	case format == "":
 		format = formatText
 	case format != formatText && format != formatGitHub && format != formatSARIF:
-		return usageError(e, fmt.Sprintf("validate: unknown format %q: use text, json, github or sarif", format))
+		return validateCommand.usageError(e, fmt.Sprintf("validate: unknown format %q: use text, json, github or sarif", format))
 	}
 	fsys := vfs.NewDisk()
 	p, code := loadProject(ctx, e, fsys, firstOr(opts.positional, ""))
@@ -81,7 +81,7 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	bun := ""
 	if opts.runtime != "" {
 		if format != formatText || opts.noInspect {
-			return usageError(e, "validate: --runtime bun prints text beside the static verdicts: drop --json, --format and --no-inspect")
+			return validateCommand.usageError(e, "validate: --runtime bun prints text beside the static verdicts: drop --json, --format and --no-inspect")
 		}
 		if bun, code = runtimeBinary(e, opts.runtime); code != 0 {
 			return code
