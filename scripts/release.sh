@@ -76,6 +76,8 @@ echo "release: beeuni-lsp $version, commit $short, time $(date -u -d "@$SOURCE_D
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/dist" ./internal/release/cmd/dist
+# The changelog names only tagged releases, and a release its own section.
+"$work/dist" changelog -root "$repo" -version "$([[ $mode == release ]] && echo "$version")" -tags "$(git tag -l 'v[0-9]*')"
 release_out_reset "$out" "$repo" || exit
 
 phase() { echo "release: $1 in $((SECONDS - phase_start)) s"; phase_start=$SECONDS; }

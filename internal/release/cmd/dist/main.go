@@ -6,6 +6,7 @@
 //	dist archives -version V -bins DIR -root REPO -out DIST
 //	dist notices -bin BINARY [-js LICENSES_JSON] -out FILE
 //	dist sbom-js -js LICENSES_JSON SBOM
+//	dist changelog [-version V] -root REPO -tags "v0.1.0 v0.2.0 ..."
 //	dist checksums DIST
 //	dist check -version V -root REPO [-sbom] [-same OTHER_DIST] DIST
 //
@@ -52,6 +53,7 @@ func run(args []string, stdout io.Writer) error {
 	same := fl.String("same", "", "a second build's dist folder, which must be byte for byte the same")
 	bin := fl.String("bin", "", "the binary whose linked modules notices lists")
 	js := fl.String("js", "", "editors/vscode/dist/licenses.json: the JavaScript the extension bundles")
+	tags := fl.String("tags", "", "the repository's release tags, blank-separated (git tag -l 'v[0-9]*')")
 	if err := fl.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -74,6 +76,15 @@ func run(args []string, stdout io.Writer) error {
 			return errors.New("sbom-js needs -js LICENSES_JSON and the SBOM")
 		}
 		return addJSToSBOM(fl.Arg(0), *js)
+	case "changelog":
+		md, err := os.ReadFile(filepath.Join(*root, filepath.FromSlash(release.ChangelogPath)))
+		if err != nil {
+			return err
+		}
+		if problems := release.CheckChangelog(md, *version, strings.Fields(*tags)); len(problems) > 0 {
+			return errors.New(strings.Join(problems, "\n"))
+		}
+		return nil
 	case "checksums":
 		if fl.NArg() != 1 {
 			return errors.New("checksums needs the dist folder")
