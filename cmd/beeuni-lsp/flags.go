@@ -69,9 +69,9 @@ var (
 		about: "Checks beeuni.yaml, its imports and its tool modules, and prints one line per finding, " +
 			"naming files relative to the working folder (path:line:column: severity: message [code]). " + pathArg,
 		flags: []flagDoc{
-			{"format", "FORMAT", "text (the default), json, github (GitHub Actions workflow commands) or sarif (SARIF 2.1.0)"},
+			{"format", "FORMAT", "text (the default; given explicitly, always one line per finding, as problem matchers read it), json, github (GitHub Actions workflow commands) or sarif (SARIF 2.1.0)"},
 			{"json", "", "the same as --format json"},
-			{"color", "WHEN", "text format: auto (the default: on a terminal outside CI, each finding with its source line, a caret under the range, its rule's docs, in colour unless NO_COLOR is set), always, or never (no colour)"},
+			{"color", "WHEN", "without --format: auto (the default: on a terminal outside CI, each finding with its source line, a caret under the range, its rule's docs, in colour unless NO_COLOR is set), always (that, also piped), or never (no colour)"},
 			{"max-warnings", "N", "exit 1 when there are more than N warnings (default: no limit)"},
 			{"no-inspect", "", "skip module inspection (T11 and the modules' own findings)"},
 			{"runtime", "bun", "also load each module in Bun (bun on PATH) the way the daemon does, and print its verdict beside the static one; a disagreement exits 1 (text format only)"},

@@ -28,16 +28,20 @@ type textStyle struct {
 	rich, color bool
 }
 
-// styleFor decides the text format's style from --color and where stdout
-// goes: rich on a terminal outside CI ($CI unset) or with --color always;
-// colour with --color always, or on that terminal when $NO_COLOR is unset
-// and $TERM is not dumb.
-func styleFor(e env, when string) textStyle {
+// styleFor decides the text format's style from --color, --format and
+// where stdout goes: one line per finding when --format text is given (a
+// VS Code task runs in a terminal, and its problem matcher reads lines);
+// else rich on a terminal outside CI ($CI unset) or with --color always,
+// and coloured with --color always, or on that terminal when $NO_COLOR is
+// unset and $TERM is not dumb.
+func styleFor(e env, when, format string) textStyle {
 	person := e.stdoutTerminal && e.variable("CI") == ""
-	switch when {
-	case colorAlways:
+	switch {
+	case format == formatText:
+		return textStyle{}
+	case when == colorAlways:
 		return textStyle{rich: true, color: true}
-	case colorNever:
+	case when == colorNever:
 		return textStyle{rich: person}
 	}
 	return textStyle{rich: person, color: person && e.variable("NO_COLOR") == "" && e.variable("TERM") != "dumb"}

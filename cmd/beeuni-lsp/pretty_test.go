@@ -27,7 +27,8 @@ var ansi = regexp.MustCompile("\x1b\\[[0-9;]*m")
 // docs/rules.md, the severity in colour (testdata/cli/pretty.golden,
 // recorded with --color always); NO_COLOR, TERM=dumb and --color never
 // keep the layout without colour; in CI ($CI set) it is the one-line
-// format.
+// format, as with --format text (a VS Code task runs in a terminal, and
+// its problem matcher reads lines).
 func TestTextOnATerminal(t *testing.T) {
 	dir := cliWorkspace(t, "pretty")
 	plain, _, code := runCLI(dir, "validate")
@@ -73,6 +74,8 @@ func TestTextOnATerminal(t *testing.T) {
 		{"--color never", nil, []string{"--color", "never"}, layout},
 		{"--color=always with NO_COLOR", map[string]string{"NO_COLOR": "1"}, []string{"--color=always"}, colored},
 		{"CI", map[string]string{"CI": "true"}, nil, plain},
+		{"--format text", nil, []string{"--format", "text"}, plain},
+		{"--format=text --color always", nil, []string{"--format=text", "--color", "always"}, plain},
 	} {
 		got, _ := runCLITerminal(dir, tc.vars, append([]string{"validate"}, tc.args...)...)
 		if got != tc.want {

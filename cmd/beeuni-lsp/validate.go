@@ -117,7 +117,7 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	case formatSARIF:
 		text, err = formatSARIFLog(out)
 	default:
-		text = textOutput(e, styleFor(e, opts.color), out, counts)
+		text = textOutput(e, styleFor(e, opts.color, opts.format), out, counts)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "beeuni-lsp: %v\n", err)
