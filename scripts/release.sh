@@ -9,11 +9,14 @@
 #
 # dist/ then holds, for linux, darwin and windows on amd64 and arm64,
 # beeuni-lsp_<version>_<os>_<arch>.tar.gz (.zip for windows) with beeuni-lsp
-# (or beeuni-lsp.exe), LICENSE and README.md at the top level; one
-# beeuni-lsp-<target>-<version>.vsix per VS Code target of
-# editors/vscode/targets.json with that platform's binary in bin/; the JSON
-# Schema of beeuni.yaml, beeuni.schema.json (schema/, docs/schema.md); an SBOM
-# (CycloneDX); checksums.txt for `sha256sum -c`. The build is reproducible:
+# (or beeuni-lsp.exe), LICENSE, THIRD_PARTY_LICENSES.txt (the license texts
+# of Go and of every module linked into that binary, from the module cache)
+# and README.md at the top level; one beeuni-lsp-<target>-<version>.vsix per
+# VS Code target of editors/vscode/targets.json with that platform's binary
+# in bin/ and a THIRD_PARTY_LICENSES.txt that adds the JavaScript bundled
+# into the extension; the JSON Schema of beeuni.yaml, beeuni.schema.json
+# (schema/, docs/schema.md); an SBOM (CycloneDX) of the Go modules and the
+# bundled JavaScript; checksums.txt for `sha256sum -c`. The build is reproducible:
 # CGO_ENABLED=0, -trimpath, no build id, no VCS stamp (the version is linked
 # in), every time in the archives the commit's (SOURCE_DATE_EPOCH), so that
 # two runs on one commit give the same bytes (scripts/test-release.sh checks
@@ -73,6 +76,8 @@ echo "release: beeuni-lsp $version, commit $short, time $(date -u -d "@$SOURCE_D
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/dist" ./internal/release/cmd/dist
+# The changelog names only tagged releases, and a release its own section.
+"$work/dist" changelog -root "$repo" -version "$([[ $mode == release ]] && echo "$version")" -tags "$(git tag -l 'v[0-9]*')"
 release_out_reset "$out" "$repo" || exit
 
 phase() { echo "release: $1 in $((SECONDS - phase_start)) s"; phase_start=$SECONDS; }
@@ -89,7 +94,7 @@ phase "binaries built"
 "$work/dist" archives -version "$version" -bins "$work/bin" -root "$repo" -out "$out"
 cp schema/beeuni.schema.json "$out/beeuni.schema.json"
 phase "archives written"
-node editors/vscode/scripts/package.mjs --all --version "$version" --binaries "$work/bin" --out "$out" >/dev/null
+node editors/vscode/scripts/package.mjs --all --version "$version" --binaries "$work/bin" --dist "$work/dist" --out "$out" >/dev/null
 phase ".vsix files packaged"
 
 # The SBOM of the modules linked into the server, by CycloneDX's Go tool
@@ -103,6 +108,10 @@ git ls-files -z --deleted | (cd "$src" && xargs -0 -r rm -f)
 (cd "$src" && CGO_ENABLED=0 GOOS=linux GOARCH=amd64 go run github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod@v1.10.0 \
   app -json -licenses -noserial -notimestamp -main cmd/beeuni-lsp -output "$out/beeuni-lsp_$version.sbom.cdx.json" . 2>"$work/sbom.log") ||
   { cat "$work/sbom.log" >&2; die "the SBOM could not be made"; }
+# The JavaScript bundled into the extension, as the .vsix files bundle it
+# (editors/vscode/dist/licenses.json, git-ignored), joins the SBOM.
+(cd editors/vscode && node scripts/build.mjs --production)
+"$work/dist" sbom-js -js editors/vscode/dist/licenses.json "$out/beeuni-lsp_$version.sbom.cdx.json"
 phase "SBOM made"
 
 "$work/dist" checksums "$out"

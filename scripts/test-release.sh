@@ -3,7 +3,9 @@
 # (scripts/release.sh --snapshot, into temporary folders) and checks the
 # artifacts: every archive opens and holds, at its top level, a binary of
 # its OS and architecture (ELF, Mach-O, PE headers) carrying the version,
-# LICENSE and README.md; every .vsix holds its target's binary; the SBOM;
+# LICENSE, THIRD_PARTY_LICENSES.txt (naming every module the binary links)
+# and README.md; every .vsix holds its target's binary and the license texts of
+# its Go modules and bundled JavaScript; the SBOM, which covers that JavaScript;
 # checksums.txt verifies (with sha256sum -c too); the two builds are byte
 # for byte the same; the host's binary names the commit.
 set -euo pipefail

@@ -130,7 +130,8 @@ func runScript(t *testing.T, script string, env map[string]string) (out string, 
 		t.Fatal(err)
 	}
 	cmd := exec.Command(bash, path)
-	cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+outFile)
+	// A job summary of the test's own, never the runner's of a CI run.
+	cmd.Env = append(os.Environ(), "GITHUB_OUTPUT="+outFile, "GITHUB_STEP_SUMMARY="+filepath.Join(t.TempDir(), "summary"))
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -181,8 +182,11 @@ func TestActionDefinition(t *testing.T) {
 			Using string `yaml:"using"`
 			Steps []struct {
 				ID    string            `yaml:"id"`
+				If    string            `yaml:"if"`
 				Shell string            `yaml:"shell"`
 				Run   string            `yaml:"run"`
+				Uses  string            `yaml:"uses"`
+				With  map[string]string `yaml:"with"`
 				Env   map[string]string `yaml:"env"`
 			} `yaml:"steps"`
 		} `yaml:"runs"`
@@ -190,13 +194,13 @@ func TestActionDefinition(t *testing.T) {
 	if err := yaml.Unmarshal(data, &action); err != nil {
 		t.Fatal(err)
 	}
-	if action.Runs.Using != "composite" || len(action.Runs.Steps) != 2 {
+	if action.Runs.Using != "composite" || len(action.Runs.Steps) != 3 {
 		t.Fatalf("runs: %+v", action.Runs)
 	}
 	if in := action.Inputs["version"]; !in.Required || in.Default != nil {
 		t.Errorf("input version must be required, with no default: %+v", in)
 	}
-	for name, def := range map[string]string{"path": "", "format": "github", "args": "", "base-url": "https://github.com/beeuni/beeuni-lsp/releases/download"} {
+	for name, def := range map[string]string{"path": "", "format": "github", "args": "", "upload-sarif": "false", "base-url": "https://github.com/beeuni/beeuni-lsp/releases/download"} {
 		if in, ok := action.Inputs[name]; !ok || in.Required || in.Default == nil || *in.Default != def {
 			t.Errorf("input %s: %+v, want optional with default %q", name, in, def)
 		}
@@ -214,6 +218,7 @@ func TestActionDefinition(t *testing.T) {
 		"BEEUNI_LSP_VERSION": "${{ inputs.version }}", "BEEUNI_LSP_BASE_URL": "${{ inputs.base-url }}",
 		"BEEUNI_LSP_BIN": "${{ steps.install.outputs.bin }}", "BEEUNI_LSP_FORMAT": "${{ inputs.format }}",
 		"BEEUNI_LSP_PATH": "${{ inputs.path }}", "BEEUNI_LSP_ARGS": "${{ inputs.args }}",
+		"BEEUNI_LSP_UPLOAD_SARIF": "${{ inputs.upload-sarif }}",
 	}
 	for _, step := range action.Runs.Steps {
 		for k, v := range step.Env {
@@ -225,6 +230,14 @@ func TestActionDefinition(t *testing.T) {
 	}
 	if len(want) != 0 {
 		t.Errorf("env not passed to the steps: %v", want)
+	}
+	// The third step uploads the SARIF file the validate step named, when
+	// asked, even after validate failed the step (not after a cancel).
+	upload := action.Runs.Steps[2]
+	if upload.Uses != "github/codeql-action/upload-sarif@v3" ||
+		upload.If != "${{ !cancelled() && inputs.upload-sarif == 'true' && steps.validate.outputs.sarif-file != '' }}" ||
+		upload.With["sarif_file"] != "${{ steps.validate.outputs.sarif-file }}" {
+		t.Errorf("upload step: %+v", upload)
 	}
 }
 
@@ -339,6 +352,24 @@ func TestActionValidate(t *testing.T) {
 	}
 	if data, err := os.ReadFile(file); err != nil || !strings.Contains(string(data), `"uri": "shop/beeuni.yaml"`) {
 		t.Fatalf("the SARIF file: %v\n%s", err, data)
+	}
+	// upload-sarif with format github: the annotations, and the SARIF
+	// file for the upload step.
+	uploadTemp := t.TempDir()
+	out, code, outputs = runScript(t, "action-validate.sh", map[string]string{
+		"BEEUNI_LSP_BIN": bin, "BEEUNI_LSP_FORMAT": "github", "BEEUNI_LSP_UPLOAD_SARIF": "true", "BEEUNI_LSP_PATH": "shop",
+		"RUNNER_TEMP": uploadTemp, "PWD": ws,
+	})
+	file = filepath.Join(uploadTemp, "beeuni-lsp.sarif")
+	if code != 1 || outputs["sarif-file"] != file || !strings.Contains(out, "::error file=shop/beeuni.yaml,line=3,col=3,") {
+		t.Fatalf("github with upload-sarif: exit %d, outputs %v:\n%s", code, outputs, out)
+	}
+	if data, err := os.ReadFile(file); err != nil || !strings.Contains(string(data), `"uri": "shop/beeuni.yaml"`) {
+		t.Fatalf("the SARIF file: %v\n%s", err, data)
+	}
+	out, code, _ = runScript(t, "action-validate.sh", map[string]string{"BEEUNI_LSP_BIN": bin, "BEEUNI_LSP_UPLOAD_SARIF": "yes", "PWD": ws})
+	if code != 2 || !strings.Contains(out, "input upload-sarif must be true or false") {
+		t.Fatalf("upload-sarif yes: exit %d:\n%s", code, out)
 	}
 	out, code, _ = runScript(t, "action-validate.sh", map[string]string{"BEEUNI_LSP_BIN": bin, "BEEUNI_LSP_FORMAT": "text", "PWD": ws})
 	if code != 2 || !strings.Contains(out, "input format must be github or sarif") {

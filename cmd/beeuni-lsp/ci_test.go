@@ -20,6 +20,9 @@ func TestCommandHelp(t *testing.T) {
 		{[]string{"tools", "ls", "--help"}, []string{"--json"}},
 		{[]string{"tools", "eject", "--help"}, []string{"-f, --force"}},
 		{[]string{"tools", "eject", "web_search", "--help"}, []string{"-f, --force"}},
+		{[]string{"serve", "--help"}, []string{"--stdio"}},
+		{[]string{"serve", "-h"}, []string{"--stdio"}},
+		{[]string{"version", "--help"}, nil},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			stdout, stderr, code := runCLI(t.TempDir(), tc.args...)
@@ -30,7 +33,7 @@ func TestCommandHelp(t *testing.T) {
 			if tc.args[0] == "tools" {
 				command = strings.Join(tc.args[:2], " ")
 			}
-			want := append([]string{"usage: beeuni-lsp " + command + " [flags]", "Exit codes:\n  0  ", "\n  1  ", "\n  2  ", "-h, --help"}, tc.flags...)
+			want := append([]string{"usage: beeuni-lsp " + command + " [flags]", "Exit codes:\n  0  ", "\n  2  ", "-h, --help"}, tc.flags...)
 			for _, w := range want {
 				if !strings.Contains(stdout, w) {
 					t.Errorf("--help lacks %q:\n%s", w, stdout)
@@ -93,10 +96,10 @@ func TestMaxWarnings(t *testing.T) {
 
 // Workflow commands escape what the runner would read as syntax.
 func TestGitHubEscapes(t *testing.T) {
-	got := formatGitHubFindings([]finding{{
+	got := githubCommand(finding{
 		File: "a,b:c%/beeuni.yaml", Line: 1, Column: 2, EndLine: 3, EndColumn: 4, Code: "T1",
 		Message: "50% of it:\r\nnext, line", sev: 2,
-	}})
+	})
 	want := "::warning file=a%2Cb%3Ac%25/beeuni.yaml,line=1,col=2,endLine=3,endColumn=4,title=T1::50%25 of it:%0D%0Anext, line\n"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
@@ -114,6 +117,31 @@ func TestServeOnATerminalSaysSo(t *testing.T) {
 		notice := strings.HasPrefix(errb.String(), terminalNotice)
 		if notice != terminal || strings.Count(terminalNotice, "\n") != 1 {
 			t.Errorf("terminal %v: stderr %q", terminal, errb.String())
+		}
+	}
+}
+
+// A bad flag or argument prints the reason, then the usage of the command
+// it was given to (not the top-level one), on stderr, and exits 2.
+func TestBadFlagPrintsTheCommandsUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		command string
+		reason  string
+	}{
+		{[]string{"validate", "--strict"}, "validate", "validate: unknown flag --strict"},
+		{[]string{"validate", "--format", "xml"}, "validate", `validate: unknown format "xml"`},
+		{[]string{"tools", "ls", "--no-inspect"}, "tools ls", "tools ls: unknown flag --no-inspect"},
+		{[]string{"tools", "eject"}, "tools eject", "tools eject needs NAME [PATH]"},
+		{[]string{"serve", "--tcp"}, "serve", "serve: unknown flag --tcp"},
+		{[]string{"serve", "x"}, "serve", `serve takes no arguments, not "x"`},
+		{[]string{"version", "--short"}, "version", "version: unknown flag --short"},
+	} {
+		stdout, stderr, code := runCLI(t.TempDir(), tc.args...)
+		want := "beeuni-lsp: " + tc.reason
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) ||
+			!strings.Contains(stderr, "\n\nusage: beeuni-lsp "+tc.command+" [flags]") || strings.Contains(stderr, "Commands:") {
+			t.Errorf("%v: exit %d, stdout %q, stderr:\n%s", tc.args, code, stdout, stderr)
 		}
 	}
 }

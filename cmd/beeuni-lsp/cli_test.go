@@ -146,12 +146,12 @@ func TestCLICannotRun(t *testing.T) {
 		args []string
 		want string // a substring of stderr
 	}{
-		{"no manifest", []string{"validate"}, "no beeuni.yaml in " + empty + " or any folder above it"},
-		{"no manifest in the folder named", []string{"validate", "."}, "no beeuni.yaml in " + empty + "\n"},
+		{"no manifest", []string{"validate"}, "no beeuni.yaml in the working folder or any folder above it"},
+		{"no manifest in the folder named", []string{"validate", "."}, "no beeuni.yaml in .\n"},
 		{"no manifest json", []string{"validate", "--json"}, "no beeuni.yaml in "},
-		{"missing folder", []string{"validate", "missing"}, "cannot read " + filepath.Join(empty, "missing") + ": "},
+		{"missing folder", []string{"validate", "missing"}, "cannot read missing: "},
 		{"not a folder", []string{"tools", "ls", "file.txt"}, "is not a folder"},
-		{"no manifest above", []string{"tools", "ls"}, "no beeuni.yaml in " + empty + " or any folder above it"},
+		{"no manifest above", []string{"tools", "ls"}, "no beeuni.yaml in the working folder or any folder above it"},
 		{"unknown flag", []string{"validate", "--strict"}, "unknown flag --strict"},
 		{"unknown tools ls flag", []string{"tools", "ls", "--no-inspect"}, "unknown flag --no-inspect"},
 		{"two folders", []string{"validate", "a", "b"}, "validate takes [PATH]: at most 1 argument(s), got 2"},
@@ -174,6 +174,10 @@ func TestCLICannotRun(t *testing.T) {
 			if !strings.Contains(stderr, c.want) {
 				t.Errorf("stderr %q does not say %q", stderr, c.want)
 			}
+			// Paths are named relative to the working folder.
+			if strings.Contains(stderr, empty) {
+				t.Errorf("stderr %q names the working folder's absolute path", stderr)
+			}
 		})
 	}
 }
@@ -192,5 +196,20 @@ func TestValidateDirArgumentIsRelativeToTheWorkingFolder(t *testing.T) {
 	stdout, _, code := runCLI(parent, "validate", "--no-inspect", filepath.Base(dir))
 	if code != 1 || !strings.HasPrefix(stdout, filepath.Base(dir)+"/beeuni.yaml:2:") {
 		t.Errorf("exit %d, stdout:\n%s", code, stdout)
+	}
+}
+
+// An error's absolute paths under the project are named relative to the
+// working folder, as findings are.
+func TestRelMessage(t *testing.T) {
+	for _, tc := range []struct{ dir, root, msg, want string }{
+		{"/w/shop", "/w/shop", "open /w/shop/tools/x.ts: permission denied", "open tools/x.ts: permission denied"},
+		{"/w/shop/tools", "/w/shop", "open /w/shop/beeuni.yaml: denied", "open ../beeuni.yaml: denied"},
+		{"/w", "/w/shop", "resolve /w/shop: loop", "resolve shop: loop"},
+		{"/w", "/w/shop", "tools.x in shared/a.yaml is not a string", "tools.x in shared/a.yaml is not a string"},
+	} {
+		if got := relMessage(env{dir: tc.dir}, tc.root, tc.msg); got != tc.want {
+			t.Errorf("%+v: %q", tc, got)
+		}
 	}
 }

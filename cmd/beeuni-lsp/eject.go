@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
@@ -22,7 +23,7 @@ func runToolsEject(ctx context.Context, e env, args []string) int {
 		return 0
 	}
 	if err != nil {
-		return usageError(e, err.Error())
+		return toolsEjectCommand.usageError(e, err.Error())
 	}
 	name, force := opts.positional[0], opts.force
 	fsys := vfs.NewDisk()
@@ -30,31 +31,37 @@ func runToolsEject(ctx context.Context, e env, args []string) int {
 	if code != 0 {
 		return code
 	}
+	// A Beeuni tool the project removed comes back with its entry.
+	addedBack := p.Model != nil && slices.Contains(p.Model.Removed, name)
 	c, err := edit.Eject(p, fsys, name, force)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n", err)
+		fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n", relMessage(e, p.Root, err.Error()))
 		return 1
 	}
 	if err := edit.Apply(ctx, p.Root, c); err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: eject %s failed, nothing changed: %s\n", name, oneLine(err.Error()))
+		fmt.Fprintf(e.stderr, "beeuni-lsp: eject %s failed, nothing changed: %s\n", name, oneLine(relMessage(e, p.Root, err.Error())))
 		return 1
 	}
 	manifest := analysis.ManifestName
 	if len(c.Edits) > 0 {
 		manifest = p.Rel(c.Edits[0].File)
 	}
-	fmt.Fprint(e.stdout, ejectReport(name, edit.EjectedPath(name), manifest, c.Kept))
+	fmt.Fprint(e.stdout, ejectReport(name, edit.EjectedPath(name), manifest, c.Kept, addedBack))
 	return 0
 }
 
 // ejectReport is SPEC section 7's output, with the file names filled in;
 // kept, when --force repointed the entry from another module, is that
-// module, which stays on disk.
-func ejectReport(name, module, manifest, kept string) string {
+// module, which stays on disk; addedBack, when the project had removed
+// the Beeuni tool, says that the new entry gives sessions the tool again.
+func ejectReport(name, module, manifest, kept string, addedBack bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "  ✓  Ejected %s\n", name)
 	fmt.Fprintf(&b, "  wrote   %s (the Beeuni source, now the project's to change)\n", module)
 	fmt.Fprintf(&b, "  set     %s: tools.%s: %s\n", manifest, name, module)
+	if addedBack {
+		fmt.Fprintf(&b, "  added   %s back: the project had removed this Beeuni tool, and sessions get it again, as %s\n", name, module)
+	}
 	if kept != "" {
 		fmt.Fprintf(&b, "  kept    %s (tools.%s no longer names it; delete it if nothing else imports it)\n", kept, name)
 	}

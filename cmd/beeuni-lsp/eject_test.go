@@ -242,3 +242,29 @@ func TestToolsEjectDespiteADuplicateAgent(t *testing.T) {
 		t.Errorf("beeuni.yaml = %q, want %q", got, want)
 	}
 }
+
+// Ejecting a Beeuni tool the project removed adds its entry, which gives
+// sessions the tool again: the block says so; ejecting one the project
+// loads does not.
+func TestToolsEjectSaysItAddsARemovedToolBack(t *testing.T) {
+	for _, tc := range []struct {
+		manifest string
+		added    bool
+	}{
+		{"tools:\n  web_search: beeuni:web_search\n", true},
+		{"tools:\n  web_search: beeuni:web_search\n  memory: beeuni:memory\n", false},
+		{"agents:\n  a:\n    tools: all\n", false},
+	} {
+		dir := t.TempDir()
+		vfstest.WriteFiles(t, dir, map[string]string{"beeuni.yaml": tc.manifest})
+		stdout, stderr, code := runEject(t, dir, "memory")
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", tc.manifest, code, stderr)
+		}
+		line := "  set     beeuni.yaml: tools.memory: tools/memory.ts\n" +
+			"  added   memory back: the project had removed this Beeuni tool, and sessions get it again, as tools/memory.ts\n"
+		if strings.Contains(stdout, line) != tc.added || strings.Contains(stdout, "  added ") != tc.added {
+			t.Errorf("%q: added line %v:\n%s", tc.manifest, tc.added, stdout)
+		}
+	}
+}

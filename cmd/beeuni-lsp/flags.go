@@ -31,9 +31,11 @@ type flagDoc struct {
 // only its own.
 type options struct {
 	json        bool
+	stdio       bool
 	noInspect   bool
 	force       bool
 	format      string
+	color       string
 	runtime     string
 	maxWarnings int
 	positional  []string
@@ -43,16 +45,33 @@ type options struct {
 const pathArg = "PATH is the project's folder or its beeuni.yaml; without PATH, the " +
 	"nearest beeuni.yaml in the working folder or a folder above it (as git finds .git: from the working folder with its symbolic links resolved)."
 
-const cannotRun = "it cannot run: a bad flag or argument, no beeuni.yaml, an unreadable folder (one line on stderr)"
+const cannotRun = "it cannot run: no beeuni.yaml, an unreadable folder (one line on stderr), or a bad flag or argument (the reason, then this usage)"
 
 var (
+	serveCommand = command{
+		name: "serve",
+		about: "Speaks the Language Server Protocol on stdin and stdout until the client sends exit; " +
+			"editors start it (`beeuni-lsp` with no arguments is the same). Trace lines go to stderr.",
+		flags: []flagDoc{{"stdio", "", "accepted for the clients that pass it: stdio is the only transport"}},
+		exits: [3]string{
+			"the client sent shutdown, then exit",
+			"the client exited, or the stream ended, without shutdown",
+			"a bad flag or argument (the reason, then this usage, on stderr)",
+		},
+	}
+	versionCommand = command{
+		name:  "version",
+		about: "Prints the version: the release, the module version `go install` fetched, or the commit a checkout was built from.",
+		exits: [3]string{"the version printed", "", "a bad flag or argument (the reason, then this usage, on stderr)"},
+	}
 	validateCommand = command{
 		name: "validate", args: "[PATH]", max: 1,
 		about: "Checks beeuni.yaml, its imports and its tool modules, and prints one line per finding, " +
 			"naming files relative to the working folder (path:line:column: severity: message [code]). " + pathArg,
 		flags: []flagDoc{
-			{"format", "FORMAT", "text (the default), json, github (GitHub Actions workflow commands) or sarif (SARIF 2.1.0)"},
+			{"format", "FORMAT", "text (the default; given explicitly, always one line per finding, as problem matchers read it), json, github (GitHub Actions workflow commands) or sarif (SARIF 2.1.0)"},
 			{"json", "", "the same as --format json"},
+			{"color", "WHEN", "without --format: auto (the default: on a terminal outside CI, each finding with its source line, a caret under the range, its rule's docs, in colour unless NO_COLOR is set), always (that, also piped), or never (no colour)"},
 			{"max-warnings", "N", "exit 1 when there are more than N warnings (default: no limit)"},
 			{"no-inspect", "", "skip module inspection (T11 and the modules' own findings)"},
 			{"runtime", "bun", "also load each module in Bun (bun on PATH) the way the daemon does, and print its verdict beside the static one; a disagreement exits 1 (text format only)"},
@@ -66,7 +85,8 @@ var (
 	toolsLsCommand = command{
 		name: "tools ls", args: "[PATH]", max: 1,
 		about: "Lists the tools a session gets (name, kind, source), then the listed tools that will not load " +
-			"(T6, T11), the invalid entries (T3) and the removed Beeuni tools. " + pathArg,
+			"(T6, T11), the invalid entries (T3), the removed Beeuni tools, and the entries it leaves out " +
+			"because sessions get no tool from them (T1, T2, T4, T5, T7). " + pathArg,
 		flags: []flagDoc{{"json", "", "print one JSON object instead of the table"}},
 		exits: [3]string{
 			"the project was read (whatever its findings)",
@@ -90,7 +110,7 @@ var (
 
 // parse reads args as c's flags and positional arguments, flags anywhere
 // (`validate shop --json`), `--` ending them. help is set for -h/--help;
-// a bad command line is an error to print with usageError.
+// a bad command line is an error to print with c.usageError.
 func (c command) parse(args []string) (opts options, help bool, err error) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -100,6 +120,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 		switch f.name {
 		case "json":
 			fs.BoolVar(&opts.json, f.name, false, f.usage)
+		case "stdio":
+			fs.BoolVar(&opts.stdio, f.name, false, f.usage)
 		case "no-inspect":
 			fs.BoolVar(&opts.noInspect, f.name, false, f.usage)
 		case "force":
@@ -109,6 +131,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 			fs.StringVar(&opts.format, f.name, "", f.usage)
 		case "runtime":
 			fs.StringVar(&opts.runtime, f.name, "", f.usage)
+		case "color":
+			fs.StringVar(&opts.color, f.name, colorAuto, f.usage)
 		case "max-warnings":
 			fs.IntVar(&opts.maxWarnings, f.name, -1, f.usage)
 		}
@@ -131,10 +155,17 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 		opts.positional = append(opts.positional, rest[0])
 		args = rest[1:]
 	}
+	switch opts.color {
+	case "", colorAuto, colorAlways, colorNever:
+	default:
+		return opts, false, fmt.Errorf("%s: --color must be auto, always or never, not %q", c.name, opts.color)
+	}
 	if opts.maxWarnings < -1 {
 		return opts, false, fmt.Errorf("%s: --max-warnings must be 0 or more, not %d", c.name, opts.maxWarnings)
 	}
 	switch n := len(opts.positional); {
+	case n > 0 && c.max == 0:
+		return opts, false, fmt.Errorf("%s takes no arguments, not %q", c.name, opts.positional[0])
 	case n < c.min:
 		return opts, false, fmt.Errorf("%s needs %s; see beeuni-lsp %s --help", c.name, c.args, c.name)
 	case n > c.max:
@@ -162,10 +193,21 @@ func flagError(err error) string {
 	return msg
 }
 
+// usageError prints a reason and the command's usage to stderr and
+// returns exit code 2.
+func (c command) usageError(e env, reason string) int {
+	fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n\n%s", reason, c.help())
+	return 2
+}
+
 // help is what `beeuni-lsp <command> --help` prints.
 func (c command) help() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "usage: beeuni-lsp %s [flags] %s\n\n", c.name, c.args)
+	fmt.Fprintf(&b, "usage: beeuni-lsp %s [flags]", c.name)
+	if c.args != "" {
+		b.WriteString(" " + c.args)
+	}
+	b.WriteString("\n\n")
 	b.WriteString(wrap(c.about, 78))
 	b.WriteString("\nFlags:\n")
 	rows := make([][2]string, 0, len(c.flags)+1)
@@ -189,7 +231,9 @@ func (c command) help() string {
 	}
 	b.WriteString("\nExit codes:\n")
 	for code, what := range c.exits {
-		fmt.Fprintf(&b, "  %d  %s\n", code, what)
+		if what != "" {
+			fmt.Fprintf(&b, "  %d  %s\n", code, what)
+		}
 	}
 	fmt.Fprintf(&b, "\nRules and their fixes: %s\n", ruledoc.DocURL)
 	return b.String()

@@ -19,7 +19,8 @@ const usage = `usage: beeuni-lsp [command] [flags]
 Commands:
   serve                        speak the Language Server Protocol on stdio (the default)
   validate [flags] [PATH]      check beeuni.yaml, its imports and tool modules
-                               (--format text|json|github|sarif, --json, --max-warnings N, --no-inspect, --runtime bun)
+                               (--format text|json|github|sarif, --json, --color auto|always|never,
+                               --max-warnings N, --no-inspect, --runtime bun)
   tools ls [--json] [PATH]     list the tools a session gets
   tools eject NAME [--force] [PATH]
                                copy a Beeuni tool into tools/NAME.ts and point the manifest at it
@@ -41,6 +42,20 @@ type env struct {
 	// terminal is set when stdin is a terminal: a person, not an editor,
 	// started the process.
 	terminal bool
+	// stdoutTerminal is set when stdout is a terminal: validate's text
+	// output then shows each finding's source line (--color auto).
+	stdoutTerminal bool
+	// getenv reads the process's environment (NO_COLOR, GitHub Actions'
+	// variables); nil reads an empty environment.
+	getenv func(string) string
+}
+
+// variable returns the environment variable key, "" when unset.
+func (e env) variable(key string) string {
+	if e.getenv == nil {
+		return ""
+	}
+	return e.getenv(key)
 }
 
 func main() {
@@ -53,7 +68,10 @@ func main() {
 		fmt.Fprintf(os.Stderr, "beeuni-lsp: %v\n", err)
 		os.Exit(2)
 	}
-	e := env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: physicalDir(wd), terminal: isTerminal(os.Stdin)}
+	e := env{
+		stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, dir: physicalDir(wd),
+		terminal: isTerminal(os.Stdin), stdoutTerminal: isTerminal(os.Stdout), getenv: os.Getenv,
+	}
 	os.Exit(run(ctx, e, os.Args[1:]))
 }
 
@@ -117,6 +135,12 @@ func run(ctx context.Context, e env, args []string) int {
 		}
 		return usageError(e, fmt.Sprintf("unknown tools subcommand %q", args[1]))
 	case "version", "--version", "-v":
+		if _, help, err := versionCommand.parse(args[1:]); help {
+			fmt.Fprint(e.stdout, versionCommand.help())
+			return 0
+		} else if err != nil {
+			return versionCommand.usageError(e, err.Error())
+		}
 		fmt.Fprintf(e.stdout, "beeuni-lsp %s\n", version.String())
 		return 0
 	case "help", "--help", "-h":
@@ -126,7 +150,8 @@ func run(ctx context.Context, e env, args []string) int {
 	return usageError(e, fmt.Sprintf("unknown command %q", args[0]))
 }
 
-// usageError prints a reason and the usage to stderr and returns exit code 2.
+// usageError prints a reason and the top-level usage to stderr and
+// returns exit code 2: for a command line that names no command.
 func usageError(e env, reason string) int {
 	fmt.Fprintf(e.stderr, "beeuni-lsp: %s\n\n%s", reason, usage)
 	return 2

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strings"
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
@@ -24,7 +25,7 @@ func projectRoot(e env, fsys vfs.FS, arg string) (string, int) {
 			}
 			parent := filepath.Dir(dir)
 			if parent == dir {
-				fmt.Fprintf(e.stderr, "beeuni-lsp: no %s in %s or any folder above it\n", analysis.ManifestName, e.dir)
+				fmt.Fprintf(e.stderr, "beeuni-lsp: no %s in the working folder or any folder above it\n", analysis.ManifestName)
 				return "", 2
 			}
 			dir = parent
@@ -37,7 +38,7 @@ func projectRoot(e env, fsys vfs.FS, arg string) (string, int) {
 	p = filepath.Clean(p)
 	info, err := fsys.Stat(p)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read %s: %v\n", p, unwrapPathError(err))
+		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read %s: %v\n", relPath(e, p), unwrapPathError(err))
 		return "", 2
 	}
 	if !info.IsDir() {
@@ -48,11 +49,11 @@ func projectRoot(e env, fsys vfs.FS, arg string) (string, int) {
 		return filepath.Dir(p), 0
 	}
 	if _, err := fsys.ReadDir(p); err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read folder %s: %v\n", p, unwrapPathError(err))
+		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read folder %s: %v\n", relPath(e, p), unwrapPathError(err))
 		return "", 2
 	}
 	if _, err := fsys.Stat(filepath.Join(p, analysis.ManifestName)); err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: no %s in %s\n", analysis.ManifestName, p)
+		fmt.Fprintf(e.stderr, "beeuni-lsp: no %s in %s\n", analysis.ManifestName, relPath(e, p))
 		return "", 2
 	}
 	return p, 0
@@ -67,7 +68,7 @@ func loadProject(ctx context.Context, e env, fsys vfs.FS, arg string) (*analysis
 	}
 	p, err := analysis.Load(ctx, fsys, root)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read %s: %v\n", filepath.Join(root, analysis.ManifestName), unwrapPathError(err))
+		fmt.Fprintf(e.stderr, "beeuni-lsp: cannot read %s: %v\n", relPath(e, filepath.Join(root, analysis.ManifestName)), relMessage(e, root, unwrapPathError(err).Error()))
 		return nil, 2
 	}
 	return p, 0
@@ -81,6 +82,17 @@ func relPath(e env, abs string) string {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(abs)
+}
+
+// relMessage names the paths under root in msg (an error's text, which
+// may hold absolute paths) relative to the working folder.
+func relMessage(e env, root, msg string) string {
+	prefix := relPath(e, root) + "/"
+	if prefix == "./" {
+		prefix = ""
+	}
+	msg = strings.ReplaceAll(msg, root+string(filepath.Separator), prefix)
+	return strings.ReplaceAll(msg, root, relPath(e, root))
 }
 
 // unwrapPathError drops the path from an *fs.PathError (the message names

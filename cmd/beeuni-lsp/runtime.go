@@ -29,7 +29,7 @@ const runtimeTimeout = 30 * time.Second
 // must be on PATH. It returns the bun binary, or an exit code.
 func runtimeBinary(e env, runtime string) (string, int) {
 	if runtime != "bun" {
-		return "", usageError(e, fmt.Sprintf("validate: --runtime %s: the only runtime is bun", runtime))
+		return "", validateCommand.usageError(e, fmt.Sprintf("validate: --runtime %s: the only runtime is bun", runtime))
 	}
 	bun, err := exec.LookPath("bun")
 	if err != nil {

@@ -15,13 +15,11 @@ import (
 // when the client exits (or the stream ends) without shutdown, 2 for a
 // bad command line. Trace lines go to stderr.
 func runServe(ctx context.Context, e env, args []string) int {
-	for _, a := range args {
-		switch a {
-		case "--stdio", "-stdio":
-			// Editors' clients pass it; stdio is the only transport.
-		default:
-			return usageError(e, "serve takes no arguments but --stdio, not "+a)
-		}
+	if _, help, err := serveCommand.parse(args); help {
+		fmt.Fprint(e.stdout, serveCommand.help())
+		return 0
+	} else if err != nil {
+		return serveCommand.usageError(e, err.Error())
 	}
 	if e.terminal {
 		fmt.Fprint(e.stderr, terminalNotice)

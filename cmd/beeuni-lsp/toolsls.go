@@ -12,7 +12,8 @@ import (
 
 // runToolsLs implements `beeuni-lsp tools ls [--json] [PATH]`: the tools a
 // session gets, exactly as SPEC section 6 prints them, then the entries
-// that will not load (T6, T11 from module inspection, T3). Exit codes in
+// that will not load (T6, T11 from module inspection, T3), then the
+// entries the table leaves out (leftOutEntries). Exit codes in
 // toolsLsCommand.
 func runToolsLs(ctx context.Context, e env, args []string) int {
 	opts, help, err := toolsLsCommand.parse(args)
@@ -21,7 +22,7 @@ func runToolsLs(ctx context.Context, e env, args []string) int {
 		return 0
 	}
 	if err != nil {
-		return usageError(e, err.Error())
+		return toolsLsCommand.usageError(e, err.Error())
 	}
 	fsys := vfs.NewDisk()
 	p, code := loadProject(ctx, e, fsys, firstOr(opts.positional, ""))
@@ -48,8 +49,9 @@ func runToolsLs(ctx context.Context, e env, args []string) int {
 	findings = append(findings, analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{})).Findings...)
 	diag.Sort(findings)
 	notLoaded := analysis.NotLoadedTools(p, findings)
+	left := leftOutEntries(p, findings)
 	if opts.json {
-		text, err := encodeJSON(analysis.ToolsLsJSON(p, notLoaded))
+		text, err := encodeJSON(toolsLsJSON{ToolsList: analysis.ToolsLsJSON(p, notLoaded), LeftOut: left})
 		if err != nil {
 			fmt.Fprintf(e.stderr, "beeuni-lsp: %v\n", err)
 			return 2
@@ -57,6 +59,6 @@ func runToolsLs(ctx context.Context, e env, args []string) int {
 		fmt.Fprint(e.stdout, text)
 		return 0
 	}
-	fmt.Fprint(e.stdout, analysis.FormatToolsLs(p.Model, notLoaded))
+	fmt.Fprint(e.stdout, analysis.FormatToolsLs(p.Model, notLoaded)+formatLeftOut(left))
 	return 0
 }

@@ -55,18 +55,18 @@ func runValidate(ctx context.Context, e env, args []string) int {
 		return 0
 	}
 	if err != nil {
-		return usageError(e, err.Error())
+		return validateCommand.usageError(e, err.Error())
 	}
 	format := opts.format
 	switch {
 	case opts.json && format != "" && format != formatJSON:
-		return usageError(e, fmt.Sprintf("validate: --json and --format %s disagree", format))
+		return validateCommand.usageError(e, fmt.Sprintf("validate: --json and --format %s disagree", format))
 	case opts.json || format == formatJSON:
 		format = formatJSON
 	case format == "":
 		format = formatText
 	case format != formatText && format != formatGitHub && format != formatSARIF:
-		return usageError(e, fmt.Sprintf("validate: unknown format %q: use text, json, github or sarif", format))
+		return validateCommand.usageError(e, fmt.Sprintf("validate: unknown format %q: use text, json, github or sarif", format))
 	}
 	fsys := vfs.NewDisk()
 	p, code := loadProject(ctx, e, fsys, firstOr(opts.positional, ""))
@@ -81,7 +81,7 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	bun := ""
 	if opts.runtime != "" {
 		if format != formatText || opts.noInspect {
-			return usageError(e, "validate: --runtime bun prints text beside the static verdicts: drop --json, --format and --no-inspect")
+			return validateCommand.usageError(e, "validate: --runtime bun prints text beside the static verdicts: drop --json, --format and --no-inspect")
 		}
 		if bun, code = runtimeBinary(e, opts.runtime); code != 0 {
 			return code
@@ -113,11 +113,11 @@ func runValidate(ctx context.Context, e env, args []string) int {
 	case formatJSON:
 		text, err = formatJSONFindings(out)
 	case formatGitHub:
-		text = formatGitHubFindings(out) + summary(counts) + "\n"
+		text, err = githubOutput(e, out, counts)
 	case formatSARIF:
 		text, err = formatSARIFLog(out)
 	default:
-		text = formatTextFindings(out) + summary(counts) + "\n"
+		text = textOutput(e, styleFor(e, opts.color, opts.format), out, counts)
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "beeuni-lsp: %v\n", err)

@@ -27,8 +27,10 @@ type CheckOptions struct {
 // CheckDist checks a dist/ folder as scripts/release.sh leaves it: exactly
 // the expected assets; each archive opens and holds, at its top level, the
 // binary of its platform (by its header) carrying the version, LICENSE and
-// README.md, with fixed modes and times; each .vsix holds its target's
-// binary, the same as the archive's; the JSON Schema is the repository's;
+// README.md, and THIRD_PARTY_LICENSES.txt naming every module the binary
+// links, with fixed modes and times; each .vsix holds its target's
+// binary, the same as the archive's, and the license texts of its Go
+// modules and bundled JavaScript; the SBOM covers that JavaScript; the JSON Schema is the repository's;
 // checksums.txt verifies. It returns
 // every problem found, one sentence each; none means the folder is right.
 func CheckDist(dir string, o CheckOptions) []string {
@@ -120,12 +122,12 @@ func checkArchive(path string, p Platform, o CheckOptions) ([]byte, []string) {
 		}
 	}
 	sort.Strings(names)
-	wantNames := []string{"LICENSE", "README.md", p.Binary()}
+	wantNames := []string{"LICENSE", NoticesName, "README.md", p.Binary()}
 	sort.Strings(wantNames)
 	if strings.Join(names, " ") != strings.Join(wantNames, " ") {
 		problems = append(problems, fmt.Sprintf("holds %q, want exactly %q at its top level", names, wantNames))
 	}
-	modes := map[string]fs.FileMode{p.Binary(): 0o755, "LICENSE": 0o644, "README.md": 0o644}
+	modes := map[string]fs.FileMode{p.Binary(): 0o755, "LICENSE": 0o644, NoticesName: 0o644, "README.md": 0o644}
 	for name, mode := range modes {
 		if e, ok := files[name]; ok && e.Mode != mode {
 			problems = append(problems, fmt.Sprintf("%s has mode %v, want %v", name, e.Mode, mode))
@@ -140,6 +142,9 @@ func checkArchive(path string, p Platform, o CheckOptions) ([]byte, []string) {
 	bin, ok := files[p.Binary()]
 	if !ok {
 		return nil, problems
+	}
+	if n, ok := files[NoticesName]; ok {
+		problems = append(problems, checkNotices(n.Data, bin.Data, false)...)
 	}
 	return bin.Data, append(problems, checkBinary(p.Binary(), bin.Data, p, o.Version)...)
 }
@@ -219,6 +224,11 @@ func checkVSIX(path string, t VSCodeTarget, o CheckOptions, archived []byte) []s
 		return append(problems, fmt.Sprintf("holds binaries %q, want exactly %s", bins, binName))
 	}
 	bin := files[binName]
+	if n, ok := files["extension/"+NoticesName]; !ok {
+		problems = append(problems, fmt.Sprintf("no extension/%s: the license texts of the Go modules and JavaScript it bundles", NoticesName))
+	} else {
+		problems = append(problems, checkNotices(n.Data, bin.Data, true)...)
+	}
 	if bin.Mode&0o100 == 0 {
 		problems = append(problems, fmt.Sprintf("%s has mode %v: not executable", binName, bin.Mode))
 	}
@@ -288,6 +298,7 @@ func checkSBOM(path string) []string {
 		} `json:"metadata"`
 		Components []struct {
 			Name string `json:"name"`
+			Purl string `json:"purl"`
 		} `json:"components"`
 	}
 	if err := json.Unmarshal(data, &bom); err != nil {
@@ -296,7 +307,12 @@ func checkSBOM(path string) []string {
 	if bom.BOMFormat != "CycloneDX" || bom.Metadata.Component.Name != "github.com/beeuni/beeuni-lsp" || len(bom.Components) == 0 {
 		return []string{"not a CycloneDX SBOM of github.com/beeuni/beeuni-lsp and its modules"}
 	}
-	return nil
+	for _, c := range bom.Components {
+		if strings.HasPrefix(c.Purl, "pkg:npm/vscode-languageclient@") {
+			return nil
+		}
+	}
+	return []string{"does not cover the JavaScript bundled into the extension (no pkg:npm/vscode-languageclient component)"}
 }
 
 // SameDist reports every difference between two dist/ folders: files only

@@ -55,9 +55,13 @@ func fakeBinary(t *testing.T, p Platform, version string) []byte {
 var (
 	fakeLicense = []byte("Apache License\nVersion 2.0, January 2004\n")
 	fakeReadme  = []byte("# beeuni-lsp\n")
-	fakeSchema  = []byte(`{"$schema":"http://json-schema.org/draft-07/schema#"}` + "\n")
-	fakeTime    = time.Date(2026, 11, 29, 19, 26, 15, 0, time.UTC)
-	fakeTargets = []VSCodeTarget{
+	// fakeNotices is an archive's THIRD_PARTY_LICENSES.txt (a fake binary
+	// has no build information to hold it to); fakeVSIXNotices a .vsix's.
+	fakeNotices     = []byte("beeuni-lsp is licensed under the Apache License 2.0 (LICENSE). It includes the software below,\n")
+	fakeVSIXNotices = append(append([]byte(nil), fakeNotices...), "\n"+jsSection+"  vscode-languageclient 11.0.0 (MIT)\n"...)
+	fakeSchema      = []byte(`{"$schema":"http://json-schema.org/draft-07/schema#"}` + "\n")
+	fakeTime        = time.Date(2026, 11, 29, 19, 26, 15, 0, time.UTC)
+	fakeTargets     = []VSCodeTarget{
 		{"linux-x64", "linux", "amd64", "beeuni-lsp"},
 		{"alpine-arm64", "linux", "arm64", "beeuni-lsp"},
 		{"darwin-arm64", "darwin", "arm64", "beeuni-lsp"},
@@ -84,6 +88,7 @@ func fakeDist(t *testing.T, edit func(dir string, files map[string][]byte)) stri
 			{Name: p.Binary(), Mode: 0o755, Data: fakeBinary(t, p, fakeVersion)},
 			{Name: "LICENSE", Mode: 0o644, Data: fakeLicense},
 			{Name: "README.md", Mode: 0o644, Data: fakeReadme},
+			{Name: NoticesName, Mode: 0o644, Data: fakeNotices},
 		}
 		if err := WriteArchive(&b, name, entries, fakeTime); err != nil {
 			t.Fatal(err)
@@ -95,7 +100,7 @@ func fakeDist(t *testing.T, edit func(dir string, files map[string][]byte)) stri
 	}
 	files[MarkerName] = []byte("written by scripts/release.sh\n")
 	files[SchemaName] = fakeSchema
-	files[SBOMName(fakeVersion)] = []byte(`{"bomFormat":"CycloneDX","metadata":{"component":{"name":"github.com/beeuni/beeuni-lsp"}},"components":[{"name":"go.yaml.in/yaml/v3"}]}`)
+	files[SBOMName(fakeVersion)] = []byte(`{"bomFormat":"CycloneDX","metadata":{"component":{"name":"github.com/beeuni/beeuni-lsp"}},"components":[{"name":"go.yaml.in/yaml/v3"},{"name":"vscode-languageclient","purl":"pkg:npm/vscode-languageclient@11.0.0"}]}`)
 	dir := t.TempDir()
 	if edit != nil {
 		edit(dir, files)
@@ -121,11 +126,12 @@ var fakePackageJSON = fmt.Sprintf(`{"name":"beeuni-lsp","version":%q,"main":"./d
 // fakeVSIX is a .vsix as vsce writes it, for target with bin.
 func fakeVSIX(t *testing.T, target VSCodeTarget, bin []byte, mode os.FileMode, extra ...string) []byte {
 	t.Helper()
-	return fakeVSIXWith(t, target, bin, mode, fakePackageJSON, append([]string{"extension/images/icon.png", "extension/syntaxes/beeuni.tmLanguage.json"}, extra...)...)
+	return fakeVSIXWith(t, target, bin, mode, fakePackageJSON, fakeVSIXNotices, append([]string{"extension/images/icon.png", "extension/syntaxes/beeuni.tmLanguage.json"}, extra...)...)
 }
 
-// fakeVSIXWith is fakeVSIX with the given package.json and extra files.
-func fakeVSIXWith(t *testing.T, target VSCodeTarget, bin []byte, mode os.FileMode, packageJSON string, extra ...string) []byte {
+// fakeVSIXWith is fakeVSIX with the given package.json, license texts
+// and extra files.
+func fakeVSIXWith(t *testing.T, target VSCodeTarget, bin []byte, mode os.FileMode, packageJSON string, notices []byte, extra ...string) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
@@ -142,6 +148,7 @@ func fakeVSIXWith(t *testing.T, target VSCodeTarget, bin []byte, mode os.FileMod
 	add("extension/package.json", 0o644, []byte(packageJSON))
 	add("extension/dist/extension.js", 0o644, []byte("module.exports = {};"))
 	add("extension/bin/"+target.Binary, mode, bin)
+	add("extension/"+NoticesName, 0o644, notices)
 	for _, name := range extra {
 		add(name, 0o644, []byte("x"))
 	}

@@ -98,6 +98,7 @@ func TestCheckDistFindsEachProblem(t *testing.T) {
 			{Name: "beeuni-lsp", Mode: 0o755, Data: fakeBinary(t, Platform{"linux", "amd64"}, fakeVersion)},
 			{Name: "LICENSE", Mode: 0o644, Data: fakeLicense},
 			{Name: "README.md", Mode: 0o644, Data: fakeReadme},
+			{Name: NoticesName, Mode: 0o644, Data: fakeNotices},
 		}
 	}
 	tests := []struct {
@@ -170,7 +171,7 @@ func TestCheckDistFindsEachProblem(t *testing.T) {
 			files[VSIXName(fakeVersion, alpine)] = fakeVSIX(t, alpine, fakeBinary(t, Platform{"linux", "arm64"}, fakeVersion), 0o755, "extension/src/extension.ts", "extension/dist/extension.js.map")
 		}, "holds sources, tests or node_modules"},
 		{"a .vsix without a file its package.json names", func(t *testing.T, dir string, files map[string][]byte) {
-			files[VSIXName(fakeVersion, alpine)] = fakeVSIXWith(t, alpine, fakeBinary(t, Platform{"linux", "arm64"}, fakeVersion), 0o755, fakePackageJSON, "extension/syntaxes/beeuni.tmLanguage.json")
+			files[VSIXName(fakeVersion, alpine)] = fakeVSIXWith(t, alpine, fakeBinary(t, Platform{"linux", "arm64"}, fakeVersion), 0o755, fakePackageJSON, fakeVSIXNotices, "extension/syntaxes/beeuni.tmLanguage.json")
 		}, "extension/package.json names images/icon.png, which is not packed"},
 		{"a .vsix with two binaries", func(t *testing.T, dir string, files map[string][]byte) {
 			files[VSIXName(fakeVersion, alpine)] = fakeVSIX(t, alpine, fakeBinary(t, Platform{"linux", "arm64"}, fakeVersion), 0o755, "extension/bin/beeuni-lsp.exe")
@@ -179,6 +180,21 @@ func TestCheckDistFindsEachProblem(t *testing.T) {
 		{"an SBOM of something else", func(t *testing.T, dir string, files map[string][]byte) {
 			files[SBOMName(fakeVersion)] = []byte(`{"bomFormat":"SPDX"}`)
 		}, "not a CycloneDX SBOM"},
+		{"an archive without the license texts of what it bundles", func(t *testing.T, dir string, files map[string][]byte) {
+			rewrite(t, files, linuxArchive, linux(t)[:3], fakeTime)
+		}, `want exactly ["LICENSE" "README.md" "THIRD_PARTY_LICENSES.txt" "beeuni-lsp"]`},
+		{"an archive's license texts naming JavaScript", func(t *testing.T, dir string, files map[string][]byte) {
+			e := linux(t)
+			e[3].Data = fakeVSIXNotices
+			rewrite(t, files, linuxArchive, e, fakeTime)
+		}, "names JavaScript the archive does not hold"},
+		{"a .vsix without the JavaScript's license texts", func(t *testing.T, dir string, files map[string][]byte) {
+			files[VSIXName(fakeVersion, alpine)] = fakeVSIXWith(t, alpine, fakeBinary(t, Platform{"linux", "arm64"}, fakeVersion), 0o755,
+				fakePackageJSON, fakeNotices, "extension/images/icon.png", "extension/syntaxes/beeuni.tmLanguage.json")
+		}, "lacks the JavaScript bundled into the extension"},
+		{"an SBOM without the JavaScript", func(t *testing.T, dir string, files map[string][]byte) {
+			files[SBOMName(fakeVersion)] = []byte(`{"bomFormat":"CycloneDX","metadata":{"component":{"name":"github.com/beeuni/beeuni-lsp"}},"components":[{"name":"go.yaml.in/yaml/v3"}]}`)
+		}, "does not cover the JavaScript bundled into the extension"},
 		{"no marker", func(t *testing.T, dir string, files map[string][]byte) { delete(files, MarkerName) }, MarkerName + ": missing"},
 		{"no checksums", func(t *testing.T, dir string, files map[string][]byte) { files["no "+ChecksumsName] = nil }, ChecksumsName + ": missing"},
 	}

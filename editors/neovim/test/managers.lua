@@ -53,8 +53,10 @@ H.run({
       -- plugin that is not lazy-loaded, at startup: the folder on the
       -- runtimepath and its plugin/**/*.{vim,lua} sourced; help tags for
       -- its doc/ if there is one.
-      -- docs/editors.md's spec.
-      local spec = { 'beeuni/beeuni-lsp', config = function() vim.lsp.enable('beeuni') end }
+      -- docs/editors.md's spec. Its build step (go install) is run by
+      -- TestLazyNvimSpecBuildsTheServer (cmd/beeuni-lsp); here beeuni-lsp is
+      -- on PATH already.
+      local spec = { 'beeuni/beeuni-lsp', build = 'go install ./cmd/beeuni-lsp', config = function() vim.lsp.enable('beeuni') end }
       local dir = vim.fn.stdpath('data') .. '/lazy/' .. spec[1]:match('[^/]+$')
       sh('git clone -q "' .. src .. '" "' .. dir .. '"')
       vim.opt.runtimepath:prepend(dir)

@@ -8,6 +8,11 @@
 //   --version V       the version in the .vsix (default: package.json's); package.json is not changed
 //   --binaries DIR    take each binary from DIR/<goos>_<goarch>/ (scripts/release.sh) instead of building it
 //   --out DIR         where the .vsix files go (default: out/vsix)
+//   --dist FILE       the release helper internal/release/cmd/dist, built (default: go run it)
+//
+// Each .vsix carries THIRD_PARTY_LICENSES.txt: the license texts of the Go
+// modules linked into its binary and of the JavaScript bundled into
+// dist/extension.js (scripts/build.mjs lists those in dist/licenses.json).
 //
 // Without --binaries, each binary is built as a release builds it
 // (CGO_ENABLED=0, -trimpath, no build id), the version linked in. Set
@@ -34,7 +39,7 @@ export function hostTarget(...host) {
 }
 
 function parseArgs(argv) {
-  const o = { targets: [], all: false, version: pkg.version, binaries: '', out: path.join(here, 'out', 'vsix') };
+  const o = { targets: [], all: false, version: pkg.version, binaries: '', out: path.join(here, 'out', 'vsix'), dist: '' };
   for (let i = 0; i < argv.length; i++) {
     const value = () => {
       if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);
@@ -46,6 +51,7 @@ function parseArgs(argv) {
       case '--version': o.version = value(); break;
       case '--binaries': o.binaries = path.resolve(value()); break;
       case '--out': o.out = path.resolve(value()); break;
+      case '--dist': o.dist = path.resolve(value()); break;
       default: throw new Error(`unknown argument ${argv[i]}`);
     }
   }
@@ -84,6 +90,13 @@ function stage(dir) {
   fs.copyFileSync(path.join(repo, 'LICENSE'), path.join(dir, 'LICENSE'));
 }
 
+/** Writes THIRD_PARTY_LICENSES.txt into ext for the binary bin, with dist/licenses.json's JavaScript. */
+function writeNotices(o, ext, bin) {
+  const args = ['notices', '-bin', bin, '-js', path.join(ext, 'dist', 'licenses.json'), '-out', path.join(ext, 'THIRD_PARTY_LICENSES.txt')];
+  const [cmd, argv] = o.dist ? [o.dist, args] : ['go', ['run', './internal/release/cmd/dist', ...args]];
+  execFileSync(cmd, argv, { cwd: repo, stdio: 'inherit' });
+}
+
 function main() {
   const o = parseArgs(process.argv.slice(2));
   const targets = selectTargets(o);
@@ -95,6 +108,9 @@ function main() {
   try {
     const ext = path.join(tmp, 'extension');
     stage(ext);
+    // The bundle's dist/licenses.json, for the license texts; vsce's
+    // prepublish builds the same bundle again.
+    execFileSync(process.execPath, [path.join(ext, 'scripts', 'build.mjs'), '--production'], { cwd: ext, stdio: 'inherit' });
     for (const t of targets) {
       const started = Date.now();
       const binDir = path.join(ext, 'bin');
@@ -103,6 +119,7 @@ function main() {
       const bin = path.join(binDir, t.binary);
       fs.copyFileSync(binaryFor(t, o, path.join(tmp, 'go')), bin);
       fs.chmodSync(bin, 0o755);
+      writeNotices(o, ext, bin);
       const out = path.join(o.out, `${pkg.name}-${t.vsce}-${o.version}.vsix`);
       const version = o.version === pkg.version ? [] : [o.version, '--no-update-package-json', '--no-git-tag-version'];
       execFileSync(process.execPath, [vsce, 'package', ...version, '--target', t.vsce, '--out', out, '--no-dependencies'], { cwd: ext, stdio: ['ignore', 'inherit', 'inherit'] });
