@@ -36,6 +36,7 @@ type options struct {
 	format      string
 	runtime     string
 	maxWarnings int
+	agent       string
 	positional  []string
 }
 
@@ -67,7 +68,10 @@ var (
 		name: "tools ls", args: "[PATH]", max: 1,
 		about: "Lists the tools a session gets (name, kind, source), then the listed tools that will not load " +
 			"(T6, T11), the invalid entries (T3) and the removed Beeuni tools. " + pathArg,
-		flags: []flagDoc{{"json", "", "print one JSON object instead of the table"}},
+		flags: []flagDoc{
+			{"json", "", "print one JSON object instead of the table"},
+			{"agent", "NAME", "instead, every tool agent NAME's model gets, with its description and parameters as the model receives them, their size and an estimate of tokens"},
+		},
 		exits: [3]string{
 			"the project was read (whatever its findings)",
 			"a file of the project does not parse (its syntax errors on stderr, nothing on stdout)",
@@ -111,6 +115,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 			fs.StringVar(&opts.runtime, f.name, "", f.usage)
 		case "max-warnings":
 			fs.IntVar(&opts.maxWarnings, f.name, -1, f.usage)
+		case "agent":
+			fs.StringVar(&opts.agent, f.name, "", f.usage)
 		}
 	}
 	for {

@@ -1,0 +1,265 @@
+package analysis
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/beeuni/beeuni-lsp/internal/tsinspect"
+)
+
+// AgentView is what an agent's model gets: every tool it sees (harness,
+// Beeuni and project tools, after its `tools:` list), each with the
+// description and parameters the model receives, as far as they are known
+// statically. A value not known is marked (Unknown), never guessed. It is
+// the JSON of `tools ls --agent NAME --json`.
+type AgentView struct {
+	Agent string          `json:"agent"`
+	Tools []AgentViewTool `json:"tools"`
+	// NotLoaded are the tools the agent's list lets it see that the
+	// session will not get (T6, T11, T3): the model does not get them.
+	// Empty, never null.
+	NotLoaded []NotLoaded `json:"not_loaded"`
+	// Bytes is the sum of the tools' Bytes: the known part of what the
+	// model gets when Complete is false.
+	Bytes int `json:"bytes"`
+	// Complete is true when every description and parameter is known.
+	Complete bool `json:"complete"`
+	// TokensEstimate is an estimate of Bytes in tokens, by
+	// TokensEstimateMethod; no tokenizer is run.
+	TokensEstimate       int    `json:"tokens_estimate"`
+	TokensEstimateMethod string `json:"tokens_estimate_method"`
+}
+
+// AgentViewTool is one tool as the model receives it.
+type AgentViewTool struct {
+	Name string `json:"name"`
+	// Kind is `tools ls`'s KIND ("beeuni", "beeuni (overridden)",
+	// "project"), or "harness".
+	Kind string `json:"kind"`
+	// Source is `tools ls`'s SOURCE, or for a harness tool "harness" (a
+	// tool every harness implements) or "standard harness (opencode)".
+	Source string `json:"source"`
+	// Description is null when not known statically.
+	Description *string `json:"description"`
+	// Parameters is the JSON Schema as far as it is known (the parts not
+	// known are left out and listed in Unknown); null when not known.
+	Parameters json.RawMessage `json:"parameters"`
+	// Unknown lists the values not known statically: "description",
+	// "parameters", or a part of the parameters
+	// ("parameters.properties.year.description"). Empty, never null.
+	Unknown []UnknownPart `json:"unknown"`
+	// Bytes is the size of the tool's definition as compact JSON,
+	// {"name":…,"description":…,"parameters":…}, with the known values
+	// only.
+	Bytes int `json:"bytes"`
+}
+
+// UnknownPart is a value of a tool's definition not known statically.
+type UnknownPart struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
+}
+
+// ToolDefs are the tool definitions an AgentView reads.
+type ToolDefs struct {
+	// Modules are the module inspections by absolute module path
+	// (Inspection.Results); nil when inspection is off or has not ended.
+	Modules map[string]*tsinspect.Result
+	// Beeuni are the Beeuni tools' inspections by name
+	// (InspectBeeuniTools); nil when not read.
+	Beeuni map[string]*tsinspect.Result
+}
+
+// TokensEstimateMethod says how AgentView.TokensEstimate is computed.
+const TokensEstimateMethod = "bytes / 4, rounded up; no tokenizer is run"
+
+// estimateTokens is TokensEstimateMethod.
+func estimateTokens(bytes int) int { return (bytes + 3) / 4 }
+
+// Why a value is not known statically.
+const (
+	whyHarness        = "the harness supplies it; beeuni-lsp does not know its text"
+	whyNoInspection   = "module inspection is off or has not finished"
+	whyNotInspected   = "the module has not been inspected yet"
+	whyIncomplete     = "the inspection of the module did not finish"
+	whyNotStatic      = "not statically known: running the module decides it (see the module's findings)"
+	whyBeeuniNotRead  = "the Beeuni tools' sources were not read"
+	whyNoModulePathed = "the tool has no module file"
+)
+
+// UnknownAgentError is NewAgentView's error for a name no agent has.
+type UnknownAgentError struct {
+	Name   string
+	Agents []string // the agents there are, in declaration order
+}
+
+func (e *UnknownAgentError) Error() string {
+	if len(e.Agents) == 0 {
+		return fmt.Sprintf("no agent %q: the project declares no agents", e.Name)
+	}
+	return fmt.Sprintf("no agent %q: the agents are %s", e.Name, strings.Join(e.Agents, ", "))
+}
+
+// ErrNoView is NewAgentView's error for an agent whose `tools` value has
+// no form (A3): what its model sees is not known.
+var ErrNoView = errors.New("its tools value is of no form (A3): fix it first (see beeuni-lsp validate)")
+
+// FindAgent returns the first agent of that name in p's model.
+func FindAgent(p *Project, name string) (*Agent, bool) {
+	if p == nil || p.Model == nil {
+		return nil, false
+	}
+	for _, a := range p.Model.Agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return nil, false
+}
+
+// NewAgentView returns what the model of agent name gets. notLoaded is
+// NotLoadedTools' list (those tools are left out, the model does not get
+// them); a module the inspection says will not load is left out too.
+func NewAgentView(p *Project, name string, defs ToolDefs, notLoaded []NotLoaded) (*AgentView, error) {
+	a, ok := FindAgent(p, name)
+	if !ok {
+		e := &UnknownAgentError{Name: name, Agents: []string{}}
+		if p != nil && p.Model != nil {
+			seen := map[string]bool{}
+			for _, a := range p.Model.Agents {
+				if !seen[a.Name] {
+					seen[a.Name] = true
+					e.Agents = append(e.Agents, a.Name)
+				}
+			}
+		}
+		return nil, e
+	}
+	if !a.Sees.Valid() {
+		return nil, fmt.Errorf("agent %q: %w", name, ErrNoView)
+	}
+	fails := map[string]NotLoaded{}
+	for _, n := range notLoaded {
+		fails[n.Name] = n
+	}
+	v := &AgentView{Agent: name, Tools: []AgentViewTool{}, NotLoaded: []NotLoaded{}, Complete: true, TokensEstimateMethod: TokensEstimateMethod}
+	for n := range a.Sees.All() {
+		if f, ok := fails[n]; ok {
+			v.NotLoaded = append(v.NotLoaded, f)
+			continue
+		}
+		t, skip := viewTool(p.Model, n, defs)
+		if skip != nil {
+			v.NotLoaded = append(v.NotLoaded, *skip)
+			continue
+		}
+		t.Bytes = definitionSize(t)
+		v.Bytes += t.Bytes
+		v.Complete = v.Complete && len(t.Unknown) == 0
+		v.Tools = append(v.Tools, t)
+	}
+	v.TokensEstimate = estimateTokens(v.Bytes)
+	return v, nil
+}
+
+// viewTool returns the tool name as the model receives it, or, for a
+// module the inspection says will not load, why the model does not get it.
+func viewTool(m *Model, name string, defs ToolDefs) (AgentViewTool, *NotLoaded) {
+	t := AgentViewTool{Name: name, Unknown: []UnknownPart{}}
+	if known, certain := HarnessTool(name); known {
+		t.Kind, t.Source = "harness", "harness"
+		if !certain {
+			t.Source = "standard harness (opencode)"
+		}
+		t.Unknown = append(t.Unknown, UnknownPart{"description", whyHarness}, UnknownPart{"parameters", whyHarness})
+		return t, nil
+	}
+	tool, ok := m.Tool(name)
+	if !ok {
+		// The implicit Beeuni tools of a project without tools: are in the
+		// model; a name an agent sees is always one of its tools.
+		tool = Tool{Name: name, Kind: KindBeeuni, Source: "beeuni:" + name}
+	}
+	t.Kind, t.Source = tool.Kind.String(), tool.Source
+	var r *tsinspect.Result
+	why := ""
+	switch {
+	case tool.Kind == KindBeeuni:
+		r = defs.Beeuni[name]
+		if r == nil {
+			why = whyBeeuniNotRead
+		}
+	case tool.Module == "":
+		why = whyNoModulePathed
+	case defs.Modules == nil:
+		why = whyNoInspection
+	default:
+		r = defs.Modules[tool.Module]
+		switch {
+		case r == nil:
+			why = whyNotInspected
+		case r.Incomplete:
+			r, why = nil, whyIncomplete
+		case !r.Loads:
+			return t, &NotLoaded{Name: name, Source: tool.Source, Code: CodeModuleLoad, Message: r.Reason}
+		}
+	}
+	if r == nil {
+		t.Unknown = append(t.Unknown, UnknownPart{"description", why}, UnknownPart{"parameters", why})
+		return t, nil
+	}
+	if r.DescriptionKnown {
+		d := r.Description
+		t.Description = &d
+	} else {
+		t.Unknown = append(t.Unknown, UnknownPart{"description", whyNotStatic})
+	}
+	if r.Parameters != nil {
+		t.Parameters = r.Parameters
+	} else {
+		t.Unknown = append(t.Unknown, UnknownPart{"parameters", whyNotStatic})
+	}
+	for _, u := range r.ParametersUnknown {
+		path := "parameters"
+		if u.Path != "" {
+			path += "." + u.Path
+		}
+		if r.Parameters == nil && path == "parameters" {
+			continue // listed above
+		}
+		t.Unknown = append(t.Unknown, UnknownPart{path, u.Why})
+	}
+	return t, nil
+}
+
+// definitionSize is the size of t's definition as compact JSON, with its
+// known values only.
+func definitionSize(t AgentViewTool) int {
+	var b bytes.Buffer
+	b.WriteString(`{"name":`)
+	writeJSONString(&b, t.Name)
+	if t.Description != nil {
+		b.WriteString(`,"description":`)
+		writeJSONString(&b, *t.Description)
+	}
+	if t.Parameters != nil {
+		b.WriteString(`,"parameters":`)
+		if err := json.Compact(&b, t.Parameters); err != nil {
+			b.Write(t.Parameters) // the reader's JSON is valid; count it as is
+		}
+	}
+	b.WriteByte('}')
+	return b.Len()
+}
+
+// writeJSONString writes s as a JSON string, without escaping <, > and &
+// (as a model's API receives it).
+func writeJSONString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	b.Truncate(b.Len() - 1) // Encode's newline
+}
