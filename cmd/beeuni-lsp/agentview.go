@@ -14,7 +14,7 @@ import (
 // form, is a usage error (exit 2) naming the agents there are.
 func printAgentView(ctx context.Context, e env, p *analysis.Project, opts options, defs analysis.ToolDefs, notLoaded []analysis.NotLoaded) int {
 	defs.Beeuni = analysis.InspectBeeuniTools(ctx)
-	v, err := analysis.NewAgentView(p, opts.agent, defs, notLoaded)
+	v, err := analysis.NewAgentViewer(p, defs, notLoaded).View(opts.agent)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "beeuni-lsp: tools ls --agent: %v\n", err)
 		return 2

@@ -90,7 +90,7 @@ const (
 	whyNoModulePathed = "the tool has no module file"
 )
 
-// UnknownAgentError is NewAgentView's error for a name no agent has.
+// UnknownAgentError is AgentViewer.View's error for a name no agent has.
 type UnknownAgentError struct {
 	Name   string
 	Agents []string // the agents there are, in declaration order
@@ -103,7 +103,7 @@ func (e *UnknownAgentError) Error() string {
 	return fmt.Sprintf("no agent %q: the agents are %s", e.Name, strings.Join(e.Agents, ", "))
 }
 
-// ErrNoView is NewAgentView's error for an agent whose `tools` value has
+// ErrNoView is AgentViewer.View's error for an agent whose `tools` value has
 // no form (A3): what its model sees is not known.
 var ErrNoView = errors.New("its tools value is of no form (A3): fix it first (see beeuni-lsp validate)")
 
@@ -120,10 +120,38 @@ func FindAgent(p *Project, name string) (*Agent, bool) {
 	return nil, false
 }
 
-// NewAgentView returns what the model of agent name gets. notLoaded is
-// NotLoadedTools' list (those tools are left out, the model does not get
+// AgentViewer makes the AgentViews of one project: each tool's definition
+// is read and sized once, however many agents see it (a code lens on
+// every agent of a 10,000-tool project sizes 10,000 tools, not 10,000 per
+// agent). Not safe for concurrent use.
+type AgentViewer struct {
+	p     *Project
+	defs  ToolDefs
+	fails map[string]NotLoaded
+	made  map[string]viewedTool
+}
+
+// viewedTool is a tool as the model receives it, or why it does not.
+type viewedTool struct {
+	tool AgentViewTool
+	skip *NotLoaded
+}
+
+// NewAgentViewer returns a viewer of p's agents. notLoaded is
+// NotLoadedTools' list (those tools are left out: the model does not get
 // them); a module the inspection says will not load is left out too.
-func NewAgentView(p *Project, name string, defs ToolDefs, notLoaded []NotLoaded) (*AgentView, error) {
+func NewAgentViewer(p *Project, defs ToolDefs, notLoaded []NotLoaded) *AgentViewer {
+	fails := make(map[string]NotLoaded, len(notLoaded))
+	for _, n := range notLoaded {
+		fails[n.Name] = n
+	}
+	return &AgentViewer{p: p, defs: defs, fails: fails, made: map[string]viewedTool{}}
+}
+
+// View returns what the model of agent name gets: an *UnknownAgentError
+// when p has no such agent, ErrNoView when its tools value has no form.
+func (vw *AgentViewer) View(name string) (*AgentView, error) {
+	p := vw.p
 	a, ok := FindAgent(p, name)
 	if !ok {
 		e := &UnknownAgentError{Name: name, Agents: []string{}}
@@ -141,28 +169,35 @@ func NewAgentView(p *Project, name string, defs ToolDefs, notLoaded []NotLoaded)
 	if !a.Sees.Valid() {
 		return nil, fmt.Errorf("agent %q: %w", name, ErrNoView)
 	}
-	fails := map[string]NotLoaded{}
-	for _, n := range notLoaded {
-		fails[n.Name] = n
-	}
 	v := &AgentView{Agent: name, Tools: []AgentViewTool{}, NotLoaded: []NotLoaded{}, Complete: true, TokensEstimateMethod: TokensEstimateMethod}
 	for n := range a.Sees.All() {
-		if f, ok := fails[n]; ok {
-			v.NotLoaded = append(v.NotLoaded, f)
+		vt := vw.tool(n)
+		if vt.skip != nil {
+			v.NotLoaded = append(v.NotLoaded, *vt.skip)
 			continue
 		}
-		t, skip := viewTool(p.Model, n, defs)
-		if skip != nil {
-			v.NotLoaded = append(v.NotLoaded, *skip)
-			continue
-		}
-		t.Bytes = definitionSize(t)
-		v.Bytes += t.Bytes
-		v.Complete = v.Complete && len(t.Unknown) == 0
-		v.Tools = append(v.Tools, t)
+		v.Bytes += vt.tool.Bytes
+		v.Complete = v.Complete && len(vt.tool.Unknown) == 0
+		v.Tools = append(v.Tools, vt.tool)
 	}
 	v.TokensEstimate = estimateTokens(v.Bytes)
 	return v, nil
+}
+
+// tool returns the tool name as the model receives it, made once.
+func (vw *AgentViewer) tool(name string) viewedTool {
+	if vt, ok := vw.made[name]; ok {
+		return vt
+	}
+	var vt viewedTool
+	if f, ok := vw.fails[name]; ok {
+		vt.skip = &f
+	} else {
+		vt.tool, vt.skip = viewTool(vw.p.Model, name, vw.defs)
+		vt.tool.Bytes = definitionSize(vt.tool)
+	}
+	vw.made[name] = vt
+	return vt
 }
 
 // viewTool returns the tool name as the model receives it, or, for a

@@ -56,7 +56,7 @@ func TestAgentViewUnknownMarks(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			v, err := NewAgentView(p, "one", c.defs, nil)
+			v, err := NewAgentViewer(p, c.defs, nil).View("one")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +98,7 @@ func TestAgentViewUnknownMarks(t *testing.T) {
 // is left out, whatever the definitions hold.
 func TestAgentViewNotLoadedByFindings(t *testing.T) {
 	p := loadAgentViewProject(t)
-	v, err := NewAgentView(p, "one", ToolDefs{}, []NotLoaded{{Name: "a", Source: "tools/a.ts", Code: CodeMissing, Message: "missing"}})
+	v, err := NewAgentViewer(p, ToolDefs{}, []NotLoaded{{Name: "a", Source: "tools/a.ts", Code: CodeMissing, Message: "missing"}}).View("one")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,12 +141,12 @@ func TestAgentViewSize(t *testing.T) {
 // agent whose tools value has no form (A3) has no view.
 func TestAgentViewErrors(t *testing.T) {
 	p := loadAgentViewProject(t)
-	_, err := NewAgentView(p, "nobody", ToolDefs{}, nil)
+	_, err := NewAgentViewer(p, ToolDefs{}, nil).View("nobody")
 	var unknown *UnknownAgentError
 	if !errors.As(err, &unknown) || !reflect.DeepEqual(unknown.Agents, []string{"one", "bad"}) || !strings.Contains(err.Error(), "one, bad") {
 		t.Errorf("error %v, want one naming the agents one, bad", err)
 	}
-	if _, err := NewAgentView(p, "bad", ToolDefs{}, nil); !errors.Is(err, ErrNoView) {
+	if _, err := NewAgentViewer(p, ToolDefs{}, nil).View("bad"); !errors.Is(err, ErrNoView) {
 		t.Errorf("error %v, want ErrNoView", err)
 	}
 }
@@ -173,5 +173,20 @@ func TestInspectBeeuniTools(t *testing.T) {
 		if r == nil || !r.Loads || !r.DescriptionKnown || r.Parameters == nil || len(r.ParametersUnknown) > 0 {
 			t.Errorf("%s: %+v, want a loading module with known description and parameters", name, r)
 		}
+	}
+}
+
+// TestAgentViewerReadsEachToolOnce: the views of several agents read and
+// size each tool once (bounded work: a code lens on every agent).
+func TestAgentViewerReadsEachToolOnce(t *testing.T) {
+	p := loadAgentViewProject(t)
+	vw := NewAgentViewer(p, ToolDefs{}, nil)
+	for range 3 {
+		if _, err := vw.View("one"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := len(vw.made); got != 3 {
+		t.Errorf("%d tools made for three views of three tools, want 3", got)
 	}
 }

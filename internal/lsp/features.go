@@ -49,10 +49,11 @@ func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
 	caps.FoldingRangeProvider = true
 	caps.DocumentLinkProvider = &protocol.DocumentLinkOptions{}
 	caps.RenameProvider = &protocol.RenameOptions{PrepareProvider: true}
+	// Code lenses on the agents for every client; the inlay hints as code
+	// lenses too for a client without inlay hints (codeLens).
+	caps.CodeLensProvider = &protocol.CodeLensOptions{}
 	if ci.inlayHints {
 		caps.InlayHintProvider = true
-	} else {
-		caps.CodeLensProvider = &protocol.CodeLensOptions{}
 	}
 	if ci.codeActionLiterals {
 		caps.CodeActionProvider = &codeActionOptions{
