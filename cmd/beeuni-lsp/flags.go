@@ -67,15 +67,15 @@ var (
 	toolsLsCommand = command{
 		name: "tools ls", args: "[PATH]", max: 1,
 		about: "Lists the tools a session gets (name, kind, source), then the listed tools that will not load " +
-			"(T6, T11), the invalid entries (T3) and the removed Beeuni tools. " + pathArg,
+			"(T6, T11), the invalid entries (T3) and the removed Beeuni tools; with --agent NAME, what agent NAME's model sees. " + pathArg,
 		flags: []flagDoc{
 			{"json", "", "print one JSON object instead of the table"},
-			{"agent", "NAME", "instead, every tool agent NAME's model gets, with its description and parameters as the model receives them, their size and an estimate of tokens"},
+			{"agent", "NAME", "print what agent NAME's model sees instead: each tool's description and parameters, their size, an estimate of tokens"},
 		},
 		exits: [3]string{
 			"the project was read (whatever its findings)",
 			"a file of the project does not parse (its syntax errors on stderr, nothing on stdout)",
-			cannotRun,
+			cannotRun + "; with --agent, an agent the project does not declare",
 		},
 	}
 	toolsEjectCommand = command{
