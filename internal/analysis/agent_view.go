@@ -129,6 +129,14 @@ type AgentViewer struct {
 	defs  ToolDefs
 	fails map[string]NotLoaded
 	made  map[string]viewedTool
+	// tools indexes the model's tools by name, made on first use (the
+	// first declaration of a name counts, as Model.Tool).
+	tools map[string]*Tool
+	// totals are the summary counts of the lists of names seen, by
+	// storage (totalsOf).
+	totals map[namesKey]viewTotals
+	// scratch holds each definition while it is sized.
+	scratch bytes.Buffer
 }
 
 // viewedTool is a tool as the model receives it, or why it does not.
@@ -151,6 +159,87 @@ func NewAgentViewer(p *Project, defs ToolDefs, notLoaded []NotLoaded) *AgentView
 // View returns what the model of agent name gets: an *UnknownAgentError
 // when p has no such agent, ErrNoView when its tools value has no form.
 func (vw *AgentViewer) View(name string) (*AgentView, error) {
+	a, err := vw.agent(name)
+	if err != nil {
+		return nil, err
+	}
+	v := &AgentView{Agent: name, Tools: make([]AgentViewTool, 0, a.Sees.Len()), NotLoaded: []NotLoaded{}, Complete: true, TokensEstimateMethod: TokensEstimateMethod}
+	for n := range a.Sees.All() {
+		vt := vw.tool(n)
+		if vt.skip != nil {
+			v.NotLoaded = append(v.NotLoaded, *vt.skip)
+			continue
+		}
+		v.Bytes += vt.tool.Bytes
+		v.Complete = v.Complete && len(vt.tool.Unknown) == 0
+		v.Tools = append(v.Tools, vt.tool)
+	}
+	v.TokensEstimate = estimateTokens(v.Bytes)
+	return v, nil
+}
+
+// Summary returns AgentViewSummary of agent name's view, without making
+// the view's list (a code lens on every agent of a 10,000-tool project).
+func (vw *AgentViewer) Summary(name string) (string, error) {
+	a, err := vw.agent(name)
+	if err != nil {
+		return "", err
+	}
+	// The agents that see the universe less a few names share its
+	// totals: each costs its removed names, not the universe.
+	t := vw.totalsOf(a.Sees.names)
+	for _, i := range a.Sees.removed {
+		t.add(vw.tool(a.Sees.names[i]), -1)
+	}
+	return summaryLine(t.tools, t.unknown, estimateTokens(t.bytes)), nil
+}
+
+// viewTotals are the counts of a summary.
+type viewTotals struct {
+	tools, unknown, bytes int
+}
+
+// add adds (sign 1) or removes (sign -1) a tool of the view.
+func (t *viewTotals) add(vt viewedTool, sign int) {
+	if vt.skip != nil {
+		return
+	}
+	t.tools += sign
+	t.bytes += sign * vt.tool.Bytes
+	if len(vt.tool.Unknown) > 0 {
+		t.unknown += sign
+	}
+}
+
+// namesKey is a list of names by its storage: views share their
+// universe's.
+type namesKey struct {
+	first *string
+	n     int
+}
+
+// totalsOf returns the totals of names, summed once per storage.
+func (vw *AgentViewer) totalsOf(names []string) viewTotals {
+	if len(names) == 0 {
+		return viewTotals{}
+	}
+	k := namesKey{&names[0], len(names)}
+	if t, ok := vw.totals[k]; ok {
+		return t
+	}
+	var t viewTotals
+	for _, n := range names {
+		t.add(vw.tool(n), 1)
+	}
+	if vw.totals == nil {
+		vw.totals = map[namesKey]viewTotals{}
+	}
+	vw.totals[k] = t
+	return t
+}
+
+// agent returns the agent of that name with a view, or View's errors.
+func (vw *AgentViewer) agent(name string) (*Agent, error) {
 	p := vw.p
 	a, ok := FindAgent(p, name)
 	if !ok {
@@ -169,19 +258,7 @@ func (vw *AgentViewer) View(name string) (*AgentView, error) {
 	if !a.Sees.Valid() {
 		return nil, fmt.Errorf("agent %q: %w", name, ErrNoView)
 	}
-	v := &AgentView{Agent: name, Tools: []AgentViewTool{}, NotLoaded: []NotLoaded{}, Complete: true, TokensEstimateMethod: TokensEstimateMethod}
-	for n := range a.Sees.All() {
-		vt := vw.tool(n)
-		if vt.skip != nil {
-			v.NotLoaded = append(v.NotLoaded, *vt.skip)
-			continue
-		}
-		v.Bytes += vt.tool.Bytes
-		v.Complete = v.Complete && len(vt.tool.Unknown) == 0
-		v.Tools = append(v.Tools, vt.tool)
-	}
-	v.TokensEstimate = estimateTokens(v.Bytes)
-	return v, nil
+	return a, nil
 }
 
 // tool returns the tool name as the model receives it, made once.
@@ -193,16 +270,25 @@ func (vw *AgentViewer) tool(name string) viewedTool {
 	if f, ok := vw.fails[name]; ok {
 		vt.skip = &f
 	} else {
-		vt.tool, vt.skip = viewTool(vw.p.Model, name, vw.defs)
-		vt.tool.Bytes = definitionSize(vt.tool)
+		if vw.tools == nil {
+			vw.tools = make(map[string]*Tool, len(vw.p.Model.Tools))
+			for _, t := range vw.p.Model.Tools {
+				if _, dup := vw.tools[t.Name]; !dup {
+					vw.tools[t.Name] = t
+				}
+			}
+		}
+		vt.tool, vt.skip = viewTool(vw.tools[name], name, vw.defs)
+		vt.tool.Bytes = definitionSize(&vw.scratch, vt.tool)
 	}
 	vw.made[name] = vt
 	return vt
 }
 
-// viewTool returns the tool name as the model receives it, or, for a
-// module the inspection says will not load, why the model does not get it.
-func viewTool(m *Model, name string, defs ToolDefs) (AgentViewTool, *NotLoaded) {
+// viewTool returns the tool name (the model's tool, nil for a harness
+// tool) as the model receives it, or, for a module the inspection says
+// will not load, why the model does not get it.
+func viewTool(model *Tool, name string, defs ToolDefs) (AgentViewTool, *NotLoaded) {
 	t := AgentViewTool{Name: name, Unknown: []UnknownPart{}}
 	if known, certain := HarnessTool(name); known {
 		t.Kind, t.Source = "harness", "harness"
@@ -212,11 +298,12 @@ func viewTool(m *Model, name string, defs ToolDefs) (AgentViewTool, *NotLoaded) 
 		t.Unknown = append(t.Unknown, UnknownPart{"description", whyHarness}, UnknownPart{"parameters", whyHarness})
 		return t, nil
 	}
-	tool, ok := m.Tool(name)
-	if !ok {
-		// The implicit Beeuni tools of a project without tools: are in the
-		// model; a name an agent sees is always one of its tools.
-		tool = Tool{Name: name, Kind: KindBeeuni, Source: "beeuni:" + name}
+	tool := Tool{Name: name, Kind: KindBeeuni, Source: "beeuni:" + name}
+	if model != nil {
+		// Always: a name an agent sees that is no harness tool is one of
+		// the model's tools (the implicit Beeuni tools of a project
+		// without tools: too).
+		tool = *model
 	}
 	t.Kind, t.Source = tool.Kind.String(), tool.Source
 	var r *tsinspect.Result
@@ -271,18 +358,18 @@ func viewTool(m *Model, name string, defs ToolDefs) (AgentViewTool, *NotLoaded) 
 }
 
 // definitionSize is the size of t's definition as compact JSON, with its
-// known values only.
-func definitionSize(t AgentViewTool) int {
-	var b bytes.Buffer
+// known values only, written in b (emptied first).
+func definitionSize(b *bytes.Buffer, t AgentViewTool) int {
+	b.Reset()
 	b.WriteString(`{"name":`)
-	writeJSONString(&b, t.Name)
+	writeJSONString(b, t.Name)
 	if t.Description != nil {
 		b.WriteString(`,"description":`)
-		writeJSONString(&b, *t.Description)
+		writeJSONString(b, *t.Description)
 	}
 	if t.Parameters != nil {
 		b.WriteString(`,"parameters":`)
-		if err := json.Compact(&b, t.Parameters); err != nil {
+		if err := json.Compact(b, t.Parameters); err != nil {
 			b.Write(t.Parameters) // the reader's JSON is valid; count it as is
 		}
 	}

@@ -15,9 +15,15 @@ import (
 // many tools have one ("+ 9 tools not known": the estimate leaves them
 // out).
 func AgentViewSummary(v *AgentView) string {
-	s := fmt.Sprintf("%s · %s tokens", countOf(len(v.Tools), "tool"), approxTokens(v.TokensEstimate))
-	if n := v.unknownTools(); n > 0 {
-		s += fmt.Sprintf(" + %s not known", countOf(n, "tool"))
+	return summaryLine(len(v.Tools), v.unknownTools(), v.TokensEstimate)
+}
+
+// summaryLine is AgentViewSummary of a view of tools tools, unknown of
+// them with a value not known, of tokens tokens.
+func summaryLine(tools, unknown, tokens int) string {
+	s := fmt.Sprintf("%s · %s tokens", countOf(tools, "tool"), approxTokens(tokens))
+	if unknown > 0 {
+		s += fmt.Sprintf(" + %s not known", countOf(unknown, "tool"))
 	}
 	return s
 }

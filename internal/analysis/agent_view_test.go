@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -120,8 +121,9 @@ func TestAgentViewSize(t *testing.T) {
 		{AgentViewTool{Name: "a", Description: &desc, Parameters: json.RawMessage("{\n  \"type\": \"object\"\n}")}, `{"name":"a","description":"x < y & z","parameters":{"type":"object"}}`},
 		{AgentViewTool{Name: "q", Description: new(string)}, `{"name":"q","description":""}`},
 	}
+	var scratch bytes.Buffer
 	for _, c := range cases {
-		if got := definitionSize(c.tool); got != len(c.want) {
+		if got := definitionSize(&scratch, c.tool); got != len(c.want) {
 			t.Errorf("size of %s: %d, want %d (%s)", c.tool.Name, got, len(c.want), c.want)
 		}
 	}
@@ -176,17 +178,68 @@ func TestInspectBeeuniTools(t *testing.T) {
 	}
 }
 
-// TestAgentViewerReadsEachToolOnce: the views of several agents read and
-// size each tool once (bounded work: a code lens on every agent).
+// TestAgentViewerReadsEachToolOnce: the titles of every agent (a code
+// lens request) read and size each tool once, and sum the universe once
+// for all the agents that see it less a few names (bounded work: not
+// agents × tools).
 func TestAgentViewerReadsEachToolOnce(t *testing.T) {
-	p := loadAgentViewProject(t)
+	manifest, _ := generatedManifest(100) // 11 agents: 3 all, 2 lists, 2 exclude, 2 legacy, 2 none
+	p, err := Load(context.Background(), vfs.MemFromTxtar("/repo", []byte("-- beeuni.yaml --\n"+manifest)), "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
 	vw := NewAgentViewer(p, ToolDefs{}, nil)
-	for range 3 {
-		if _, err := vw.View("one"); err != nil {
+	for _, a := range p.Model.Agents {
+		if _, err := vw.Summary(a.Name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := len(vw.made); got != 3 {
-		t.Errorf("%d tools made for three views of three tools, want 3", got)
+	if got, want := len(vw.made), len(HarnessTools())+len(p.Model.Tools); got != want {
+		t.Errorf("%d tools read, want each of the %d once", got, want)
+	}
+	if got := len(vw.totals); got != 3 {
+		t.Errorf("%d lists of names summed, want 3: the universe once, and the two lists", got)
+	}
+}
+
+// TestAgentViewerSummaryIsTheViews: a code lens's title (Summary, which
+// shares the universe's totals among the agents that see it less a few
+// names) is the title of the agent's whole view, for every form of the
+// generated manifest, with tools not loading and values not known.
+func TestAgentViewerSummaryIsTheViews(t *testing.T) {
+	manifest, modules := generatedManifest(60)
+	mem := vfs.NewMem()
+	mem.WriteFile("/repo/beeuni.yaml", []byte(manifest))
+	defs := ToolDefs{Modules: map[string]*tsinspect.Result{}, Beeuni: InspectBeeuniTools(context.Background())}
+	for i, m := range modules {
+		abs := "/repo/" + m
+		mem.WriteFile(abs, []byte("export default {}\n"))
+		switch i % 4 {
+		case 0:
+			defs.Modules[abs] = &tsinspect.Result{Loads: true, Description: strings.Repeat("d", i), DescriptionKnown: true, Parameters: json.RawMessage(`{"type":"object"}`)}
+		case 1:
+			defs.Modules[abs] = &tsinspect.Result{Loads: false, Reason: "no default export"}
+		case 2:
+			defs.Modules[abs] = &tsinspect.Result{Loads: true, Parameters: json.RawMessage(`{}`)}
+		} // case 3: not inspected yet
+	}
+	p, err := Load(context.Background(), mem, "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	notLoaded := []NotLoaded{{Name: "tool_00010", Source: "tools/tool_00010.ts", Code: CodeMissing}}
+	summaries, views := NewAgentViewer(p, defs, notLoaded), NewAgentViewer(p, defs, notLoaded)
+	for _, a := range p.Model.Agents {
+		got, err := summaries.Summary(a.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := views.View(a.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := AgentViewSummary(v); got != want {
+			t.Errorf("agent %s (form %d): summary %q, its view's %q", a.Name, a.Form, got, want)
+		}
 	}
 }

@@ -99,7 +99,7 @@ func (s *Server) agentLenses(v *view, a *at) []protocol.CodeLens {
 		if ag.File != f.Path {
 			continue
 		}
-		view, err := vw.View(ag.Name)
+		title, err := vw.Summary(ag.Name)
 		if err != nil {
 			continue // no view (A3 says why)
 		}
@@ -110,7 +110,7 @@ func (s *Server) agentLenses(v *view, a *at) []protocol.CodeLens {
 		out = append(out, protocol.CodeLens{
 			Range: protocol.Range{Start: m.Position(r.Start.Offset), End: m.Position(r.End.Offset)},
 			Command: &protocol.Command{
-				Title:     analysis.AgentViewSummary(view),
+				Title:     title,
 				Command:   CommandShowAgentTools,
 				Arguments: []any{map[string]string{"uri": string(uri), "name": ag.Name}},
 			},
