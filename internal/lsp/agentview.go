@@ -62,12 +62,13 @@ func (s *Server) agentViewer(snap *analysis.Snapshot, proj *analysis.Project) *a
 }
 
 // agentTools is the answer of beeuni.agentTools for agent name of a's
-// project.
+// project: from the last load in which a's file parsed, so that a view
+// that follows edits keeps its agent while the YAML is broken.
 func (s *Server) agentTools(a *at, name string) (*agentToolsResult, error) {
 	if name == "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, CommandAgentTools+": the argument needs a name (the agent's)")
 	}
-	v, err := s.agentViewer(a.snap, a.proj).View(name)
+	v, err := s.agentViewer(a.snap, a.fallback).View(name)
 	if err != nil {
 		return nil, jsonrpc2.NewError(codeRequestFailed, err.Error())
 	}

@@ -168,6 +168,16 @@ func TestAgentToolsCommand(t *testing.T) {
 			t.Errorf("%s: text\n%s\nwant the view as `tools ls --agent` prints it", cmd, res.Text)
 		}
 	}
+	// Broken YAML while typing: the view is the last parse's.
+	s.change("/ws/beeuni.yaml", 2, agentViewManifest("[read, web_search, lookup_order")+"  x: [\n")
+	s.idle()
+	var broken struct {
+		Text string `json:"text"`
+	}
+	s.call("workspace/executeCommand", map[string]any{"command": CommandAgentTools, "arguments": []any{map[string]any{"uri": "file:///ws/beeuni.yaml", "name": "support"}}}, &broken)
+	if !strings.HasPrefix(broken.Text, "What agent support's model sees: 3 tools") {
+		t.Errorf("broken YAML: text\n%s\nwant the last parse's view", broken.Text)
+	}
 	e := s.callErr("workspace/executeCommand", map[string]any{"command": CommandAgentTools, "arguments": []any{map[string]any{"uri": "file:///ws/beeuni.yaml", "name": "nobody"}}})
 	if e == nil || e.Code != int(codeRequestFailed) || !strings.Contains(e.Message, "the agents are support, quiet") {
 		t.Errorf("unknown agent: error %+v, want %d naming support, quiet", e, codeRequestFailed)
