@@ -481,4 +481,3 @@ func describeDiags(ds []protocol.Diagnostic) string {
 	sort.Strings(out)
 	return "[" + strings.Join(out, "; ") + "]"
 }
-
