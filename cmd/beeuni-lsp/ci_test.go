@@ -17,7 +17,7 @@ func TestCommandHelp(t *testing.T) {
 	}{
 		{[]string{"validate", "--help"}, []string{"--format FORMAT", "--json", "--max-warnings N", "--no-inspect"}},
 		{[]string{"validate", "-h"}, []string{"--format FORMAT"}},
-		{[]string{"tools", "ls", "--help"}, []string{"--json"}},
+		{[]string{"tools", "ls", "--help"}, []string{"--json", "--agent NAME"}},
 		{[]string{"tools", "eject", "--help"}, []string{"-f, --force"}},
 		{[]string{"tools", "eject", "web_search", "--help"}, []string{"-f, --force"}},
 		{[]string{"serve", "--help"}, []string{"--stdio"}},

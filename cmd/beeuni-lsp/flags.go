@@ -38,6 +38,7 @@ type options struct {
 	color       string
 	runtime     string
 	maxWarnings int
+	agent       string
 	positional  []string
 }
 
@@ -86,12 +87,15 @@ var (
 		name: "tools ls", args: "[PATH]", max: 1,
 		about: "Lists the tools a session gets (name, kind, source), then the listed tools that will not load " +
 			"(T6, T11), the invalid entries (T3), the removed Beeuni tools, and the entries it leaves out " +
-			"because sessions get no tool from them (T1, T2, T4, T5, T7). " + pathArg,
-		flags: []flagDoc{{"json", "", "print one JSON object instead of the table"}},
+			"because sessions get no tool from them (T1, T2, T4, T5, T7); with --agent NAME, what agent NAME's model sees. " + pathArg,
+		flags: []flagDoc{
+			{"json", "", "print one JSON object instead of the table"},
+			{"agent", "NAME", "print what agent NAME's model sees instead: each tool's description and parameters, their size, an estimate of tokens"},
+		},
 		exits: [3]string{
 			"the project was read (whatever its findings)",
 			"a file of the project does not parse (its syntax errors on stderr, nothing on stdout)",
-			cannotRun,
+			cannotRun + "; with --agent, an agent the project does not declare",
 		},
 	}
 	toolsEjectCommand = command{
@@ -135,6 +139,8 @@ func (c command) parse(args []string) (opts options, help bool, err error) {
 			fs.StringVar(&opts.color, f.name, colorAuto, f.usage)
 		case "max-warnings":
 			fs.IntVar(&opts.maxWarnings, f.name, -1, f.usage)
+		case "agent":
+			fs.StringVar(&opts.agent, f.name, "", f.usage)
 		}
 	}
 	for {

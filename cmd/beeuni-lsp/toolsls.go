@@ -46,9 +46,13 @@ func runToolsLs(ctx context.Context, e env, args []string) int {
 		return 1
 	}
 	findings := append([]diag.Finding(nil), p.Findings...)
-	findings = append(findings, analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{})).Findings...)
+	inspection := analysis.InspectModules(ctx, p, tsinspect.New(fsys, tsinspect.Options{}))
+	findings = append(findings, inspection.Findings...)
 	diag.Sort(findings)
 	notLoaded := analysis.NotLoadedTools(p, findings)
+	if opts.agent != "" {
+		return printAgentView(ctx, e, p, opts, analysis.ToolDefs{Modules: inspection.Results}, notLoaded)
+	}
 	left := leftOutEntries(p, findings)
 	if opts.json {
 		text, err := encodeJSON(toolsLsJSON{ToolsList: analysis.ToolsLsJSON(p, notLoaded), LeftOut: left})

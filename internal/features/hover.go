@@ -55,7 +55,7 @@ func Hover(p *analysis.Project, modules Modules, path string, offset int) (h Hov
 				continue
 			}
 			if r := c.r(); r.Contains(offset) {
-				return HoverInfo{Markdown: hv.sees(a), Range: r}, true
+				return HoverInfo{Markdown: hv.sees(a), Range: r, Agent: a.Name}, true
 			}
 		}
 	}

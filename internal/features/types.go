@@ -74,6 +74,9 @@ type CompletionItem struct {
 type HoverInfo struct {
 	Markdown string
 	Range    diag.Range
+	// Agent names the agent whose tools the hover lists (on its name, its
+	// tools key or value): the server adds what its model gets.
+	Agent string
 }
 
 // SymbolKind says what an outline entry is; internal/lsp maps it to the

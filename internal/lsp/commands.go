@@ -88,6 +88,8 @@ func executeCommand(ctx context.Context, s *Server, v *view, params json.RawMess
 		return nil, s.eject(ctx, v, arg)
 	case CommandApplyChange:
 		return nil, s.applyChange(ctx, v, p.Arguments[0])
+	case CommandAgentTools, CommandShowAgentTools:
+		return s.agentTools(a, arg.Name)
 	}
 	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", p.Command))
 }

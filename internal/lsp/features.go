@@ -57,10 +57,11 @@ func addFeatureCapabilities(caps *serverCapabilities, ci clientInfo) {
 	if caps.Workspace != nil {
 		caps.Workspace.FileOperations = &protocol.ServerCapabilitiesWorkspaceFileOperations{WillRename: willRenameFilters()}
 	}
+	// Code lenses on the agents for every client; the inlay hints as code
+	// lenses too for a client without inlay hints (codeLens).
+	caps.CodeLensProvider = &protocol.CodeLensOptions{}
 	if ci.inlayHints {
 		caps.InlayHintProvider = true
-	} else {
-		caps.CodeLensProvider = &protocol.CodeLensOptions{}
 	}
 	if ci.codeActionLiterals {
 		caps.CodeActionProvider = &codeActionOptions{

@@ -23,6 +23,9 @@ func hover(ctx context.Context, s *Server, v *view, params json.RawMessage) (any
 	if !ok {
 		return nil, nil
 	}
+	if h.Agent != "" {
+		h.Markdown += s.agentHover(a, proj, h.Agent)
+	}
 	r := s.rangeBack(v, a, proj, h.Range.Start.Offset, h.Range.End.Offset)
 	return &protocol.Hover{Contents: s.markup(h.Markdown), Range: &r}, nil
 }

@@ -148,7 +148,7 @@ func (s *Server) initialize(ctx context.Context, params json.RawMessage) (any, e
 			},
 		},
 		ExecuteCommandProvider: &protocol.ExecuteCommandOptions{
-			Commands: []string{CommandEject, CommandSessionTools, CommandEjectableTools, CommandApplyChange, CommandShowDocument},
+			Commands: []string{CommandEject, CommandSessionTools, CommandEjectableTools, CommandApplyChange, CommandShowDocument, CommandAgentTools},
 		},
 	}
 	result := &initializeResult{

@@ -48,25 +48,3 @@ func inlayHint(ctx context.Context, s *Server, v *view, params json.RawMessage) 
 	}
 	return out, nil
 }
-
-// codeLens shows the inlay hints as code lenses for clients that lack
-// inlay hints.
-func codeLens(ctx context.Context, s *Server, v *view, params json.RawMessage) (any, error) {
-	var p protocol.CodeLensParams
-	if err := decodeParams(protocol.MethodTextDocumentCodeLens, params, &p); err != nil {
-		return nil, err
-	}
-	hints, m, err := s.hintsOf(ctx, v, p.TextDocument.URI)
-	if err != nil {
-		return nil, err
-	}
-	out := []protocol.CodeLens{}
-	for _, h := range hints {
-		pos := m.Position(h.Offset)
-		out = append(out, protocol.CodeLens{
-			Range:   protocol.Range{Start: protocol.Position{Line: pos.Line}, End: protocol.Position{Line: pos.Line}},
-			Command: &protocol.Command{Title: h.Label, Command: ""},
-		})
-	}
-	return out, nil
-}

@@ -120,6 +120,9 @@ type Server struct {
 	// creates, each progress its own (scan.go).
 	progressTokens atomic.Uint64
 
+	// beeuni holds the Beeuni tools' definitions (agentview.go).
+	beeuni beeuniDefs
+
 	// changing is held by the command carrying out a change (one at a
 	// time: see planAndCarryOut).
 	changing chan struct{}

@@ -1,7 +1,8 @@
 -- The plugin against the real server, headless, no plugin manager:
 --   BEEUNI_LSP=/path/to/beeuni-lsp nvim --headless -u NONE -i NONE -n -c 'luafile editors/neovim/test/server.lua'
 -- It opens a copy of the fixture project, waits for diagnostics, requests
--- hover and completion, runs the eject code action, :BeeuniEject and :BeeuniTools.
+-- hover and completion, runs the eject code action, :BeeuniEject, :BeeuniTools
+-- and :BeeuniAgentTools, and the code lens on an agent.
 local H = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/helpers.lua')
 H.stop_on_failure = true -- each step builds on the previous one
 
@@ -228,6 +229,48 @@ H.run({
     end
     H.eq({ lookup_order = true, read = true, web_search = true }, seen, "support's tools")
     vim.api.nvim_win_close(win, true)
+  end },
+
+  { ':BeeuniAgentTools support shows what its model sees in a scratch buffer', function()
+    vim.api.nvim_set_current_buf(bufnr)
+    H.eq({ 'support' }, vim.fn.getcompletion('BeeuniAgentTools su', 'cmdline'), 'agent completion')
+    vim.cmd('BeeuniAgentTools support')
+    local buf = H.wait_for(10000, function()
+      local b = vim.api.nvim_get_current_buf()
+      return vim.api.nvim_buf_get_name(b) == 'beeuni://agent/support' and b
+    end, 'the scratch buffer beeuni://agent/support')
+    H.eq({ 'nofile', false }, { vim.bo[buf].buftype, vim.bo[buf].modifiable }, 'a read-only scratch buffer')
+    local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+    H.truthy(text:match("^What agent support's model sees: 3 tools"), 'summary in ' .. text)
+    H.contains(text, 'read · harness · harness', 'read')
+    H.contains(text, 'lookup_order · project · tools/lookup_order.ts', 'lookup_order')
+    H.contains(text, 'web_search · beeuni · beeuni:web_search', 'web_search')
+    vim.cmd('close')
+  end },
+
+  { "the code lens on an agent opens the same view through beeuni.showAgentTools", function()
+    vim.api.nvim_set_current_buf(bufnr)
+    local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+    local resp = vim.lsp.buf_request_sync(bufnr, 'textDocument/codeLens', params, 10000)
+    local lenses = H.truthy(resp and resp[client.id] and resp[client.id].result, 'code lenses')
+    local lens
+    for _, l in ipairs(lenses) do
+      if l.command and l.command.command == 'beeuni.showAgentTools' then
+        lens = l
+      end
+    end
+    H.truthy(lens, 'no agent lens among ' .. vim.inspect(lenses))
+    H.eq(8, lens.range.start.line, "the lens is on support's line")
+    H.truthy(lens.command.title:match('^3 tools · ≈%d+ tokens'), 'title ' .. lens.command.title)
+    -- What vim.lsp.codelens.run does with a command the client registered.
+    local handler = H.truthy(vim.lsp.commands['beeuni.showAgentTools'], 'the client-side command')
+    handler(lens.command, { bufnr = bufnr, client_id = client.id })
+    local buf = H.wait_for(10000, function()
+      local b = vim.api.nvim_get_current_buf()
+      return vim.api.nvim_buf_get_name(b) == 'beeuni://agent/support' and b
+    end, 'the scratch buffer again')
+    H.contains(table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n'), 'lookup_order · project', 'the view')
+    vim.cmd('close')
   end },
 
   { 'the inspectModules setting turns module inspection (T11) off and on', function()

@@ -78,6 +78,7 @@ H.run({
     local want = vim.fn.has('nvim-0.11') == 1 and 0 or 2
     H.eq(want, vim.fn.exists(':BeeuniEject'), ':BeeuniEject')
     H.eq(want, vim.fn.exists(':BeeuniTools'), ':BeeuniTools')
+    H.eq(want, vim.fn.exists(':BeeuniAgentTools'), ':BeeuniAgentTools')
     H.eq(0, #(vim.lsp.get_clients or vim.lsp.get_active_clients)(), 'clients')
   end },
 
@@ -125,7 +126,7 @@ H.run({
     vim.fn.writefile(vim.fn.readfile(H.plugin_dir .. '/doc/beeuni.txt'), copy .. '/doc/beeuni.txt')
     vim.cmd('helptags ' .. copy .. '/doc')
     vim.opt.runtimepath:prepend(copy)
-    for _, tag in ipairs({ 'beeuni', ':BeeuniEject', ':BeeuniTools', 'beeuni-setup', 'beeuni-health' }) do
+    for _, tag in ipairs({ 'beeuni', ':BeeuniEject', ':BeeuniTools', ':BeeuniAgentTools', 'beeuni-setup', 'beeuni-health' }) do
       vim.cmd('help ' .. tag)
       H.eq('beeuni.txt', vim.fn.expand('%:t'), ':help ' .. tag)
       vim.cmd('helpclose')

@@ -30,6 +30,7 @@ import {
   type SessionTools,
   statusText,
 } from './logic';
+import { AgentViews } from './agentviewDocs';
 
 const TOOLS_SCHEME = 'beeuni-tools';
 
@@ -60,6 +61,7 @@ class Extension implements vscode.Disposable {
       vscode.commands.registerCommand('beeuni.showSessionTools', () => this.showSessionTools()),
       vscode.commands.registerCommand('beeuni.restartServer', () => this.restart()),
       vscode.commands.registerCommand('beeuni.showOutput', () => this.output.show(true)),
+      new AgentViews((command, args) => this.runServerCommand(command, args), () => this.pickAgent()),
       vscode.workspace.registerTextDocumentContentProvider(TOOLS_SCHEME, {
         onDidChange: this.toolsViewChanged.event,
         provideTextDocumentContent: (uri) => this.toolsViews.get(uri.toString()) ?? '',
@@ -263,6 +265,32 @@ class Extension implements vscode.Disposable {
 
   private serverCommand<T>(client: LanguageClient, command: string, args: object): Promise<T> {
     return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] }) as Promise<T>;
+  }
+
+  /** Sends a server command; throws when the server is not running. */
+  private runServerCommand(command: string, args: object): Promise<unknown> {
+    const client = this.client;
+    if (client?.state !== State.Running) {
+      return Promise.reject(new Error('the language server is not running: run "Beeuni: Restart Server"'));
+    }
+    return this.serverCommand(client, command, args);
+  }
+
+  /** Asks for an agent of the active project (the palette's "Show what this agent's model sees"). */
+  private async pickAgent(): Promise<{ uri: string; name: string } | undefined> {
+    const client = await this.runningClient();
+    const uri = client && (await this.projectUri());
+    if (!client || !uri) {
+      return undefined;
+    }
+    const result = await this.serverCommand<SessionTools>(client, 'beeuni.sessionTools', { uri });
+    const names = (result.agents ?? []).map((a) => a.name);
+    if (names.length === 0) {
+      void vscode.window.showInformationMessage('Beeuni: this project declares no agents.');
+      return undefined;
+    }
+    const name = await vscode.window.showQuickPick(names, { title: "Beeuni: Show what this agent's model sees", placeHolder: 'Which agent?' });
+    return name ? { uri, name } : undefined;
   }
 
   async ejectTool(name?: string): Promise<void> {

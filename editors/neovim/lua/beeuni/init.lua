@@ -4,7 +4,7 @@
 --   Neovim 0.8 to 0.10: require('beeuni').setup({...}) starts clients with vim.lsp.start
 --   Neovim 0.7: require('beeuni').setup({...}) starts clients with vim.lsp.start_client
 --
--- Commands :BeeuniEject[!] [name], :BeeuniTools: buffer-local, created on attach
+-- Commands :BeeuniEject[!] [name], :BeeuniTools, :BeeuniAgentTools [agent]: buffer-local, created on attach
 -- (0.11+); global, defined by plugin/beeuni.lua and setup (0.7 to 0.10).
 -- ftdetect/beeuni.lua gives beeuni.yaml the filetype yaml.beeuni.
 local M = {}
@@ -93,6 +93,7 @@ local function client_request_sync(client, method, params, timeout_ms, bufnr)
   end
   return client.request_sync(method, params, timeout_ms, bufnr)
 end
+M.request_sync = client_request_sync
 
 local function all_clients(filter)
   if vim.lsp.get_clients then
@@ -134,6 +135,7 @@ local function project_uri(client, bufnr)
   end
   return vim.uri_from_fname(client.config.root_dir .. '/beeuni.yaml')
 end
+M.project_uri = project_uri
 
 local function notify(msg, level)
   vim.notify('beeuni: ' .. msg, level or vim.log.levels.INFO)
@@ -378,6 +380,20 @@ local function define_commands(create, bufnr)
   create('BeeuniTools', function()
     M.show_tools(bufnr)
   end, { nargs = 0, desc = 'Show the tools a session of this project gets' })
+  local agentview = require('beeuni.agentview')
+  create('BeeuniAgentTools', function(opts)
+    agentview.show(bufnr, opts.args)
+  end, {
+    nargs = '?',
+    desc = "Show what an agent's model sees, in a scratch buffer",
+    complete = function(arglead)
+      return vim.tbl_filter(function(name)
+        return name:sub(1, #arglead) == arglead
+      end, agentview.agent_names(bufnr))
+    end,
+  })
+  -- The command of the server's code lens on each agent.
+  vim.lsp.commands['beeuni.showAgentTools'] = agentview.lens_command
 end
 
 --- Defines the global :BeeuniEject and :BeeuniTools (idempotent): the
