@@ -133,7 +133,7 @@ func BenchmarkParse(b *testing.B) {
 			b.ResetTimer()
 			defer reportCPU(b)()
 			for i := 0; i < b.N; i++ {
-				if p := parseBytes("/repo/beeuni.yaml", content); p.root == nil {
+				if p := parseFile(nil, "/repo/beeuni.yaml", content); p.root == nil {
 					b.Fatal("no document")
 				}
 			}

@@ -1,11 +1,9 @@
 package analysis
 
 import (
+	"bytes"
 	"path/filepath"
 	"sync"
-
-	"github.com/beeuni/beeuni-lsp/internal/diag"
-	"go.yaml.in/yaml/v3"
 )
 
 // Cache keeps parsed files between loads, so that a language server that
@@ -24,9 +22,6 @@ type Cache struct {
 	filesGen uint64
 	memos    map[string]*resolveMemo
 	parses   uint64 // parses made, to number them
-	// scratch is the parses' working storage, lent to one parse at a time
-	// (nil while lent: a concurrent parse makes its own).
-	scratch *parseScratch
 	// chunkLines is the chunk size of the chunked parse (0: chunkTarget;
 	// tests cut small files into many chunks).
 	chunkLines int
@@ -88,8 +83,8 @@ func (c *Cache) putMemo(root string, m *resolveMemo) {
 // parse returns the parse of the file at p with content: the cached one
 // when the content is the same, else a new one (by chunks from the cached
 // one), which it caches. The error is stop's: a parse stopped is neither
-// cached nor returned, and the scratch it had is not given back.
-func (c *Cache) parse(stop *stopper, p string, content *diag.Text) (*parsed, error) {
+// cached nor returned.
+func (c *Cache) parse(stop *stopper, p string, content []byte) (*parsed, error) {
 	if c == nil {
 		if pr := parseFile(stop, p, content); pr != nil {
 			return pr, nil
@@ -99,7 +94,7 @@ func (c *Cache) parse(stop *stopper, p string, content *diag.Text) (*parsed, err
 	c.mu.Lock()
 	old := c.files[p]
 	c.mu.Unlock()
-	if old != nil && old.text.Equal(content) {
+	if old != nil && bytes.Equal(old.text, content) {
 		return old, nil
 	}
 	prev := old
@@ -110,19 +105,11 @@ func (c *Cache) parse(stop *stopper, p string, content *diag.Text) (*parsed, err
 	if target <= 0 {
 		target = chunkTarget
 	}
-	c.mu.Lock()
-	s := c.scratch
-	c.scratch = nil
-	c.mu.Unlock()
-	if s == nil {
-		s = &parseScratch{}
-	}
-	np := parseFileAfter(stop, p, content, prev, target, s)
+	np := parseFileAfter(stop, p, content, prev, target)
 	if np == nil {
 		return nil, stop.stoppedErr()
 	}
 	c.mu.Lock()
-	c.scratch = s
 	c.parses++
 	np.id = c.parses
 	c.files[p] = np
@@ -136,46 +123,4 @@ func (c *Cache) Forget(p string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	delete(c.files, filepath.Clean(p))
-}
-
-// parseScratch is working storage of a parse that the parse does not keep:
-// the chunked parse's line table (a 10,000-tool manifest has 10,000 lines),
-// which the next split brings up to date (chunklines.go), the tree's map
-// of a large agents mapping's names, and the duplicate-key check's indexes
-// of each file's large mappings (keyIndex: the tools: mapping's 10,000
-// keys), which the next parse of the file brings up to date. The Cache
-// lends one to each parse it makes and takes it back after, so that a
-// keystroke updates them instead of allocating them anew (about 0.9 MB at
-// 10,000 tools). The map is empty between uses and the line table holds
-// no pointer; the content last split and the indexes' key nodes are the
-// last parse's, which the Cache holds anyway (the content split before it,
-// which the edit holds, is dropped when the parse ends). A nil *parseScratch lends
-// nothing: each use allocates.
-type parseScratch struct {
-	// lines is the line table of linesOf, the content last split (linesOf
-	// is nil after a split that stopped: the table is not whole), for the
-	// next split to keep the lines an edit did not touch.
-	lines   []lineInfo
-	linesOf *diag.Text
-	// edit is how the content last split differs from the one split
-	// before it (see splitEdit), while the parse that split runs.
-	edit splitEdit
-	keys map[string]*yaml.Node
-	// indexes are the key indexes of each file's large mappings in its
-	// last parse, for the duplicate-key check (keyIndex); madeIndexes those
-	// of the parse running.
-	indexes     map[string][]*keyIndex
-	madeIndexes []*keyIndex
-}
-
-// keyMap returns an empty map for about n keys, to be cleared after use:
-// the scratch's (made on first use) or, without a scratch, a new one.
-func (s *parseScratch) keyMap(n int) map[string]*yaml.Node {
-	if s == nil {
-		return make(map[string]*yaml.Node, n)
-	}
-	if s.keys == nil {
-		s.keys = make(map[string]*yaml.Node, n)
-	}
-	return s.keys
 }

@@ -15,11 +15,8 @@ import (
 
 // TestCacheConcurrentParses loads four projects at once through one Cache,
 // each typed into (a comment character, a repeated tool name added and
-// removed), and requires every load to equal Load. The parses compete for
-// the Cache's one parseScratch, whose line table and key map must be lent
-// to one parse at a time: run with -race, a scratch shared by two parses is
-// a data race, and without it a key map not emptied after use or a line
-// table still in use gives other findings than Load's.
+// removed), and requires every load to equal Load (run with -race: the
+// parses share the Cache and the chunks of each other's files).
 func TestCacheConcurrentParses(t *testing.T) {
 	cache := NewCache()
 	cache.chunkLines = 8

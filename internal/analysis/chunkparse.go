@@ -35,12 +35,10 @@ const chunkTarget = 32
 
 // parseFileAfter is parseFile by chunks of about target lines, reusing
 // those of prev, the previous parse of the file, and its duplicate-key
-// findings for unchanged subtrees too; s, if not nil, is the storage to
-// work in (parseScratch). A parse it cannot make by chunks is made whole.
-// It returns nil when stop stops; s is then the stopped parse's.
-func parseFileAfter(stop *stopper, path string, content *diag.Text, prev *parsed, target int, s *parseScratch) *parsed {
-	defer s.forgetEdit() // it holds prev's content, which the Cache is about to drop
-	doc, chunks, fileLines, ok := chunkedTree(stop, content, prev.chunks, target, s)
+// findings and agents for unchanged subtrees too. A parse it cannot make by
+// chunks is made whole. It returns nil when stop stops.
+func parseFileAfter(stop *stopper, path string, content []byte, prev *parsed, target int) *parsed {
+	doc, chunks, ok := chunkedTree(stop, content, prev.chunks, target)
 	if stop.stoppedErr() != nil {
 		return nil
 	}
@@ -49,24 +47,19 @@ func parseFileAfter(stop *stopper, path string, content *diag.Text, prev *parsed
 		if p == nil {
 			return nil
 		}
-		p.chunks = prev.chunks.withoutContent()
+		p.chunks = prev.chunks
 		return p
 	}
-	var pos *positions
-	if e, ok := s.editFrom(prev.text); ok && prev.pos != nil && prev.pos.lines != nil {
-		pos = positionsEdited(content, prev.pos.lines, e)
-	}
-	if pos == nil {
-		pos = positionsOfLines(content, fileLines)
-	}
-	p := &parsed{path: path, text: content, lines: pos.lines, pos: pos, chunks: chunks, byChunks: true}
+	lines := diag.NewLines(content)
+	pos := newPositions(content, lines)
+	p := &parsed{path: path, text: content, lines: lines, pos: pos, chunks: chunks, byChunks: true}
 	p.doc = doc
 	p.root = doc.Content[0]
-	p.tree = buildTree(stop, p.root, pos, prev.tree, s)
+	p.tree = buildTree(stop, p.root, pos, prev.tree)
 	p.checkShape()
-	p.scratch, p.stop = s, stop
+	p.stop = stop
 	p.checkDuplicateKeys(prev.dups)
-	p.scratch, p.stop = nil, nil // the caller's again: the parse is kept, the scratch is not
+	p.stop = nil
 	if stop.stoppedErr() != nil {
 		return nil
 	}
@@ -80,22 +73,18 @@ type lineInfo struct {
 	content    bool
 	// lead is the line's first byte after its indentation and lead2 the
 	// one after that (0 past the line's end, line break included), for
-	// the cuts of a big region (bigRegion) without reading the content.
+	// the cuts of a big region (bigRegion).
 	lead, lead2 byte
 }
 
 // chunkedTree builds the document by chunks, or reports !ok when the file
-// must be parsed whole, or stop stopped. The lines it returns are in s's
-// storage (when s is not nil): valid until s is lent again.
-func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, s *parseScratch) (*yaml.Node, *chunkSet, []lineInfo, bool) {
-	lines, ok := s.splitLines(content)
+// must be parsed whole, or stop stopped.
+func chunkedTree(stop *stopper, content []byte, prev *chunkSet, target int) (*yaml.Node, *chunkSet, bool) {
+	lines, ok := splitLines(content)
 	if !ok {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
-	b := &chunkBuilder{stop: stop, text: content, lines: lines, prev: prev, next: nextChunkSet(prev, content), target: target}
-	if prev != nil {
-		b.edit, b.edited = s.editFrom(prev.text)
-	}
+	b := &chunkBuilder{stop: stop, text: content, lines: lines, prev: prev, next: nextChunkSet(prev), target: target}
 	// Top-level regions: from a line with content at column 1 to the next.
 	var starts []int
 	for i, l := range lines {
@@ -103,16 +92,16 @@ func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, 
 			continue
 		}
 		if !plainKeyStart(l.lead) {
-			return nil, nil, nil, false
+			return nil, nil, false
 		}
 		starts = append(starts, i)
 	}
 	if len(starts) == 0 {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
 	for _, l := range lines[:starts[0]] {
 		if l.content {
-			return nil, nil, nil, false // an indented first entry
+			return nil, nil, false // an indented first entry
 		}
 	}
 	starts[0] = 0 // leading comments go with the first chunk
@@ -129,14 +118,14 @@ func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, 
 		if !ok {
 			return false
 		}
-		r := &cp.root
-		if r.kind != yaml.MappingNode || r.style != 0 || r.column != 1 || r.line != b.firstContent(cp.start-1)+1 || len(r.content) == 0 {
+		r := cp.root()
+		if r.Kind != yaml.MappingNode || r.Style != 0 || r.Column != 1 || r.Line != b.firstContent(cp.start-1)+1 || len(r.Content) == 0 {
 			return false
 		}
 		if doc == nil {
-			doc, root = cp.doc, r.node
+			doc, root = cp.doc, r
 		}
-		pairs = append(pairs, r.content...)
+		pairs = append(pairs, r.Content...)
 		return true
 	}
 	for ri, s := range starts {
@@ -147,7 +136,7 @@ func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, 
 		if e-s <= 2*target {
 			if group >= 0 && s-group >= target {
 				if !flush(s) {
-					return nil, nil, nil, false
+					return nil, nil, false
 				}
 			}
 			if group < 0 {
@@ -156,19 +145,19 @@ func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, 
 			continue
 		}
 		if !flush(s) {
-			return nil, nil, nil, false
+			return nil, nil, false
 		}
 		k, v, first, ok := b.bigRegion(s, e)
 		if !ok {
-			return nil, nil, nil, false
+			return nil, nil, false
 		}
 		if doc == nil {
-			doc, root = first.doc, first.doc.Content[0]
+			doc, root = first.doc, first.root()
 		}
 		pairs = append(pairs, k, v)
 	}
 	if !flush(len(lines)) {
-		return nil, nil, nil, false
+		return nil, nil, false
 	}
 	nr := *root
 	nr.Content = pairs
@@ -176,7 +165,7 @@ func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, 
 	nd := *doc
 	nd.Content = []*yaml.Node{&nr}
 	nd.HeadComment, nd.LineComment, nd.FootComment = "", "", ""
-	return &nd, b.next, lines, true
+	return &nd, b.next, true
 }
 
 // maxChunkLine bounds a line's length: yaml.v3 refuses a nesting deeper
@@ -185,51 +174,26 @@ func chunkedTree(stop *stopper, content *diag.Text, prev *chunkSet, target int, 
 // indentation, and lines shorter than this cannot nest that deep.
 const maxChunkLine = 8000
 
-// splitLines indexes the lines in buf's storage (when large enough),
-// rejecting what chunks cannot hold (unusualBytes, a byte order mark),
-// document markers, directives, very long lines and lone carriage returns
-// (a line break a line feed count would miss). It reads text whole.
-func splitLines(text *diag.Text, buf []lineInfo) ([]lineInfo, bool) {
-	content := text.Bytes()
+// splitLines indexes the lines of content, rejecting what chunks cannot
+// hold (unusualBytes, a byte order mark), document markers, directives,
+// very long lines and lone carriage returns (a line break a line feed
+// count would miss).
+func splitLines(content []byte) ([]lineInfo, bool) {
 	if hasBOM(content) || unusualBytes(content) {
 		return nil, false
 	}
-	lines := buf[:0]
-	if n := bytes.Count(content, []byte{'\n'}) + 1; cap(lines) < n {
-		lines = make([]lineInfo, 0, n)
-	}
-	return splitRange(content, 0, true, lines)
-}
-
-// unusualBytes reports whether b holds a tab (indentation the chunks'
-// columns do not count) or a line break that yaml.v3 counts and a line
-// feed count misses: NEL, LS or PS. The longest is 3 bytes.
-func unusualBytes(b []byte) bool {
-	return bytes.IndexByte(b, '\t') >= 0 || bytes.Contains(b, []byte("\xc2\x85")) ||
-		bytes.Contains(b, []byte("\xe2\x80\xa8")) || bytes.Contains(b, []byte("\xe2\x80\xa9"))
-}
-
-// hasBOM reports whether b starts with a UTF-8 byte order mark.
-func hasBOM(b []byte) bool { return bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}) }
-
-// splitRange appends to lines the lines of window, the content's bytes
-// from offset base (a line's start) up to a line's start or, when final,
-// the content's end, as splitLines.
-func splitRange(window []byte, base int, final bool, lines []lineInfo) ([]lineInfo, bool) {
-	for off := 0; off < len(window); {
-		end := bytes.IndexByte(window[off:], '\n')
+	lines := make([]lineInfo, 0, bytes.Count(content, []byte{'\n'})+1)
+	for off := 0; off < len(content); {
+		end := bytes.IndexByte(content[off:], '\n')
 		if end < 0 {
-			end = len(window)
+			end = len(content)
 		} else {
 			end += off + 1
 		}
-		text := window[off:end]
+		text := content[off:end]
 		body := bytes.TrimRight(text, "\n")
-		if cr := bytes.IndexByte(body, '\r'); cr >= 0 && cr != len(body)-1 {
-			return nil, false
-		}
-		if cr := bytes.IndexByte(body, '\r'); cr >= 0 && final && end == len(window) && !bytes.HasSuffix(text, []byte("\n")) {
-			return nil, false // a final lone CR
+		if cr := bytes.IndexByte(body, '\r'); cr >= 0 && (cr != len(body)-1 || end == len(content) && !bytes.HasSuffix(text, []byte("\n"))) {
+			return nil, false // a lone CR
 		}
 		if len(body) > maxChunkLine {
 			return nil, false
@@ -237,7 +201,7 @@ func splitRange(window []byte, base int, final bool, lines []lineInfo) ([]lineIn
 		if bytes.HasPrefix(body, []byte("---")) || bytes.HasPrefix(body, []byte("...")) || bytes.HasPrefix(body, []byte("%")) {
 			return nil, false
 		}
-		l := lineInfo{start: base + off, end: base + end}
+		l := lineInfo{start: off, end: end}
 		for l.indent < len(body) && body[l.indent] == ' ' {
 			l.indent++
 		}
@@ -255,6 +219,17 @@ func splitRange(window []byte, base int, final bool, lines []lineInfo) ([]lineIn
 	return lines, true
 }
 
+// unusualBytes reports whether b holds a tab (indentation the chunks'
+// columns do not count) or a line break that yaml.v3 counts and a line
+// feed count misses: NEL, LS or PS. The longest is 3 bytes.
+func unusualBytes(b []byte) bool {
+	return bytes.IndexByte(b, '\t') >= 0 || bytes.Contains(b, []byte("\xc2\x85")) ||
+		bytes.Contains(b, []byte("\xe2\x80\xa8")) || bytes.Contains(b, []byte("\xe2\x80\xa9"))
+}
+
+// hasBOM reports whether b starts with a UTF-8 byte order mark.
+func hasBOM(b []byte) bool { return bytes.HasPrefix(b, []byte{0xef, 0xbb, 0xbf}) }
+
 // plainKeyStart reports whether c may begin a plain key at a boundary.
 func plainKeyStart(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
@@ -262,15 +237,11 @@ func plainKeyStart(c byte) bool {
 
 type chunkBuilder struct {
 	stop   *stopper // a chunk is a unit of work; yaml.v3 reads through it
-	text   *diag.Text
+	text   []byte
 	lines  []lineInfo
 	prev   *chunkSet
 	next   *chunkSet
 	target int
-	// edit made content out of prev's content, when edited (the chunks
-	// outside it are found by offset).
-	edit   splitEdit
-	edited bool
 }
 
 // chunk parses lines [from, to) or reuses their earlier parse. A chunk
@@ -289,24 +260,12 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 			return nil, false
 		}
 		if cp.start != start {
-			cp = newChunkParse(cp.key, cp.hash, start, cp.trailingEmpty, shiftedCopy(cp.doc, start-cp.start))
+			cp = &chunkParse{key: cp.key, hash: cp.hash, start: start, trailingEmpty: cp.trailingEmpty, doc: shiftedCopy(cp.doc, start-cp.start)}
 		}
-		b.next.put(off, cp)
+		b.next.put(cp)
 		return cp, true
 	}
-	if e := b.edit; b.edited {
-		switch {
-		case end <= e.start:
-			if cp, ok := b.prev.at(off, end-off); ok {
-				return reuse(cp)
-			}
-		case off >= e.newEnd:
-			if cp, ok := b.prev.at(off-e.newEnd+e.end, end-off); ok {
-				return reuse(cp)
-			}
-		}
-	}
-	text := b.text.Slice(off, end)
+	text := b.text[off:end]
 	h := maphash.Bytes(b.next.seed, text)
 	if cp, ok := b.next.find(h, text); ok {
 		return reuse(cp)
@@ -330,8 +289,8 @@ func (b *chunkBuilder) chunk(from, to int) (*chunkParse, bool) {
 	walk(doc.Content[0], func(n *yaml.Node) {
 		trailingEmpty = n.Kind == yaml.ScalarNode && n.Style == 0 && n.Value == ""
 	})
-	cp := newChunkParse(string(text), h, start, trailingEmpty, &doc)
-	b.next.put(off, cp)
+	cp := &chunkParse{key: string(text), hash: h, start: start, trailingEmpty: trailingEmpty, doc: &doc}
+	b.next.put(cp)
 	if cp.trailingEmpty && !final {
 		return nil, false
 	}
@@ -422,7 +381,7 @@ func (b *chunkBuilder) bigRegion(s, e int) (k, v *yaml.Node, first *chunkParse, 
 	if !ok {
 		return nil, nil, nil, false
 	}
-	r := first.doc.Content[0]
+	r := first.root()
 	if r.Kind != yaml.MappingNode || r.Style != 0 || r.Column != 1 || len(r.Content) != 2 || r.Content[0].Line != s+1 {
 		return nil, nil, nil, false
 	}
@@ -436,24 +395,24 @@ func (b *chunkBuilder) bigRegion(s, e int) (k, v *yaml.Node, first *chunkParse, 
 	// The chunks' roots first, then one slice of the value's entries, sized
 	// (a 10,000-entry mapping is 20,000 nodes: grown by append, it would be
 	// allocated about twice over).
-	parts := make([]*chunkRoot, 0, len(cuts))
+	parts := make([]*yaml.Node, 0, len(cuts))
 	n := len(v0.Content)
 	for j := 1; j < len(cuts); j++ {
 		cp, ok := b.chunk(cuts[j-1], cuts[j])
 		if !ok {
 			return nil, nil, nil, false
 		}
-		cr := &cp.root
-		if cr.kind != v0.Kind || cr.style != 0 || cr.tag != v0.Tag || cr.column != ind+1 || cr.line != cp.start || len(cr.content) == 0 {
+		cr := cp.root()
+		if cr.Kind != v0.Kind || cr.Style != 0 || cr.Tag != v0.Tag || cr.Column != ind+1 || cr.Line != cp.start || len(cr.Content) == 0 {
 			return nil, nil, nil, false
 		}
 		parts = append(parts, cr)
-		n += len(cr.content)
+		n += len(cr.Content)
 	}
 	content := make([]*yaml.Node, 0, n)
 	content = append(content, v0.Content...)
 	for _, cr := range parts {
-		content = append(content, cr.content...)
+		content = append(content, cr.Content...)
 	}
 	nv := *v0
 	nv.Content = content
@@ -469,33 +428,6 @@ func (b *chunkBuilder) firstContent(i int) int {
 	return i
 }
 
-// positionsOfLines is newPositions for a file chunkedTree accepted (only
-// "\n" and "\r\n" line breaks, no BOM), from the lines it already found;
-// one line index serves both (YAML's and the editor's lines are the same
-// there).
-func positionsOfLines(content *diag.Text, fileLines []lineInfo) *positions {
-	starts := make([]int, len(fileLines), len(fileLines)+1)
-	for i, l := range fileLines {
-		starts[i] = l.start
-	}
-	if n := content.Len(); len(starts) == 0 || n > 0 && content.At(n-1) == '\n' {
-		starts = append(starts, n)
-	}
-	lines := diag.NewLinesFromStarts(content, starts)
-	return &positions{text: content, lines: lines, yaml: lines}
-}
-
-// positionsEdited is positionsOfLines from the index of the content e
-// edited, when Replaced can update it (no line table scanned or copied),
-// else nil.
-func positionsEdited(content *diag.Text, prev *diag.Lines, e splitEdit) *positions {
-	lines := prev.Replaced(content, e.start, e.end, e.newEnd)
-	if lines == nil {
-		return nil
-	}
-	return &positions{text: content, lines: lines, yaml: lines}
-}
-
 // ParseEdited parses content, an edited version of f's content, by chunks,
 // reusing the chunks of the loader's parse of f whose bytes did not change:
 // checking an edit of a 10,000-tool manifest costs a chunk's parse, not the
@@ -508,7 +440,7 @@ func (f *File) ParseEdited(content []byte) (doc *yaml.Node, ok bool) {
 	if f == nil {
 		return nil, false
 	}
-	doc, _, _, ok = chunkedTree(nil, diag.TextOf(content), f.chunks, chunkTarget, nil)
+	doc, _, ok = chunkedTree(nil, content, f.chunks, chunkTarget)
 	return doc, ok
 }
 

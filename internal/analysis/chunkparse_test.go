@@ -17,7 +17,6 @@ import (
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/tools/txtar"
 
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
@@ -56,47 +55,22 @@ func summary(n *yaml.Node) string {
 }
 
 // parseFileChunked is parseFile by chunks of the server's size, reusing
-// the chunks of prev, without a parse scratch.
+// the chunks of prev.
 func parseFileChunked(path string, content []byte, prev *chunkSet) *parsed {
-	return parseAfterBytes(path, content, &parsed{chunks: prev}, chunkTarget, nil)
+	return parseFileAfter(nil, path, content, &parsed{chunks: prev}, chunkTarget)
 }
 
-// parseBytes is parseFile of content in one piece.
-func parseBytes(path string, content []byte) *parsed {
-	return parseFile(nil, path, diag.TextOf(content))
-}
-
-// parseAfterBytes is parseFileAfter of content made, as an editor makes
-// it, by one edit of prev's text (editedText): the pieces the edit did
-// not touch are prev's.
-func parseAfterBytes(path string, content []byte, prev *parsed, target int, s *parseScratch) *parsed {
-	return parseFileAfter(nil, path, editedText(prev.text, content), prev, target, s)
-}
-
-// editedText returns a text holding content: prev edited (Text.Edited)
-// between what the two share at their ends, as an editor's keystroke
-// makes it, or content in one piece without prev.
-func editedText(prev *diag.Text, content []byte) *diag.Text {
-	if prev == nil {
-		return diag.TextOf(content)
-	}
-	next := diag.TextOf(content)
-	p := diag.CommonPrefix(prev, next)
-	q := diag.CommonSuffix(prev, next, min(prev.Len(), len(content))-p)
-	return prev.Edited(p, prev.Len()-q, string(content[p:len(content)-q]))
-}
-
-// checkChunked parses content by chunks (reusing prev's, in s's storage
-// when s is not nil, as the Cache does) and whole, and fails unless both
+// checkChunked parses content by chunks (reusing prev's, as the Cache
+// does) and whole, and fails unless both
 // give the same nodes, the same positions, the same findings and manifest
 // trees that read the same (checkTree).
-func checkChunked(t *testing.T, s *parseScratch, prev *parsed, content []byte, target int) *parsed {
+func checkChunked(t *testing.T, prev *parsed, content []byte, target int) *parsed {
 	t.Helper()
 	if prev == nil {
 		prev = &parsed{}
 	}
-	full := parseBytes("/repo/beeuni.yaml", content)
-	inc := parseAfterBytes("/repo/beeuni.yaml", content, prev, target, s)
+	full := parseFile(nil, "/repo/beeuni.yaml", content)
+	inc := parseFileAfter(nil, "/repo/beeuni.yaml", content, prev, target)
 	if d := nodeDiff("doc", full.doc, inc.doc); d != "" {
 		t.Fatalf("tree differs for %q:\n%s", content, d)
 	}
@@ -229,76 +203,9 @@ func TestChunkedParseTakesTheChunkedPath(t *testing.T) {
 	if fresh != 1 {
 		t.Errorf("%d chunks parsed again after a one-character edit, want 1", fresh)
 	}
-	if d := nodeDiff("doc", parseBytes("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
+	if d := nodeDiff("doc", parseFile(nil, "/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
 		t.Fatal(d)
 	}
-}
-
-// TestChunksOutsideTheEditFoundByOffset: with the parse scratch, which
-// knows the edit, the chunks before and after it are the last parse's by
-// their offsets (moved by the edit's length after it), even with no hash
-// to find them by.
-func TestChunksOutsideTheEditFoundByOffset(t *testing.T) {
-	content := chunkTestManifest(1000)
-	s := &parseScratch{}
-	p := parseAfterBytes("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
-	for _, edit := range []struct{ from, to string }{
-		{"tool_00500: tools", "tool_00500: toolsxx"}, // longer: the chunks after it move
-		{"tool_00600: tools", "tool_00600: too"},     // shorter
-	} {
-		edited := bytes.Replace(content, []byte(edit.from), []byte(edit.to), 1)
-		clear(p.chunks.byHash) // only offsets to find them by
-		q := parseAfterBytes("/repo/beeuni.yaml", edited, p, chunkTarget, s)
-		if s.edit.from != nil {
-			t.Fatal("the parse scratch still holds the content split before, after the parse")
-		}
-		fresh := 0
-		for _, c := range q.chunks.byOffset {
-			if old := findChunk(p.chunks, c); !old {
-				fresh++
-			}
-		}
-		if fresh != 1 || len(q.chunks.byHash) < 10 {
-			t.Errorf("%q: %d of %d chunks parsed again, want 1", edit.to, fresh, len(q.chunks.byHash))
-		}
-		checkChunked(t, nil, &parsed{}, edited, chunkTarget) // the full parse agrees with a fresh chunked one
-		if d := nodeDiff("doc", parseBytes("/repo/beeuni.yaml", edited).doc, q.doc); d != "" {
-			t.Fatal(d)
-		}
-		content, p = edited, q
-	}
-}
-
-// TestPositionsUpdatedFromTheLastIndex: after a keystroke within a line,
-// the parse's line index is the last parse's updated (Replaced), not one
-// made from the line table: a last index whose starts were moved (same
-// size, same line count) passes its moved starts on.
-func TestPositionsUpdatedFromTheLastIndex(t *testing.T) {
-	content := chunkTestManifest(100)
-	s := &parseScratch{}
-	p := parseAfterBytes("/repo/beeuni.yaml", content, &parsed{}, chunkTarget, s)
-	// The same bytes with the first line break one byte later.
-	moved := bytes.Replace(content, []byte("# generated\nv"), []byte("# generatedv\n"), 1)
-	marked := diag.NewLines(moved)
-	if marked.Count() != p.pos.lines.Count() || marked.LineStart(1) == p.pos.lines.LineStart(1) {
-		t.Fatal("the marked index does not differ from the real one on line 2")
-	}
-	p.pos = &positions{text: p.text, lines: marked, yaml: marked}
-	edited := bytes.Replace(content, []byte("tool_00050: tools"), []byte("tool_00050: toolsx"), 1)
-	q := parseAfterBytes("/repo/beeuni.yaml", edited, p, chunkTarget, s)
-	if q.pos.lines.LineStart(1) != marked.LineStart(1) {
-		t.Fatalf("line 2 starts at %d, want the last index's %d: the index was made anew", q.pos.lines.LineStart(1), marked.LineStart(1))
-	}
-}
-
-// findChunk reports whether cs holds c.
-func findChunk(cs *chunkSet, c *chunkParse) bool {
-	for _, o := range cs.byOffset {
-		if o == c {
-			return true
-		}
-	}
-	return false
 }
 
 // TestChunkedParseMatchesFullParse applies random edits to the golden
@@ -313,7 +220,7 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 	versions, chunked := 0, 0
 	count := func(content []byte, target int) {
 		versions++
-		if _, _, _, ok := chunkedTree(nil, diag.TextOf(content), nil, target, nil); ok {
+		if _, _, ok := chunkedTree(nil, content, nil, target); ok {
 			chunked++
 		}
 	}
@@ -323,19 +230,15 @@ func TestChunkedParseMatchesFullParse(t *testing.T) {
 			edits = 60
 		}
 		for _, target := range []int{0, 2, 7, chunkTarget} {
-			var s *parseScratch // the Cache's storage for two targets, none for the others
-			if target == 7 || target == chunkTarget {
-				s = &parseScratch{}
-			}
 			content := base
-			prev := checkChunked(t, s, nil, content, target)
+			prev := checkChunked(t, nil, content, target)
 			for i := 0; i < edits; i++ {
 				content = editAt(r, content)
-				prev = checkChunked(t, s, prev, content, target)
+				prev = checkChunked(t, prev, content, target)
 				count(content, target)
 				if r.Intn(3) == 0 { // back to the base: chunks moved back
 					content = base
-					prev = checkChunked(t, s, prev, content, target)
+					prev = checkChunked(t, prev, content, target)
 				}
 			}
 		}
@@ -455,16 +358,15 @@ func FuzzIncrementalParse(f *testing.F) {
 		if target >= 200 {
 			tgt = chunkTarget
 		}
-		s := &parseScratch{} // the Cache's storage, as a keystroke's parse has it
-		prev := checkChunked(t, s, nil, content, tgt)
+		prev := checkChunked(t, nil, content, tgt)
 		if int(base) >= len(bases) && len(content) > 0 {
 			// The input itself: every chunk moved a line down, then one
 			// byte taken out of the middle (a parse the next one does not
-			// start from: the scratch describes another content).
+			// start from).
 			moved := append([]byte("\n"), content...)
-			prev = checkChunked(t, s, prev, moved, tgt)
+			prev = checkChunked(t, prev, moved, tgt)
 			mid := len(moved) / 2
-			checkChunked(t, s, prev, append(append([]byte(nil), moved[:mid]...), moved[mid+1:]...), tgt)
+			checkChunked(t, prev, append(append([]byte(nil), moved[:mid]...), moved[mid+1:]...), tgt)
 		}
 		for len(ops) >= 4 {
 			at := uint16(ops[0])<<8 | uint16(ops[1])
@@ -475,7 +377,7 @@ func FuzzIncrementalParse(f *testing.F) {
 				content = applyEdit(content, at, ops[2], ops[4:4+min(int(ops[3]), len(ops)-4)])
 			}
 			ops = ops[4+min(int(ops[3]), len(ops)-4):]
-			prev = checkChunked(t, s, prev, content, tgt)
+			prev = checkChunked(t, prev, content, tgt)
 		}
 	})
 }

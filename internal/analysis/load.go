@@ -55,7 +55,7 @@ func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules
 		return nil, stoppedLoading(root, err)
 	}
 	manifest := filepath.Join(root, ManifestName)
-	content, err := vfs.ReadText(fsys, manifest)
+	content, err := fsys.ReadFile(manifest)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", manifest, err)
 	}
@@ -84,7 +84,7 @@ func loadWith(ctx context.Context, fsys vfs.FS, root string, cache *Cache, rules
 
 // load is loadWith's work, from the manifest's content on. Once l.stop
 // stops, it returns as soon as it can, with an incomplete project.
-func (l *loader) load(manifest string, content *diag.Text) *Project {
+func (l *loader) load(manifest string, content []byte) *Project {
 	pr, err := l.cache.parse(&l.stop, manifest, content)
 	if err != nil {
 		return nil
@@ -178,7 +178,7 @@ type loader struct {
 
 func (l *loader) addUnit(abs, real string, pr *parsed, imported bool) *unit {
 	f := &File{
-		Path: abs, Rel: relTo(l.root, abs), Text: pr.text, Lines: pr.lines, Doc: pr.doc,
+		Path: abs, Rel: relTo(l.root, abs), Lines: pr.lines, Doc: pr.doc,
 		SyntaxError: pr.syntax, Imported: imported, chunks: pr.chunks, byChunks: pr.byChunks,
 		marks: &YAMLMarks{p: pr.pos}, tree: pr.tree,
 	}

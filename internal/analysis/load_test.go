@@ -211,7 +211,7 @@ func TestPositionsFollowYAMLLineBreaks(t *testing.T) {
 		{"wide", "\"🐝\": 1\nx: {\"日本\": 2, bad: beeuni:x}\n", "bad"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			pr := parseBytes("/repo/beeuni.yaml", []byte(c.content))
+			pr := parseFile(nil, "/repo/beeuni.yaml", []byte(c.content))
 			if pr.root == nil {
 				t.Fatalf("does not parse: %v", pr.findings)
 			}

@@ -173,10 +173,9 @@ func (f *File) Tree() *ManifestTree {
 // of the file's previous parse: an agent whose key and value are the same
 // nodes (a chunk whose bytes did not change, chunkparse.go) and whose
 // reading spent no budget is the same agent, shared instead of read again.
-// s, if not nil, lends the map the agents' names are told apart in. An
-// agent read is a unit of work of stop (stop.go): once it stops, the tree
+// An agent read is a unit of work of stop (stop.go): once it stops, the tree
 // is incomplete.
-func buildTree(stop *stopper, top *yaml.Node, pos *positions, prev *ManifestTree, s *parseScratch) *ManifestTree {
+func buildTree(stop *stopper, top *yaml.Node, pos *positions, prev *ManifestTree) *ManifestTree {
 	t := &ManifestTree{pos: pos, top: top}
 	if top == nil || top.Kind != yaml.MappingNode {
 		return t
@@ -202,7 +201,7 @@ func buildTree(stop *stopper, top *yaml.Node, pos *positions, prev *ManifestTree
 				if prev != nil {
 					before = prev.agents
 				}
-				t.readAgents(stop, k, v, b, before, s)
+				t.readAgents(stop, k, v, b, before)
 			}
 		case "imports":
 			if t.Imports.Key == nil {
@@ -227,7 +226,7 @@ func (t *ManifestTree) readTools(k, raw *yaml.Node, merged bool, b *expandBudget
 // readAgents reads the agents of the mapping raw resolves to, each name
 // once, sharing those of prev (the previous parse's, in order) it finds
 // again.
-func (t *ManifestTree) readAgents(stop *stopper, k, raw *yaml.Node, b *expandBudget, prev []*AgentDecl, s *parseScratch) {
+func (t *ManifestTree) readAgents(stop *stopper, k, raw *yaml.Node, b *expandBudget, prev []*AgentDecl) {
 	t.Agents.Key, t.Agents.Value = k, raw
 	m := resolveAlias(raw)
 	if m == nil || m.Kind != yaml.MappingNode {
@@ -236,8 +235,7 @@ func (t *ManifestTree) readAgents(stop *stopper, k, raw *yaml.Node, b *expandBud
 	ps := mapPairs(raw, b)
 	n := len(ps) / 2
 	t.agents = make([]*AgentDecl, 0, n)
-	seen := s.keyMap(n)
-	defer clear(seen)
+	seen := make(map[string]bool, n)
 	var slab []AgentDecl // the new agents, allocated a block at a time
 	var refs refSlab     // and the names they write
 	w := writtenPairs{m: m, aliased: raw.Kind == yaml.AliasNode}
@@ -248,10 +246,10 @@ func (t *ManifestTree) readAgents(stop *stopper, k, raw *yaml.Node, b *expandBud
 		if key.Kind != yaml.ScalarNode {
 			continue
 		}
-		if _, dup := seen[key.Value]; dup {
+		if seen[key.Value] {
 			continue
 		}
-		seen[key.Value] = key
+		seen[key.Value] = true
 		if written && b.left > 0 {
 			// Written agents are in the order of their keys' marks in both
 			// parses: skip prev's that come before this one. One that spent

@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"bytes"
+
 	"go.yaml.in/yaml/v3"
 
 	"github.com/beeuni/beeuni-lsp/internal/diag"
@@ -41,10 +43,10 @@ func (t *ManifestTree) ValueRange(key, v *yaml.Node) diag.Range {
 		}
 		off := t.TokenRange(key).End.Offset
 		c := t.pos.text
-		for off < c.Len() && (c.At(off) == ' ' || c.At(off) == '\t') {
+		for off < len(c) && (c[off] == ' ' || c[off] == '\t') {
 			off++
 		}
-		if off < c.Len() && c.At(off) == ':' {
+		if off < len(c) && c[off] == ':' {
 			off++
 		}
 		return t.pos.lines.Range(off, off)
@@ -94,49 +96,49 @@ func (t *ManifestTree) nodeEnd(n *yaml.Node) int {
 }
 
 // tokenEnd finds where a scalar token that starts at start ends.
-func tokenEnd(c *diag.Text, start int, n *yaml.Node) int {
-	if start >= c.Len() {
+func tokenEnd(c []byte, start int, n *yaml.Node) int {
+	if start >= len(c) {
 		return start
 	}
 	switch n.Style & (yaml.DoubleQuotedStyle | yaml.SingleQuotedStyle | yaml.LiteralStyle | yaml.FoldedStyle) {
 	case yaml.DoubleQuotedStyle:
-		for i := start + 1; i < c.Len(); i++ {
-			switch c.At(i) {
+		for i := start + 1; i < len(c); i++ {
+			switch c[i] {
 			case '\\':
 				i++
 			case '"':
 				return i + 1
 			}
 		}
-		return c.Len()
+		return len(c)
 	case yaml.SingleQuotedStyle:
-		for i := start + 1; i < c.Len(); i++ {
-			if c.At(i) == '\'' {
-				if i+1 < c.Len() && c.At(i+1) == '\'' {
+		for i := start + 1; i < len(c); i++ {
+			if c[i] == '\'' {
+				if i+1 < len(c) && c[i+1] == '\'' {
 					i++
 					continue
 				}
 				return i + 1
 			}
 		}
-		return c.Len()
+		return len(c)
 	case yaml.LiteralStyle, yaml.FoldedStyle:
-		for start < c.Len() && c.At(start) != '\n' && c.At(start) != '\r' {
+		for start < len(c) && c[start] != '\n' && c[start] != '\r' {
 			start++
 		}
 		return start
 	}
 	// Plain: the value itself when the source spells it out on one line.
-	if v := n.Value; len(v) > 0 && start+len(v) <= c.Len() && string(c.Slice(start, start+len(v))) == v {
+	if v := n.Value; len(v) > 0 && bytes.HasPrefix(c[start:], []byte(v)) {
 		return start + len(v)
 	}
 	// A plain scalar folded over lines, or an alias/tag: to the end of the
 	// token on its first line.
 	end := start
-	for end < c.Len() && c.At(end) != '\n' && c.At(end) != '\r' && c.At(end) != '#' {
+	for end < len(c) && c[end] != '\n' && c[end] != '\r' && c[end] != '#' {
 		end++
 	}
-	for end > start && (c.At(end-1) == ' ' || c.At(end-1) == '\t') {
+	for end > start && (c[end-1] == ' ' || c[end-1] == '\t') {
 		end--
 	}
 	return end
@@ -144,12 +146,12 @@ func tokenEnd(c *diag.Text, start int, n *yaml.Node) int {
 
 // closingBracket returns the offset after the bracket that closes the flow
 // collection opening at start, looking from the end of its last token.
-func closingBracket(c *diag.Text, start, from int) int {
-	if start >= c.Len() || (c.At(start) != '[' && c.At(start) != '{') {
+func closingBracket(c []byte, start, from int) int {
+	if start >= len(c) || (c[start] != '[' && c[start] != '{') {
 		return from
 	}
-	for i := from; i < c.Len(); i++ {
-		switch c.At(i) {
+	for i := from; i < len(c); i++ {
+		switch c[i] {
 		case ']', '}':
 			return i + 1
 		case ' ', '\t', '\r', '\n', ',':

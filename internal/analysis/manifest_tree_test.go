@@ -187,11 +187,11 @@ func treeText(t *ManifestTree) string {
 func checkTree(t *testing.T, p, full *parsed) {
 	t.Helper()
 	got := treeText(p.tree)
-	if fresh := treeText(buildTree(nil, p.root, p.pos, nil, nil)); got != fresh {
-		t.Fatalf("the tree differs from one built anew for %q:\ngot\n%s\nanew\n%s", p.text.Bytes(), got, fresh)
+	if fresh := treeText(buildTree(nil, p.root, p.pos, nil)); got != fresh {
+		t.Fatalf("the tree differs from one built anew for %q:\ngot\n%s\nanew\n%s", p.text, got, fresh)
 	}
 	if want := treeText(full.tree); got != want {
-		t.Fatalf("the tree differs from the full parse's for %q:\ngot\n%s\nfull\n%s", p.text.Bytes(), got, want)
+		t.Fatalf("the tree differs from the full parse's for %q:\ngot\n%s\nfull\n%s", p.text, got, want)
 	}
 }
 
@@ -210,13 +210,13 @@ func TestManifestTreeSharesUnchangedAgents(t *testing.T) {
 	v1 := b.String()
 	v2 := strings.Replace(v1, "agent_20:", "agent_2x:", 1)
 	const target = 4
-	p1 := parseAfterBytes("/repo/beeuni.yaml", []byte(v1), &parsed{}, target, nil)
-	p2 := parseAfterBytes("/repo/beeuni.yaml", []byte(v2), p1, target, nil)
+	p1 := parseFileAfter(nil, "/repo/beeuni.yaml", []byte(v1), &parsed{}, target)
+	p2 := parseFileAfter(nil, "/repo/beeuni.yaml", []byte(v2), p1, target)
 	if !p1.byChunks || !p2.byChunks {
 		t.Fatal("not parsed by chunks")
 	}
-	checkTree(t, p1, parseBytes("/repo/beeuni.yaml", []byte(v1)))
-	checkTree(t, p2, parseBytes("/repo/beeuni.yaml", []byte(v2)))
+	checkTree(t, p1, parseFile(nil, "/repo/beeuni.yaml", []byte(v1)))
+	checkTree(t, p2, parseFile(nil, "/repo/beeuni.yaml", []byte(v2)))
 	shared := 0
 	for i, a := range p2.tree.agents {
 		was := p1.tree.agents[i]

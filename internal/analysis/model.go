@@ -30,12 +30,9 @@ type Project struct {
 
 // File is one parsed YAML file of the project (the root or an import).
 type File struct {
-	Path string // absolute
-	Rel  string // repository-relative, slash-separated
-	// Text is the file's content: an editor buffer's pieces, which a
-	// keystroke's analysis reads without making them whole (Content does).
-	Text  *diag.Text
-	Lines *diag.Lines
+	Path  string      // absolute
+	Rel   string      // repository-relative, slash-separated
+	Lines *diag.Lines // the index of the file's content (Content)
 	// Doc is the document node, or nil when the file does not parse (the
 	// syntax error is then among the project's findings) or is empty.
 	Doc *yaml.Node
@@ -51,10 +48,8 @@ type File struct {
 	tree     *ManifestTree // the parse's typed tree (Tree)
 }
 
-// Content returns the file's content as one slice, made on the first call
-// for an edited buffer (diag.Text.Bytes): for readers of the whole file,
-// off a keystroke's path.
-func (f *File) Content() []byte { return f.Text.Bytes() }
+// Content returns the file's content. Callers must not modify it.
+func (f *File) Content() []byte { return f.Lines.Content() }
 
 // Marks converts the yaml.v3 marks of f's nodes into byte offsets of
 // f.Content, as the engine's own ranges do (shared: read-only).

@@ -18,7 +18,7 @@ import (
 // and content, so the cache can keep it.
 type parsed struct {
 	path  string
-	text  *diag.Text // the content
+	text  []byte // the content, never modified
 	lines *diag.Lines
 	pos   *positions
 	// root is the document's top node (normally a mapping), nil when the file
@@ -36,9 +36,6 @@ type parsed struct {
 	// dups are the duplicate-key findings (T10) of this parse, for the
 	// next parse of the file (see checkDuplicateKeys).
 	dups *dupMemo
-	// scratch is the storage the Cache lends the parse while it runs
-	// (nil when not lent, and once the parse is made).
-	scratch *parseScratch
 	// stop is the stopper of the load the parse runs in, while the checks
 	// of its tree run (nil once the parse is made).
 	stop *stopper
@@ -57,12 +54,12 @@ var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // parseFile parses content as a YAML manifest: the nodes, the tree the
 // rules read, and the findings of one file (Y1, Y2, T10). It returns nil
 // when stop stops (stop.go).
-func parseFile(stop *stopper, path string, text *diag.Text) *parsed {
+func parseFile(stop *stopper, path string, text []byte) *parsed {
 	p := decodeFile(stop, path, text)
 	if p == nil {
 		return nil
 	}
-	p.tree = buildTree(stop, p.root, p.pos, nil, nil)
+	p.tree = buildTree(stop, p.root, p.pos, nil)
 	if p.root != nil {
 		p.checkShape()
 		p.stop = stop
@@ -76,14 +73,14 @@ func parseFile(stop *stopper, path string, text *diag.Text) *parsed {
 }
 
 // decodeFile decodes text's document, with Y1 for a syntax error or a
-// second document. It reads the content whole (Text.Bytes). It returns nil
+// second document. It returns nil
 // when stop stops: yaml.v3 reads the content through it.
-func decodeFile(stop *stopper, path string, text *diag.Text) *parsed {
+func decodeFile(stop *stopper, path string, text []byte) *parsed {
 	if stop.stopped() {
 		return nil
 	}
-	content := text.Bytes()
-	lines := diag.NewTextLines(text, diag.EditorBreaks)
+	content := text
+	lines := diag.NewLinesFor(text, diag.EditorBreaks)
 	p := &parsed{path: path, text: text, lines: lines, pos: newPositions(text, lines)}
 	if bytes.HasPrefix(content, []byte{0xfe, 0xff}) || bytes.HasPrefix(content, []byte{0xff, 0xfe}) {
 		p.fail(0, 0, "the file is UTF-16: save it as UTF-8")
@@ -153,13 +150,13 @@ func (p *parsed) syntaxError(err error) {
 		off := 0
 		switch {
 		case strings.Contains(reason, "UTF-8"):
-			off = firstInvalidUTF8(p.text.Bytes())
+			off = firstInvalidUTF8(p.text)
 		case strings.Contains(reason, "control characters"):
-			off = firstControl(p.text.Bytes())
+			off = firstControl(p.text)
 		}
 		end := off + 1
-		if end > p.text.Len() {
-			end = p.text.Len()
+		if end > len(p.text) {
+			end = len(p.text)
 		}
 		p.fail(off, end, reason)
 		return
@@ -193,7 +190,7 @@ func (p *parsed) syntaxError(err error) {
 		}
 	}
 	start := p.pos.lineStart(line)
-	for start < p.text.Len() && (p.text.At(start) == ' ' || p.text.At(start) == '\t') {
+	for start < len(p.text) && (p.text[start] == ' ' || p.text[start] == '\t') {
 		start++
 	}
 	end := p.pos.lineContentEnd(start)
@@ -227,7 +224,7 @@ func (p *parsed) unclosedBracket(line int, open byte) (int, bool) {
 	var stack []int
 	var quote byte
 	for i := start; i < end; i++ {
-		c := p.text.At(i)
+		c := p.text[i]
 		switch {
 		case quote != 0:
 			if c == quote {
@@ -256,7 +253,7 @@ func (p *parsed) offendingColon(line int) (int, bool) {
 	var colons []int
 	var quote byte
 	for i := start; i < end; i++ {
-		c := p.text.At(i)
+		c := p.text[i]
 		switch {
 		case quote != 0:
 			if c == quote {
@@ -264,7 +261,7 @@ func (p *parsed) offendingColon(line int) (int, bool) {
 			}
 		case c == '"' || c == '\'':
 			quote = c
-		case c == ':' && (i+1 == end || p.text.At(i+1) == ' ' || p.text.At(i+1) == '\t'):
+		case c == ':' && (i+1 == end || p.text[i+1] == ' ' || p.text[i+1] == '\t'):
 			colons = append(colons, i)
 		}
 	}
@@ -281,8 +278,8 @@ func (p *parsed) offendingColon(line int) (int, bool) {
 // the 1-based YAML line.
 func (p *parsed) indentTab(line int) (int, bool) {
 	for l := line; l <= p.pos.yaml.Count(); l++ {
-		for i := p.pos.lineStart(l); i < p.text.Len(); i++ {
-			c := p.text.At(i)
+		for i := p.pos.lineStart(l); i < len(p.text); i++ {
+			c := p.text[i]
 			if c == '\t' {
 				return i, true
 			}

@@ -39,7 +39,6 @@ func (p *parsed) checkDuplicateKeys(prev *dupMemo) {
 	}
 	p.dups = &dupMemo{bySubtree: make(map[*yaml.Node][]diag.Finding, len(prev.bySubtree))}
 	p.duplicatesUnder(p.root, 0, prev)
-	p.scratch.keyIndexesDone(p.path)
 }
 
 // dupMemo is the duplicate-key findings of one parse, for the next parse of
@@ -200,7 +199,7 @@ func (p *parsed) duplicatesByRun(content []*yaml.Node, prev *dupMemo) {
 
 // duplicateKeysIn reports the keys of one mapping that repeat an earlier key.
 // Small mappings (most of a manifest) are compared pairwise, large ones
-// through a map of their keys, kept for the next parse (keyIndex).
+// through a map of their keys.
 func (p *parsed) duplicateKeysIn(n *yaml.Node) {
 	const small = 16
 	if len(n.Content) <= 2*small {
@@ -218,15 +217,10 @@ func (p *parsed) duplicateKeysIn(n *yaml.Node) {
 		}
 		return
 	}
-	if idx := p.scratch.updateKeyIndex(p.path, n.Content); idx != nil {
-		p.scratch.keepKeyIndex(idx) // no key repeats: nothing to report
-		return
-	}
 	seen := make(map[string]*yaml.Node, len(n.Content)/2)
-	before := len(p.findings)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if p.stop.stopped() {
-			return // an incomplete index: the parse is dropped
+			return // the parse is dropped
 		}
 		k := n.Content[i]
 		if !isDupKey(k) {
@@ -237,9 +231,6 @@ func (p *parsed) duplicateKeysIn(n *yaml.Node) {
 		} else {
 			seen[k.Value] = k
 		}
-	}
-	if len(p.findings) == before {
-		p.scratch.keepKeyIndex(&keyIndex{content: n.Content, keys: seen})
 	}
 }
 
@@ -253,92 +244,4 @@ func (p *parsed) reportDuplicate(first, k *yaml.Node) {
 	p.findings = append(p.findings, ruleDuplicateKey.finding(p.path, p.pos.nodeRange(k),
 		msgDuplicateKey(k.Value, firstRange.Start.Line+1), map[string]string{DataName: k.Value},
 		[]diag.Related{{File: p.path, Range: firstRange, Message: msgFirstKey(k.Value)}}))
-}
-
-// keyIndex is a large mapping of a file's last parse (the tools: mapping of
-// 10,000 entries) in which no key repeats: its Content and its keys. The
-// chunked parse shares the nodes of unchanged chunks, so the next parse's
-// mapping holds the same nodes but for a window where the edit is; the
-// index is brought to it by taking out the window's old keys and putting
-// in its new ones, and a key put in that is already there is a duplicate.
-// A keystroke then looks up the few keys of one chunk, not 10,000. The
-// parse scratch keeps the indexes (parseScratch), lent to one parse at a
-// time: the index is written in place.
-type keyIndex struct {
-	content []*yaml.Node
-	keys    map[string]*yaml.Node
-}
-
-// updateKeyIndex brings one of path's kept indexes to the mapping content
-// and returns it, or returns nil when none fits (no kept index shares its
-// ends with content, or the window is more than half of it: a full pass
-// costs no more) or a key of the window repeats one (the full pass reports
-// it). The index taken is no longer kept until keepKeyIndex.
-func (s *parseScratch) updateKeyIndex(path string, content []*yaml.Node) *keyIndex {
-	if s == nil {
-		return nil
-	}
-	kept := s.indexes[path]
-	for i, idx := range kept {
-		if idx == nil {
-			continue
-		}
-		old := idx.content
-		pairs, oldPairs := len(content)/2, len(old)/2
-		front := 0
-		for front < min(pairs, oldPairs) && old[2*front] == content[2*front] && old[2*front+1] == content[2*front+1] {
-			front++
-		}
-		back := 0
-		for back < min(pairs, oldPairs)-front && old[len(old)-2*back-2] == content[len(content)-2*back-2] && old[len(old)-2*back-1] == content[len(content)-2*back-1] {
-			back++
-		}
-		if front+back == 0 || 2*(pairs-front-back) > pairs {
-			continue
-		}
-		kept[i] = nil // taken: brought to content, or spoiled
-		for j := 2 * front; j < len(old)-2*back; j += 2 {
-			if k := old[j]; isDupKey(k) && idx.keys[k.Value] == k {
-				delete(idx.keys, k.Value)
-			}
-		}
-		for j := 2 * front; j < len(content)-2*back; j += 2 {
-			k := content[j]
-			if !isDupKey(k) {
-				continue
-			}
-			if _, dup := idx.keys[k.Value]; dup {
-				return nil // spoiled: the full pass builds another
-			}
-			idx.keys[k.Value] = k
-		}
-		idx.content = content
-		return idx
-	}
-	return nil
-}
-
-// keepKeyIndex keeps idx, made or brought up to date by this parse, for
-// the next parse of the file (keyIndexesDone).
-func (s *parseScratch) keepKeyIndex(idx *keyIndex) {
-	if s != nil {
-		s.madeIndexes = append(s.madeIndexes, idx)
-	}
-}
-
-// keyIndexesDone ends a parse of path: the indexes it kept replace the last
-// parse's, which it did not bring up to date.
-func (s *parseScratch) keyIndexesDone(path string) {
-	if s == nil {
-		return
-	}
-	if s.indexes == nil {
-		s.indexes = map[string][]*keyIndex{}
-	}
-	if len(s.madeIndexes) == 0 {
-		delete(s.indexes, path)
-	} else {
-		s.indexes[path] = s.madeIndexes
-	}
-	s.madeIndexes = nil
 }

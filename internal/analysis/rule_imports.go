@@ -201,7 +201,7 @@ func (l *loader) visitImports(u *unit, chain []chainStep) {
 			l.report(ruleImportMissing, u, item, msgImportTooMany(raw), data)
 			continue
 		}
-		content, err := vfs.ReadText(l.fsys, abs)
+		content, err := l.fsys.ReadFile(abs)
 		if err != nil {
 			l.unread = append(l.unread, abs)
 			switch {

@@ -67,7 +67,7 @@ func TestNodeRangeMatchesLines(t *testing.T) {
 			if !strings.HasSuffix(f.Name, ".yaml") && !strings.HasSuffix(f.Name, ".yml") {
 				continue
 			}
-			p := parseBytes("/repo/"+f.Name, f.Data)
+			p := parseFile(nil, "/repo/"+f.Name, f.Data)
 			if p.doc == nil {
 				continue
 			}

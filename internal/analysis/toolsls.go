@@ -60,8 +60,8 @@ func NotLoadedTools(p *Project, findings []diag.Finding) []NotLoaded {
 		if t, ok := p.Model.Tool(name); ok && t.File == f.File {
 			source = t.Source
 		} else if file := p.File(f.File); file != nil && f.Code == CodeBeeuniValue {
-			if s, e := f.Range.Start.Offset, f.Range.End.Offset; s <= e && e <= file.Text.Len() {
-				source = strings.Trim(string(file.Text.Slice(s, e)), `"'`)
+			if s, e := f.Range.Start.Offset, f.Range.End.Offset; s <= e && e <= len(file.Content()) {
+				source = strings.Trim(string(file.Content()[s:e]), `"'`)
 			}
 		}
 		if source == "" {

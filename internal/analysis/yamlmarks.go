@@ -1,9 +1,6 @@
 package analysis
 
-import (
-	"github.com/beeuni/beeuni-lsp/internal/diag"
-	"go.yaml.in/yaml/v3"
-)
+import "go.yaml.in/yaml/v3"
 
 // YAMLMarks converts the marks of yaml.v3 nodes (1-based line, 1-based
 // column counted in characters) into byte offsets of one file's content,
@@ -14,7 +11,7 @@ type YAMLMarks struct{ p *positions }
 
 // NewYAMLMarks indexes the lines of content.
 func NewYAMLMarks(content []byte) *YAMLMarks {
-	return &YAMLMarks{p: newPositions(diag.TextOf(content), nil)}
+	return &YAMLMarks{p: newPositions(content, nil)}
 }
 
 // LineCount returns the number of YAML lines (at least 1).

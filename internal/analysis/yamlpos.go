@@ -12,7 +12,7 @@ import (
 // characters, lines broken the way yaml.v3 breaks them, a leading BOM not
 // counted) into byte offsets and diag ranges.
 type positions struct {
-	text *diag.Text
+	text []byte
 	// lines breaks lines as editors do (diag.EditorBreaks): the lines of
 	// the ranges. nil for YAMLMarks, which makes no ranges.
 	lines *diag.Lines
@@ -22,14 +22,14 @@ type positions struct {
 	bom  int
 }
 
-func newPositions(text *diag.Text, lines *diag.Lines) *positions {
+func newPositions(text []byte, lines *diag.Lines) *positions {
 	p := &positions{text: text, lines: lines}
 	if lines != nil {
 		p.yaml = lines.With(diag.YAMLv3Breaks)
 	} else {
-		p.yaml = diag.NewTextLines(text, diag.YAMLv3Breaks)
+		p.yaml = diag.NewLinesFor(text, diag.YAMLv3Breaks)
 	}
-	if bytes.HasPrefix(text.Slice(0, 3), []byte("\xef\xbb\xbf")) {
+	if bytes.HasPrefix(text, []byte("\xef\xbb\xbf")) {
 		p.bom = 3
 	}
 	return p
@@ -47,7 +47,7 @@ func (p *positions) offset(line, col int) int {
 		line = 1
 	}
 	if line > p.yaml.Count() {
-		return p.text.Len()
+		return len(p.text)
 	}
 	return p.advance(line-1, max(col-1, 0))
 }
@@ -63,7 +63,7 @@ func (p *positions) advance(line, chars int) int {
 	for {
 		off := p.yaml.OffsetAt(line, chars, diag.Chars)
 		end := p.yaml.LineEnd(line)
-		if off < end || line+1 >= p.yaml.Count() || p.text.At(end) == '\n' || p.text.At(end) == '\r' {
+		if off < end || line+1 >= p.yaml.Count() || p.text[end] == '\n' || p.text[end] == '\r' {
 			return off
 		}
 		// The line ends with a NEL, LS or PS: one character more.
@@ -107,13 +107,13 @@ func (p *positions) end(n *yaml.Node, start int) int {
 			return p.scalarEnd(n, start)
 		case yaml.AliasNode:
 			e := start + 1 + len(n.Value)
-			if e > p.text.Len() {
-				e = p.text.Len()
+			if e > len(p.text) {
+				e = len(p.text)
 			}
 			return e
 		case yaml.MappingNode, yaml.SequenceNode:
 			if n.Style&yaml.FlowStyle != 0 {
-				if i := p.skipProperties(start); i < p.text.Len() && (p.text.At(i) == '[' || p.text.At(i) == '{') {
+				if i := p.skipProperties(start); i < len(p.text) && (p.text[i] == '[' || p.text[i] == '{') {
 					return p.flowEnd(start)
 				}
 				// A single pair in a flow sequence (`[a, k: v]`) has no
@@ -141,11 +141,11 @@ func (p *positions) end(n *yaml.Node, start int) int {
 // text.
 func (p *positions) skipProperties(i int) int {
 	c := p.text
-	for k := 0; k < 2 && i < c.Len() && (c.At(i) == '!' || c.At(i) == '&'); k++ {
-		for i < c.Len() && c.At(i) != ' ' && c.At(i) != '\t' && c.At(i) != '\n' && c.At(i) != '\r' {
+	for k := 0; k < 2 && i < len(c) && (c[i] == '!' || c[i] == '&'); k++ {
+		for i < len(c) && c[i] != ' ' && c[i] != '\t' && c[i] != '\n' && c[i] != '\r' {
 			i++
 		}
-		for i < c.Len() && (c.At(i) == ' ' || c.At(i) == '\t') {
+		for i < len(c) && (c[i] == ' ' || c[i] == '\t') {
 			i++
 		}
 	}
@@ -155,38 +155,38 @@ func (p *positions) skipProperties(i int) int {
 func (p *positions) scalarEnd(n *yaml.Node, start int) int {
 	c := p.text
 	i := p.skipProperties(start)
-	if i >= c.Len() {
-		return c.Len()
+	if i >= len(c) {
+		return len(c)
 	}
 	switch {
-	case n.Style&yaml.DoubleQuotedStyle != 0 && c.At(i) == '"':
-		for j := i + 1; j < c.Len(); j++ {
-			switch c.At(j) {
+	case n.Style&yaml.DoubleQuotedStyle != 0 && c[i] == '"':
+		for j := i + 1; j < len(c); j++ {
+			switch c[j] {
 			case '\\':
 				j++
 			case '"':
 				return j + 1
 			}
 		}
-		return c.Len()
-	case n.Style&yaml.SingleQuotedStyle != 0 && c.At(i) == '\'':
-		for j := i + 1; j < c.Len(); j++ {
-			if c.At(j) == '\'' {
-				if j+1 < c.Len() && c.At(j+1) == '\'' {
+		return len(c)
+	case n.Style&yaml.SingleQuotedStyle != 0 && c[i] == '\'':
+		for j := i + 1; j < len(c); j++ {
+			if c[j] == '\'' {
+				if j+1 < len(c) && c[j+1] == '\'' {
 					j++
 					continue
 				}
 				return j + 1
 			}
 		}
-		return c.Len()
+		return len(c)
 	case n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
 		return p.lineContentEnd(i)
 	}
-	if n.Value == "" && n.Tag == "!!null" && (c.At(i) != '~' && !isNullWord(c.Slice(i, i+4))) {
+	if n.Value == "" && n.Tag == "!!null" && (c[i] != '~' && !isNullWord(c[i:min(len(c), i+4)])) {
 		return start // an empty value: nothing written
 	}
-	if string(c.Slice(i, i+len(n.Value))) == n.Value {
+	if bytes.HasPrefix(c[i:], []byte(n.Value)) {
 		return i + len(n.Value)
 	}
 	return p.lineContentEnd(i)
@@ -202,13 +202,13 @@ func isNullWord(b []byte) bool {
 func (p *positions) lineContentEnd(i int) int {
 	c := p.text
 	j := i
-	for j < c.Len() && c.At(j) != '\n' && c.At(j) != '\r' {
-		if c.At(j) == '#' && j > i && (c.At(j-1) == ' ' || c.At(j-1) == '\t') {
+	for j < len(c) && c[j] != '\n' && c[j] != '\r' {
+		if c[j] == '#' && j > i && (c[j-1] == ' ' || c[j-1] == '\t') {
 			break
 		}
 		j++
 	}
-	for j > i && (c.At(j-1) == ' ' || c.At(j-1) == '\t') {
+	for j > i && (c[j-1] == ' ' || c[j-1] == '\t') {
 		j--
 	}
 	return j
@@ -216,24 +216,10 @@ func (p *positions) lineContentEnd(i int) int {
 
 // flowEnd returns the offset after the bracket that closes the flow
 // collection opening at start (after its tag or anchor), or the end of the
-// content when it is not closed. It scans windows of the content from the
-// bracket on, growing: YAMLFlowClose reads no byte before the bracket, and
-// what it decides at a window's last byte bears only on bytes after it, so
-// a bracket it finds in a window is the one it finds in the whole content
-// (TestFlowEndMatchesTheWholeScan).
+// content when it is not closed.
 func (p *positions) flowEnd(start int) int {
-	open, n := p.skipProperties(start), p.text.Len()
-	for size := flowWindow; ; size *= 4 {
-		to := min(n, open+size)
-		if closeAt, ok := YAMLFlowClose(p.text.Slice(open, to), 0); ok {
-			return open + closeAt + 1
-		}
-		if to == n {
-			return n
-		}
+	if closeAt, ok := YAMLFlowClose(p.text, p.skipProperties(start)); ok {
+		return closeAt + 1
 	}
+	return len(p.text)
 }
-
-// flowWindow is the first window flowEnd scans: a flow collection on a
-// few lines (an agent's tools list) closes in it.
-const flowWindow = 4 << 10

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func samePositions(a, b *positions) bool {
 		}
 		return true
 	}
-	return a.text.Equal(b.text) && a.bom == b.bom &&
+	return bytes.Equal(a.text, b.text) && a.bom == b.bom &&
 		sameLines(a.lines, b.lines) && sameLines(a.yaml, b.yaml) && (a.yaml == a.lines) == (b.yaml == b.lines)
 }
 
@@ -41,7 +42,7 @@ func TestNodeRangesAfterUnicodeBreaks(t *testing.T) {
 	for _, brk := range []string{"\n", "\r\n", "\r", "\u0085", "\u2028", "\u2029"} {
 		for _, bom := range []string{"", "\ufeff"} {
 			content := bom + "# a" + brk + "# b\ntools:\n  é_tool: tools/é.ts\n"
-			p := parseBytes("/repo/beeuni.yaml", []byte(content))
+			p := parseFile(nil, "/repo/beeuni.yaml", []byte(content))
 			if p.root == nil {
 				t.Fatalf("%q: no parse", content)
 			}

@@ -47,7 +47,7 @@ func (l *Lines) indexColumns() {
 	if l.ascii {
 		return
 	}
-	c := l.text.Bytes()
+	c := l.content
 	for line := range l.starts {
 		start, next := l.start(line), l.LineStart(line+1)
 		if IsASCII(c[start:next]) {
@@ -115,7 +115,7 @@ func (l *Lines) Column(p Pos, u Unit) int {
 	if !wide {
 		return to - start // a character a byte
 	}
-	c := l.text.Bytes()
+	c := l.content
 	if u == Bytes {
 		return charStart(c, start, to, end) - start
 	}
@@ -184,7 +184,7 @@ func (l *Lines) OffsetAt(line, col int, u Unit) int {
 	if !wide {
 		return off
 	}
-	c := l.text.Bytes()
+	c := l.content
 	if u == Bytes {
 		return charStart(c, start, off, end)
 	}

@@ -33,18 +33,13 @@ const (
 // immutable (its column marks are made once, on first use) and safe for
 // concurrent use; Edited makes the index of an edited version.
 type Lines struct {
-	text   *Text // the content (nil for a compact index)
-	size   int   // its length
-	breaks Breaks
-	// starts holds the byte offset of each line's start, plus shift from
-	// line shiftFrom on (see start): edits within one line share the
-	// array of the index they were made from.
-	starts    []int
-	shiftFrom int
-	shift     int
-	onlyLF    bool // every line break is a single "\n"
-	ascii     bool // every byte is ASCII: a column is a byte count
-	compact   bool // made by Compact: no content
+	content []byte // never modified (nil for a compact index)
+	size    int    // its length
+	breaks  Breaks
+	starts  []int // the byte offset of each line's start
+	onlyLF  bool  // every line break is a single "\n"
+	ascii   bool  // every byte is ASCII: a column is a byte count
+	compact bool  // made by Compact: no content
 	// cols marks the lines holding a byte that is not ASCII, made on the
 	// first column conversion (see indexColumns).
 	colsOnce sync.Once
@@ -55,16 +50,9 @@ type Lines struct {
 // editors and the CLI's line numbers.
 func NewLines(content []byte) *Lines { return NewLinesFor(content, EditorBreaks) }
 
-// NewLinesFor indexes content with the line breaks of rule b.
-func NewLinesFor(content []byte, b Breaks) *Lines { return newLinesOf(TextOf(content), content, b) }
-
-// NewTextLines indexes t with the line breaks of rule b, reading it whole
-// (Text.Bytes).
-func NewTextLines(t *Text, b Breaks) *Lines { return newLinesOf(t, t.Bytes(), b) }
-
-// newLinesOf indexes t, whose bytes are content, with the line breaks of
-// rule b.
-func newLinesOf(t *Text, content []byte, b Breaks) *Lines {
+// NewLinesFor indexes content with the line breaks of rule b. The index
+// keeps content: do not modify it afterwards.
+func NewLinesFor(content []byte, b Breaks) *Lines {
 	ascii := IsASCII(content)
 	if bytes.IndexByte(content, '\r') < 0 && (ascii || !hasSeparators(content, b)) {
 		// The usual case, on every keystroke: lines end at "\n" only. Find
@@ -79,7 +67,7 @@ func newLinesOf(t *Text, content []byte, b Breaks) *Lines {
 			i += j + 1
 			starts = append(starts, i)
 		}
-		return &Lines{text: t, size: len(content), breaks: b, starts: starts, onlyLF: true, ascii: ascii}
+		return &Lines{content: content, size: len(content), breaks: b, starts: starts, onlyLF: true, ascii: ascii}
 	}
 	starts := make([]int, 1, 64)
 	for i := 0; i < len(content); i++ {
@@ -103,20 +91,24 @@ func newLinesOf(t *Text, content []byte, b Breaks) *Lines {
 			}
 		}
 	}
-	return &Lines{text: t, size: len(content), breaks: b, starts: starts, ascii: ascii}
+	return &Lines{content: content, size: len(content), breaks: b, starts: starts, ascii: ascii}
 }
 
-// NewLinesFromStarts is NewLines for a caller that has split t into lines
-// already: starts must be exactly what NewLines would index (0, then the
-// offset after each line break), and neither is copied nor written. It
-// reads t piece by piece (it does not make t's Bytes).
-func NewLinesFromStarts(t *Text, starts []int) *Lines {
-	onlyLF, ascii := true, true
-	for p := range t.Pieces {
-		onlyLF = onlyLF && bytes.IndexByte(p, '\r') < 0
-		ascii = ascii && IsASCII(p)
+// Edited returns the index, under the same rule, of a copy of the content
+// with the bytes [start, end) (clamped) replaced by text: l and its content
+// stay as they are, so that an earlier version read elsewhere (a snapshot)
+// never changes.
+func (l *Lines) Edited(start, end int, text string) *Lines {
+	if l.compact {
+		panic("diag: Edited on a compact index, which has no content to edit")
 	}
-	return &Lines{text: t, size: t.Len(), breaks: EditorBreaks, starts: starts, onlyLF: onlyLF, ascii: ascii}
+	start, end = max(0, min(start, l.size)), max(0, min(end, l.size))
+	if end < start {
+		start, end = end, start
+	}
+	next := make([]byte, 0, l.size-(end-start)+len(text))
+	next = append(append(append(next, l.content[:start]...), text...), l.content[end:]...)
+	return NewLinesFor(next, l.breaks)
 }
 
 // hasSeparators reports whether content holds a line break that rule b
@@ -139,11 +131,10 @@ func (l *Lines) With(b Breaks) *Lines {
 	if b == l.breaks || l.ascii {
 		return l
 	}
-	content := l.Content()
-	if !hasSeparators(content, b) && !hasSeparators(content, l.breaks) {
+	if !hasSeparators(l.content, b) && !hasSeparators(l.content, l.breaks) {
 		return l
 	}
-	return newLinesOf(l.text, content, b)
+	return NewLinesFor(l.content, b)
 }
 
 // Compact returns an index that converts every offset, position and
@@ -158,29 +149,20 @@ func (l *Lines) Compact() *Lines {
 	if !l.ascii || !l.onlyLF || l.compact {
 		return l
 	}
-	return &Lines{size: l.size, breaks: l.breaks, starts: l.starts, shiftFrom: l.shiftFrom, shift: l.shift, onlyLF: true, ascii: true, compact: true}
+	return &Lines{size: l.size, breaks: l.breaks, starts: l.starts, onlyLF: true, ascii: true, compact: true}
 }
 
 // Breaks returns the rule l breaks lines with.
 func (l *Lines) Breaks() Breaks { return l.breaks }
 
 // start returns the byte offset of the start of line (in range).
-func (l *Lines) start(line int) int {
-	if line >= l.shiftFrom {
-		return l.starts[line] + l.shift
-	}
-	return l.starts[line]
-}
+func (l *Lines) start(line int) int { return l.starts[line] }
 
-// Content returns the indexed bytes as one slice (made now for an edited
-// version whose content was not read whole yet: see Text.Bytes). Callers
+// Content returns the indexed bytes (nil for a compact index). Callers
 // must not modify them.
-func (l *Lines) Content() []byte { return l.text.Bytes() }
+func (l *Lines) Content() []byte { return l.content }
 
-// Text returns the indexed content (nil for a compact index).
-func (l *Lines) Text() *Text { return l.text }
-
-// Len returns the length of the content, without making it.
+// Len returns the length of the content.
 func (l *Lines) Len() int { return l.size }
 
 // Count returns the number of lines (at least 1).
@@ -213,7 +195,7 @@ func (l *Lines) LineEnd(line int) int {
 		return next - 1
 	}
 	// A line start follows a break: its last byte says which.
-	c := l.text.Bytes()
+	c := l.content
 	switch c[next-1] {
 	case '\n':
 		if next-2 >= l.start(line) && c[next-2] == '\r' {
@@ -231,17 +213,7 @@ func (l *Lines) LineEnd(line int) int {
 // Pos returns the position of a byte offset, clamped to the content.
 func (l *Lines) Pos(offset int) Pos {
 	offset = max(0, min(offset, l.size))
-	// The last line starting at or before offset, searched in the lines
-	// before shiftFrom or in those after (shifted), without a branch per step.
-	line := 0
-	switch from := l.shiftFrom; {
-	case l.shift == 0:
-		line = lastAtOrBefore(l.starts, offset)
-	case from < len(l.starts) && offset >= l.starts[from]+l.shift:
-		line = from + lastAtOrBefore(l.starts[from:], offset-l.shift)
-	default: // from >= 1: line 0 starts at 0, before any edit
-		line = lastAtOrBefore(l.starts[:from], offset)
-	}
+	line := lastAtOrBefore(l.starts, offset)
 	return Pos{Offset: offset, Line: line, Col: offset - l.start(line)}
 }
 

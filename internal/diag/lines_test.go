@@ -248,9 +248,9 @@ func BenchmarkCharColumnOneLine(b *testing.B) {
 }
 
 // TestEditedChains applies long chains of edits (typing within a line,
-// new lines, non-ASCII text and "\r" that end the updated line starts),
-// reading the content whole at random moments or never, and holds each index to the reference of the same edits on a string and
-// to NewLines of it (its flags included).
+// new lines, non-ASCII text and "\r"), and holds each index to the
+// reference of the same edits on a string and to NewLines of it (its flags
+// included), and every earlier version to its own content (copy on write).
 func TestEditedChains(t *testing.T) {
 	pieces := []string{"", "a", "bc", "\n", "x\ny\n", "\n\n", "tools:\n  x: y\n", "é", "\r\n", "\r", "😀"}
 	seed := uint32(9)
@@ -272,11 +272,12 @@ func TestEditedChains(t *testing.T) {
 			if asciiOnly {
 				insert = pieces[rnd(7)]
 			}
+			prev, prevText := l, text
 			l = l.Edited(start, end, insert)
 			text = text[:start] + insert + text[end:]
 			at = start + len(insert)
-			if rnd(40) == 0 {
-				l.Content() // made now: the next edits start from it
+			if string(prev.Content()) != prevText {
+				t.Fatalf("round %d step %d: the edit changed the content of the version before it", round, step)
 			}
 			if rnd(10) == 0 || step == 149 {
 				label := fmt.Sprintf("round %d step %d", round, step)
@@ -312,7 +313,7 @@ func TestCompact(t *testing.T) {
 		t.Fatalf("compact index: %d lines, %d bytes, line 1 ends at %d; want %d, %d, %d",
 			c.Count(), c.Len(), c.LineEnd(1), l.Count(), l.Len(), l.LineEnd(1))
 	}
-	// An edit's index (its content not made yet) compacts too.
+	// An edit's index compacts too.
 	e := l.Edited(4, 4, "x")
 	if got, want := e.Compact().Pos(10), e.Pos(10); got != want {
 		t.Fatalf("compact edited index: Pos(10) = %+v, want %+v", got, want)

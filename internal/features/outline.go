@@ -289,7 +289,7 @@ func InlayHints(p *analysis.Project, modules Modules, path string) []InlayHint {
 		off := value.End.Offset
 		if value.End.Line != key.Start.Line {
 			off = key.End.Offset
-			if off < f.Text.Len() && f.Text.At(off) == ':' {
+			if c := f.Content(); off < len(c) && c[off] == ':' {
 				off++
 			}
 		}

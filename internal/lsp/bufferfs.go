@@ -3,14 +3,12 @@ package lsp
 import (
 	"path/filepath"
 
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"github.com/beeuni/beeuni-lsp/internal/vfs"
 )
 
 // newBufferFS lays the open documents of a view over the disk
-// (vfs.Layered): the engine reads a document's pieces (vfs.ReadText: a
-// keystroke's version is not made whole), and a Stat or a folder listing
-// needs only its length.
+// (vfs.Layered): the engine reads a document's content, and a Stat or a
+// folder listing needs only its length.
 func newBufferFS(base vfs.FS, docs map[string]*document) *vfs.Layered {
 	return vfs.NewLayered(base, documentBuffers(docs))
 }
@@ -19,12 +17,12 @@ func newBufferFS(base vfs.FS, docs map[string]*document) *vfs.Layered {
 // is never modified) seen as vfs.Buffers.
 type documentBuffers map[string]*document
 
-func (d documentBuffers) Buffer(path string) (int64, func() *diag.Text, bool) {
+func (d documentBuffers) Buffer(path string) (int64, func() []byte, bool) {
 	doc := d[path]
 	if doc == nil {
 		return 0, nil, false
 	}
-	return int64(doc.mapper.Len()), doc.mapper.Lines().Text, true
+	return int64(doc.mapper.Len()), doc.mapper.Content, true
 }
 
 func (d documentBuffers) BuffersIn(dir string, f func(name string, size int64)) {

@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 	"go.lsp.dev/protocol"
 )
 
@@ -22,9 +21,6 @@ type document struct {
 
 func (d *document) content() []byte { return d.mapper.Content() }
 
-// text is the document's content as pieces (not made whole).
-func (d *document) text() *diag.Text { return d.mapper.Lines().Text() }
-
 // applyChanges returns content with changes applied in order, each range
 // read in the text the previous changes left (as the protocol says).
 func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte {
@@ -33,8 +29,9 @@ func applyChanges(content []byte, enc Encoding, changes []contentChange) []byte 
 
 // applyChangesWith is applyChanges starting from the mapper of the
 // current content (a document keeps one), which saves indexing it again;
-// it returns the mapper of the new content (see Mapper.Edited: an edit of
-// an ASCII document copies the lines it touches, not the document).
+// it returns the mapper of the new content (see Mapper.Edited: each edit
+// makes a copy, so that an earlier document, held by a snapshot or a
+// request, never changes).
 func applyChangesWith(m *Mapper, changes []contentChange) *Mapper {
 	for _, c := range changes {
 		if c.Range == nil {
@@ -110,8 +107,3 @@ func pathToURI(p string) protocol.DocumentURI {
 	}
 	return protocol.DocumentURI((&url.URL{Scheme: "file", Path: p}).String())
 }
-
-// sameContent reports whether a and b are the same bytes, quickly when
-// they are the same text or versions sharing most pieces (a keystroke's:
-// diag.Text.Equal compares only the pieces they do not share).
-func sameContent(a, b *diag.Text) bool { return a == b || a.Equal(b) }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 
 	"go.lsp.dev/jsonrpc2"
@@ -99,7 +100,7 @@ func (a *at) shift(v *view, proj *analysis.Project, toEditor bool) *lineShift {
 	if s := a.shifts[k]; s != nil {
 		return s
 	}
-	from, to := contentIn(v, proj, a.path).Bytes(), a.mapper.Content()
+	from, to := contentIn(v, proj, a.path), a.mapper.Content()
 	if !toEditor {
 		from, to = to, from
 	}
@@ -150,10 +151,10 @@ func (s *Server) locateUnder(ctx context.Context, v *view, uri protocol.Document
 // editor's mapper when it is the same content).
 func (s *Server) mapperIn(v *view, proj *analysis.Project, path string) *Mapper {
 	content := contentIn(v, proj, path)
-	if d := v.docs[path]; d != nil && sameContent(d.text(), content) {
+	if d := v.docs[path]; d != nil && bytes.Equal(d.content(), content) {
 		return d.mapper
 	}
-	return NewMapper(content.Bytes(), s.encoding())
+	return NewMapper(content, s.encoding())
 }
 
 // offsetIn converts an offset of the editor's text into the same place

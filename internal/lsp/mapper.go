@@ -85,9 +85,9 @@ func (m *Mapper) Offsets(r protocol.Range) (start, end int) {
 	return start, end
 }
 
-// Edited returns the mapper of the content with [start, end) replaced by
-// text, in the same encoding (see diag.Lines.Edited: a keystroke in an
-// ASCII document neither copies nor scans it whole).
+// Edited returns the mapper of a copy of the content with [start, end)
+// replaced by text, in the same encoding (diag.Lines.Edited): m and its
+// content stay as they are.
 func (m *Mapper) Edited(start, end int, text string) *Mapper {
 	return &Mapper{lines: m.lines.Edited(start, end, text), enc: m.enc}
 }

@@ -32,15 +32,15 @@ type setKey struct {
 // ranges are in.
 type findingSet struct {
 	gen      uint64
-	content  *diag.Text
+	content  []byte
 	version  int32
 	versions bool // version is known (the file was open)
 	findings []diag.Finding
 	// mapper maps content: the open document's mapper when the set was
 	// made from the document, else one on the line index of the project's
 	// file when content is its text (nil otherwise). Publishing converts
-	// with it instead of indexing content again (and making it whole) when
-	// the editor has moved on.
+	// with it instead of indexing content again when the editor has moved
+	// on.
 	mapper *Mapper
 	// stamp is the disk cache's stamp of a file neither loaded nor open
 	// when its content was read (stamped false otherwise): see
@@ -103,15 +103,15 @@ func fileIn(proj *analysis.Project, path string) *analysis.File {
 }
 
 // contentIn returns a file's content as proj loaded it, else as v has it.
-func contentIn(v *view, proj *analysis.Project, path string) *diag.Text {
+func contentIn(v *view, proj *analysis.Project, path string) []byte {
 	if f := fileIn(proj, path); f != nil {
-		return f.Text
+		return f.Content()
 	}
 	if d := v.docs[path]; d != nil {
-		return d.text()
+		return d.content()
 	}
 	data, _ := v.fs.ReadFile(path)
-	return diag.TextOf(data)
+	return data
 }
 
 func groupByFile(fs []diag.Finding) map[string][]diag.Finding {
@@ -214,10 +214,10 @@ func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot,
 	for path, fs := range groups {
 		set := &findingSet{gen: snap.Gen, findings: fs}
 		set.content, set.stamp, set.stamped = pb.setContentLocked(key, v, snap.Project, path)
-		if d := v.docs[path]; d != nil && sameContent(d.text(), set.content) {
+		if d := v.docs[path]; d != nil && bytes.Equal(d.content(), set.content) {
 			set.version, set.versions = snap.Version(path)
 			set.mapper = d.mapper
-		} else if f := fileIn(snap.Project, path); f != nil && f.Text == set.content && f.Lines != nil {
+		} else if f := fileIn(snap.Project, path); f != nil && f.Lines != nil && bytes.Equal(f.Content(), set.content) {
 			set.mapper = &Mapper{lines: f.Lines, enc: pb.s.encoding()} // the engine's index: editor line breaks
 		}
 		st := pb.files[path]
@@ -248,7 +248,7 @@ func (pb *publisher) replaceLocked(key setKey, v *view, snap *analysis.Snapshot,
 // content and the stamp says the client reported no change: the cache
 // does not keep modules' contents, and a keystroke in the manifest would
 // otherwise read every module that has a finding.
-func (pb *publisher) setContentLocked(key setKey, v *view, proj *analysis.Project, path string) (content *diag.Text, stamp uint64, stamped bool) {
+func (pb *publisher) setContentLocked(key setKey, v *view, proj *analysis.Project, path string) (content []byte, stamp uint64, stamped bool) {
 	if v.docs[path] != nil || proj != nil && proj.File(path) != nil {
 		return contentIn(v, proj, path), 0, false
 	}
@@ -355,7 +355,7 @@ func (pb *publisher) publishLocked(paths []string) {
 				params.Version = uint32(newest.version)
 			}
 			for _, set := range st.sets {
-				if sameContent(set.content, newest.content) {
+				if bytes.Equal(set.content, newest.content) {
 					findings = append(findings, set.findings...)
 				}
 			}
@@ -364,10 +364,10 @@ func (pb *publisher) publishLocked(paths []string) {
 			var m *Mapper
 			if newest.mapper != nil && newest.mapper.Encoding() == enc {
 				m = newest.mapper // indexed when the document or the file was made
-			} else if d := v.docs[path]; d != nil && sameContent(d.text(), newest.content) {
+			} else if d := v.docs[path]; d != nil && bytes.Equal(d.content(), newest.content) {
 				m = d.mapper
 			} else {
-				m = NewMapper(newest.content.Bytes(), enc)
+				m = NewMapper(newest.content, enc)
 			}
 			params.Diagnostics = slices.Grow(params.Diagnostics, len(findings))
 			for i, f := range findings {
@@ -442,7 +442,7 @@ func (pb *publisher) relatedMapperLocked(v *view, path string, enc Encoding) *Ma
 	if err != nil {
 		return nil
 	}
-	if known && r.m.Encoding() == enc && !stamped && !r.stamped && sameContent(r.m.Lines().Text(), diag.TextOf(data)) {
+	if known && r.m.Encoding() == enc && !stamped && !r.stamped && bytes.Equal(r.m.Content(), data) {
 		return r.m
 	}
 	m := NewMapper(data, enc)
@@ -504,7 +504,7 @@ func (s *Server) toDiagnosticWith(v *view, m *Mapper, f diag.Finding, mapperOf f
 // sameSet reports whether a new set says exactly what old said, about
 // the same content and version.
 func sameSet(old, set *findingSet) bool {
-	if old == nil || old.versions != set.versions || old.version != set.version || !sameContent(old.content, set.content) {
+	if old == nil || old.versions != set.versions || old.version != set.version || !bytes.Equal(old.content, set.content) {
 		return false
 	}
 	return sameFindings(old.findings, set.findings)

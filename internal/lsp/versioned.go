@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
@@ -8,7 +9,6 @@ import (
 
 	"github.com/beeuni/beeuni-lsp/internal/analysis"
 	"github.com/beeuni/beeuni-lsp/internal/analysis/edit"
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // textEdits are protocol text edits by file, in the order files came.
@@ -57,7 +57,7 @@ func (s *Server) versionedEdit(v *view, proj *analysis.Project, ci clientInfo, t
 		tde := protocol.TextDocumentEdit{Edits: te.edits[file]}
 		tde.TextDocument.URI = s.uriOf(v, file)
 		if d := v.docs[file]; d != nil {
-			if !sameContent(d.text(), contentIn(v, proj, file)) {
+			if !bytes.Equal(d.content(), contentIn(v, proj, file)) {
 				return nil, fmt.Errorf("%s: %w", file, errDocumentMoved)
 			}
 			version := d.version
@@ -104,8 +104,8 @@ func (s *Server) checkApplied(v *view, proj *analysis.Project, c *edit.Change) {
 		if len(edits) == 0 || old == nil || now == nil || old == now {
 			continue
 		}
-		want, err := edit.ApplyText(contentIn(v, proj, file).Bytes(), edits)
-		if err == nil && sameContent(now.text(), diag.TextOf(want)) {
+		want, err := edit.ApplyText(contentIn(v, proj, file), edits)
+		if err == nil && bytes.Equal(now.content(), want) {
 			continue
 		}
 		s.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("Beeuni: %s: %s changed while the editor applied the edit (this editor does not check document versions): check it, and undo the edit if it landed in the wrong place", c.Title, proj.Rel(file)))

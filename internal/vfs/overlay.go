@@ -5,16 +5,15 @@ import (
 	"path/filepath"
 	"sort"
 	"sync"
-
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // Buffers are in-memory files (an editor's buffers) that a Layered file
 // system lays over its base. Paths are clean and absolute.
 type Buffers interface {
 	// Buffer returns the buffer at path: its length and a function that
-	// gives its content (called only when the file is read).
-	Buffer(path string) (size int64, content func() *diag.Text, ok bool)
+	// gives its content (called only when the file is read), which the
+	// caller must not modify.
+	Buffer(path string) (size int64, content func() []byte, ok bool)
 	// BuffersIn calls f with the name and length of each buffer directly
 	// in folder dir.
 	BuffersIn(dir string, f func(name string, size int64))
@@ -32,22 +31,13 @@ type Layered struct {
 // NewLayered returns bufs laid over base.
 func NewLayered(base FS, bufs Buffers) *Layered { return &Layered{base: base, bufs: bufs} }
 
-// ReadFile implements FS: a buffer's content is made whole (see
-// ReadText).
+// ReadFile implements FS: a buffer's content is the buffer's own slice,
+// shared (callers must not modify it).
 func (l *Layered) ReadFile(path string) ([]byte, error) {
-	if _, content, ok := l.bufs.Buffer(filepath.Clean(path)); ok {
-		return content().Bytes(), nil
-	}
-	return l.base.ReadFile(path)
-}
-
-// ReadText implements TextReader: a buffer's content as its pieces (an
-// edited buffer is not made whole), a base file's as one.
-func (l *Layered) ReadText(path string) (*diag.Text, error) {
 	if _, content, ok := l.bufs.Buffer(filepath.Clean(path)); ok {
 		return content(), nil
 	}
-	return ReadText(l.base, path)
+	return l.base.ReadFile(path)
 }
 
 // Stat implements FS.
@@ -141,9 +131,9 @@ func (o *Overlay) Get(path string) ([]byte, bool) {
 // overlayBuffers is an Overlay's map seen as Buffers.
 type overlayBuffers Overlay
 
-func (b *overlayBuffers) Buffer(path string) (int64, func() *diag.Text, bool) {
+func (b *overlayBuffers) Buffer(path string) (int64, func() []byte, bool) {
 	c, ok := (*Overlay)(b).Get(path)
-	return int64(len(c)), func() *diag.Text { return diag.TextOf(c) }, ok
+	return int64(len(c)), func() []byte { return c }, ok
 }
 
 func (b *overlayBuffers) BuffersIn(dir string, f func(name string, size int64)) {

@@ -12,8 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-
-	"github.com/beeuni/beeuni-lsp/internal/diag"
 )
 
 // FS is what the engine may do with files: read, stat, list, and resolve
@@ -30,26 +28,6 @@ type FS interface {
 	ReadDir(path string) ([]fs.DirEntry, error)
 	// EvalSymlinks returns the path with every symbolic link resolved.
 	EvalSymlinks(path string) (string, error)
-}
-
-// TextReader is an FS that holds some files' contents as diag.Text
-// pieces (Layered: an editor's buffers), which ReadText gives without
-// making them whole.
-type TextReader interface {
-	ReadText(path string) (*diag.Text, error)
-}
-
-// ReadText reads the file at path as a Text: through fsys's ReadText when
-// it has one, else ReadFile's bytes as one piece.
-func ReadText(fsys FS, path string) (*diag.Text, error) {
-	if r, ok := fsys.(TextReader); ok {
-		return r.ReadText(path)
-	}
-	b, err := fsys.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return diag.TextOf(b), nil
 }
 
 // ErrTooLarge is returned (wrapped) by ReadFile for files over the limit.

@@ -51,10 +51,8 @@ func sameMapping(t *testing.T, label string, got *Mapper, want []byte, enc Encod
 }
 
 // TestEditedMatchesNewMapper applies random chains of edits with
-// Mapper.Edited (the lazy path for ASCII text without "\r", the copying
-// one otherwise), reading the content at random moments or never for
-// longer than maxPendingEdits, and holds each mapper to NewMapper of the
-// same edits applied to a string.
+// Mapper.Edited (ASCII text, "\r", characters outside ASCII) and holds
+// each mapper to NewMapper of the same edits applied to a string.
 func TestEditedMatchesNewMapper(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	pieces := []string{"", "a", "bc", "\n", "x\ny\n", "\n\n", "tools:\n  x: y\n", "é", "\r\n", "\r", "😀"}
@@ -80,9 +78,6 @@ func TestEditedMatchesNewMapper(t *testing.T) {
 			m = m.Edited(start, end, insert)
 			text = text[:start] + insert + text[end:]
 			at = start + len(insert)
-			if rng.IntN(40) == 0 {
-				m.Content() // made now: the next edits start from it
-			}
 			if rng.IntN(10) == 0 || step == 149 {
 				sameMapping(t, fmt.Sprintf("round %d step %d", round, step), m, []byte(text), enc)
 			}
@@ -90,8 +85,9 @@ func TestEditedMatchesNewMapper(t *testing.T) {
 	}
 }
 
-// TestEditedContentConcurrent reads a lazy content from many goroutines,
-// and edits on top of it meanwhile (go test -race).
+// TestEditedContentConcurrent reads an edited content from many
+// goroutines while others edit on top of it (go test -race): every
+// version keeps its own content.
 func TestEditedContentConcurrent(t *testing.T) {
 	base := NewMapper([]byte(strings.Repeat("line of text\n", 1000)), UTF16)
 	m := base.Edited(5, 9, "LINE").Edited(100, 100, "x\n")
@@ -134,7 +130,7 @@ func TestBufferFSMatchesOverlay(t *testing.T) {
 	} {
 		m := NewMapper([]byte(text), UTF16)
 		if path == "/ws/beeuni.yaml" {
-			m = m.Edited(0, 0, "# lazy\n") // a content not made yet
+			m = m.Edited(0, 0, "# edited\n")
 		}
 		docs[path] = &document{path: path, mapper: m}
 	}
@@ -142,7 +138,7 @@ func TestBufferFSMatchesOverlay(t *testing.T) {
 	for p, d := range docs {
 		over.Set(p, []byte(string(d.mapper.Content())))
 	}
-	docs["/ws/beeuni.yaml"].mapper = NewMapper([]byte("tools:\n  a: tools/a.ts\n"), UTF16).Edited(0, 0, "# lazy\n")
+	docs["/ws/beeuni.yaml"].mapper = NewMapper([]byte("tools:\n  a: tools/a.ts\n"), UTF16).Edited(0, 0, "# edited\n")
 	bfs := newBufferFS(disk, docs)
 	type stat struct {
 		Name  string
@@ -191,11 +187,8 @@ func TestBufferFSMatchesOverlay(t *testing.T) {
 }
 
 // BenchmarkKeystrokeEdit measures what a didChange of one character does
-// to an 870 KB ASCII manifest: copy the content and index it again (as
-// before Mapper.Edited), or update the index and leave the content to be
-// made when read (Edited: within a line, the line index is shared; a new
-// line copies it), and Edited with the content then read (an analysis of
-// every keystroke).
+// to an 870 KB ASCII manifest: the content copied with the edit and
+// indexed again (Mapper.Edited), within a line and with a new line.
 func BenchmarkKeystrokeEdit(b *testing.B) {
 	var sb strings.Builder
 	for i := 0; sb.Len() < 870_000; i++ {
@@ -203,35 +196,13 @@ func BenchmarkKeystrokeEdit(b *testing.B) {
 	}
 	content := []byte(sb.String())
 	at := len(content) / 2
-	b.Run("copy+NewMapper", func(b *testing.B) {
-		m := NewMapper(content, UTF16)
-		b.ReportAllocs()
-		for b.Loop() {
-			old := m.Content()
-			next := make([]byte, 0, len(old)+1)
-			next = append(append(append(next, old[:at]...), 'x'), old[at:]...)
-			NewMapper(next, UTF16)
-		}
-	})
-	b.Run("Edited", func(b *testing.B) {
-		m := NewMapper(content, UTF16)
-		b.ReportAllocs()
-		for b.Loop() {
-			m.Edited(at, at, "x")
-		}
-	})
-	b.Run("Edited-newline", func(b *testing.B) {
-		m := NewMapper(content, UTF16)
-		b.ReportAllocs()
-		for b.Loop() {
-			m.Edited(at, at, "\n")
-		}
-	})
-	b.Run("Edited+Content", func(b *testing.B) {
-		m := NewMapper(content, UTF16)
-		b.ReportAllocs()
-		for b.Loop() {
-			m.Edited(at, at, "x").Content()
-		}
-	})
+	for _, text := range []string{"x", "\n"} {
+		b.Run(fmt.Sprintf("%q", text), func(b *testing.B) {
+			m := NewMapper(content, UTF16)
+			b.ReportAllocs()
+			for b.Loop() {
+				m.Edited(at, at, text)
+			}
+		})
+	}
 }
